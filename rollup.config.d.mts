@@ -1,0 +1,3 @@
+import type { RollupOptions } from 'rollup';
+declare const configs: RollupOptions[];
+export default configs;

@@ -1,0 +1,71 @@
+// Three independent bundles, one per extension context. No shared chunks: the service worker's
+// budget (SPEC A3) must be measurable on its own, and it must never contain the SDK.
+import commonjs from '@rollup/plugin-commonjs';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import terser from '@rollup/plugin-terser';
+import typescript from '@rollup/plugin-typescript';
+
+/**
+ * The SDK Client imports Ajv statically as its default validator, and Ajv compiles schemas with
+ * `new Function`, which MV3's CSP forbids. We pass the CfWorker validator instead, so the Ajv
+ * provider is replaced by a stub that fails loudly if anything ever reaches it.
+ */
+function stubAjvProvider() {
+  const STUB = '\0ajv-provider-stub';
+  return {
+    name: 'stub-ajv-provider',
+    resolveId(source, importer) {
+      if (importer && importer.includes('@modelcontextprotocol') && /validation\/ajv-provider\.js$/.test(source)) return STUB;
+      return null;
+    },
+    load(id) {
+      if (id !== STUB) return null;
+      return `export class AjvJsonSchemaValidator { constructor() { throw new Error('Ajv is not available under the extension CSP; pass jsonSchemaValidator.'); } }`;
+    },
+  };
+}
+
+/**
+ * zod keeps an optional JIT (`const F = Function; new F(code)`) and a probe for it. We run it
+ * jitless, but the code would still be in the bundle; this swaps the constructor for one that
+ * throws, so zod's own fallbacks (probe → false, compile → interpreter) are the only paths left.
+ */
+function disableZodJit() {
+  let patched = 0;
+  return {
+    name: 'disable-zod-jit',
+    transform(code, id) {
+      if (!/[\\/]node_modules[\\/]zod[\\/]/.test(id) || !code.includes('const F = Function;')) return null;
+      patched++;
+      return { code: code.replaceAll('const F = Function;', 'const F = function () { throw new EvalError("code generation is disabled in this extension"); };'), map: null };
+    },
+    buildEnd() {
+      this.info?.(`zod JIT constructor replaced in ${patched} module(s)`);
+    },
+  };
+}
+
+const plugins = () => [
+  stubAjvProvider(),
+  disableZodJit(),
+  typescript({ tsconfig: './tsconfig.json', include: ['src/**/*.ts'], compilerOptions: { noEmit: false, declaration: false, sourceMap: false }, noEmitOnError: false }),
+  nodeResolve({ browser: true, exportConditions: ['browser', 'module', 'import', 'default'], preferBuiltins: false }),
+  commonjs(),
+  terser({ format: { comments: false }, compress: { passes: 2 } }),
+];
+
+const bundle = (input, file) => ({
+  input,
+  output: { file, format: 'es', sourcemap: false },
+  plugins: plugins(),
+  onwarn(warning, warn) {
+    if (['THIS_IS_UNDEFINED', 'CIRCULAR_DEPENDENCY', 'INVALID_ANNOTATION'].includes(warning.code)) return;
+    warn(warning);
+  },
+});
+
+export default [
+  bundle('src/sw/main.ts', 'dist/sw.js'),
+  bundle('src/offscreen/main.ts', 'dist/offscreen.js'),
+  bundle('src/panel/main.ts', 'dist/panel.js'),
+];

@@ -1,0 +1,24 @@
+/** The one place that registers tags (CONVENTIONS: never derive a tag from a class name). */
+import { McpAddServerElement } from './mcp-add-server.js';
+import { McpServerCardElement } from './mcp-server-card.js';
+import { McpServerListElement } from './mcp-server-list.js';
+import { McpStatusBadgeElement } from './mcp-status-badge.js';
+import { McpToolRunnerElement } from './mcp-tool-runner.js';
+
+export function defineAll(registry = customElements) {
+  McpStatusBadgeElement.define('mcp-status-badge', registry);
+  McpServerCardElement.define('mcp-server-card', registry);
+  McpServerListElement.define('mcp-server-list', registry);
+  McpAddServerElement.define('mcp-add-server', registry);
+  McpToolRunnerElement.define('mcp-tool-runner', registry);
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'mcp-status-badge': McpStatusBadgeElement;
+    'mcp-server-card': McpServerCardElement;
+    'mcp-server-list': McpServerListElement;
+    'mcp-add-server': McpAddServerElement;
+    'mcp-tool-runner': McpToolRunnerElement;
+  }
+}

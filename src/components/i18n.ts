@@ -1,0 +1,10 @@
+/**
+ * All user-visible strings come from `chrome.i18n` (SPEC K6). Tests install a `chrome.i18n`
+ * stand-in built from the same catalogs the build writes to `_locales/`.
+ */
+import type { MessageKey } from '../i18n/en.js';
+
+export function t(key: MessageKey, ...subs: string[]): string {
+  const text = globalThis.chrome?.i18n?.getMessage(key, subs);
+  return text || key;
+}

@@ -1,0 +1,73 @@
+/**
+ * The "add server" form: name, URL (HTTPS or explicit loopback HTTP), auth kind (SPEC K1).
+ * Validation happens here for immediate feedback and again in the worker.
+ */
+import { checkServerUrl } from '../sw/url-rules.js';
+import { el, sheet } from './dom.js';
+import { AddServerEvent } from './events.js';
+import { t } from './i18n.js';
+
+const css = sheet(`
+form { display: grid; gap: 6px; }
+label { display: grid; gap: 2px; }
+input { padding: 4px 6px; border: 1px solid #8888; border-radius: 6px; background: Field; color: FieldText; }
+`);
+
+export class McpAddServerElement extends HTMLElement {
+  static define(tag = 'mcp-add-server', registry = customElements) {
+    if (!registry.get(tag)) registry.define(tag, this);
+    return this;
+  }
+  readonly #name = el('input', { name: 'name', required: true, autocomplete: 'off', maxlength: '120' });
+  readonly #url = el('input', { name: 'url', type: 'url', required: true, autocomplete: 'off', placeholder: 'https://example.com/mcp' });
+  readonly #message = el('p', { class: 'message', role: 'status', 'aria-live': 'polite' });
+  readonly #submit = el('button', { type: 'submit' }, t('add'));
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    root.adoptedStyleSheets = [css];
+    const form = el('form', { 'aria-label': t('addServer'), novalidate: true },
+      el('label', {}, t('serverName'), this.#name),
+      el('label', {}, t('serverUrl'), this.#url),
+      this.#submit,
+      this.#message,
+    );
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.#onSubmit();
+    });
+    root.append(form);
+  }
+
+  /** Feedback from whoever handled the add (error text, or cleared on success). */
+  showResult(result: { ok: true } | { ok: false; message: string }) {
+    this.#submit.disabled = false;
+    if (result.ok) {
+      this.#name.value = '';
+      this.#url.value = '';
+      this.#setMessage(t('added'), false);
+    } else this.#setMessage(result.message, true);
+  }
+
+  #setMessage(text: string, isError: boolean) {
+    this.#message.textContent = text;
+    this.#message.className = isError ? 'message error' : 'message muted';
+  }
+
+  #onSubmit() {
+    const name = this.#name.value.trim();
+    const checked = checkServerUrl(this.#url.value);
+    if (!checked.ok) {
+      this.#setMessage(checked.message, true);
+      this.#url.setAttribute('aria-invalid', 'true');
+      this.#url.focus();
+      return;
+    }
+    this.#url.removeAttribute('aria-invalid');
+    const fallbackName = new URL(checked.url).hostname;
+    this.#submit.disabled = true;
+    this.#setMessage(t('adding'), false);
+    this.dispatchEvent(new AddServerEvent({ name: name || fallbackName, url: checked.url, authKind: 'none' }));
+  }
+}

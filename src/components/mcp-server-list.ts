@@ -1,0 +1,55 @@
+/** The list of servers, one card each, or a hint when there are none (SPEC K1). */
+import type { ServerView } from '../protocol/panel.js';
+import { el, sheet } from './dom.js';
+import { t } from './i18n.js';
+import type { McpServerCardElement } from './mcp-server-card.js';
+
+const css = sheet(`.empty { padding: 12px; text-align: center; }`);
+
+export class McpServerListElement extends HTMLElement {
+  static define(tag = 'mcp-server-list', registry = customElements) {
+    if (!registry.get(tag)) registry.define(tag, this);
+    return this;
+  }
+  #servers: ServerView[] = [];
+  #cards = new Map<string, McpServerCardElement>();
+  readonly #list = el('div', { role: 'list' });
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    root.adoptedStyleSheets = [css];
+    root.append(this.#list);
+  }
+
+  get servers(): ServerView[] {
+    return this.#servers;
+  }
+  set servers(value: ServerView[]) {
+    this.#servers = value;
+    this.#render();
+  }
+
+  connectedCallback() {
+    this.#render();
+  }
+
+  /** Cards are kept per id so focus and in-progress confirmation survive state pushes. */
+  #render() {
+    if (this.#servers.length === 0) {
+      this.#cards.clear();
+      this.#list.replaceChildren(el('p', { class: 'empty muted', role: 'listitem' }, t('noServers')));
+      return;
+    }
+    const next = new Map<string, McpServerCardElement>();
+    for (const server of this.#servers) {
+      const card = this.#cards.get(server.id) ?? (document.createElement('mcp-server-card') as McpServerCardElement);
+      card.setAttribute('role', 'listitem');
+      card.setAttribute('server-id', server.id);
+      card.server = server;
+      next.set(server.id, card);
+    }
+    this.#cards = next;
+    this.#list.replaceChildren(...next.values());
+  }
+}

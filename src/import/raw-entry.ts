@@ -1,0 +1,36 @@
+/**
+ * What a dialect reader extracts from one pasted entry, before any validation. Keeping the
+ * dialect knowledge (which field holds the URL, what `url` means in Gemini, …) apart from the
+ * checks means every dialect gets exactly the same URL, header and placeholder rules.
+ */
+export interface RawEntry {
+  name: string;
+  /** Set when the dialect already knows the entry cannot be imported (stdio, SSE, …). */
+  skip?: string;
+  url?: unknown;
+  /** Header pairs, Authorization included; values unchecked. */
+  headers: [string, unknown][];
+  enabled: boolean;
+  connectOnStartup?: unknown;
+  disabledTools?: unknown;
+  includeTools?: unknown;
+  /** Milliseconds, as written (Gemini `timeout`, our `timeoutMs`). */
+  timeout?: unknown;
+  /** Explicit auth kind (our export), otherwise derived from headers and `clientId`. */
+  authKind?: 'none' | 'bearer' | 'oauth';
+  clientId?: unknown;
+  scopes?: unknown;
+  /** Header names whose values were left out of our export: they become fields to fill. */
+  headerNamesToFill?: string[];
+  notes: string[];
+}
+
+export type AuthKind = 'none' | 'bearer' | 'oauth';
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function skipped(name: string, reason: string, url?: unknown): RawEntry {
+  return { name, skip: reason, url, headers: [], enabled: true, notes: [] };
+}

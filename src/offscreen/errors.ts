@@ -1,0 +1,49 @@
+/**
+ * Maps what the SDK and `fetch` throw to attributed wire errors (SPEC C1, N10), so the panel can
+ * say what happened in plain words instead of "Streamable HTTP error: …".
+ */
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { WireError } from '../protocol/result.js';
+
+export function describeSdkError(e: unknown, url: string): WireError {
+  const origin = safeOrigin(url);
+  if (e instanceof StreamableHTTPError) {
+    const status = e.code ?? -1;
+    if (status === 401 || status === 403) {
+      return { code: 'auth', message: `${origin} refused the request (HTTP ${status}): the credentials are missing or were rejected.`, httpStatus: status };
+    }
+    if (status === -1) {
+      const type = /Unexpected content type: (.*)$/.exec(e.message)?.[1] ?? 'unknown';
+      return { code: 'protocol', message: `${origin} answered with content type "${type.slice(0, 100)}", not MCP (JSON or an event stream). Is this the MCP endpoint, or a login page or portal?` };
+    }
+    if (status === 404) {
+      return { code: 'http-status', message: `${origin} answered 404 Not Found: check the server URL path.`, httpStatus: 404 };
+    }
+    return { code: 'http-status', message: `${origin} answered HTTP ${status}: ${e.message.slice(0, 300)}`, httpStatus: status };
+  }
+  if (e instanceof McpError) {
+    if (e.code === ErrorCode.RequestTimeout) return { code: 'timeout', message: `${origin} did not answer in time.` };
+    if (e.code === ErrorCode.ConnectionClosed) return { code: 'network', message: `The connection to ${origin} was closed.` };
+    return { code: 'protocol', message: `${origin} returned an MCP error ${e.code}: ${e.message.slice(0, 500)}` };
+  }
+  if (e instanceof TypeError && /fetch/i.test(e.message)) {
+    return { code: 'network', message: `Could not reach ${origin}: the server is down, the address is wrong, or the network blocked it.` };
+  }
+  if (e instanceof DOMException && e.name === 'AbortError') {
+    return { code: 'cancelled', message: 'The request was cancelled.' };
+  }
+  if (e instanceof Error && e.name === 'ZodError') {
+    return { code: 'protocol', message: `${origin} sent a malformed MCP message.` };
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  return { code: 'protocol', message: `${origin}: ${message.slice(0, 500)}` };
+}
+
+function safeOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'the server';
+  }
+}

@@ -1,0 +1,5 @@
+/** Entry of the offscreen document: the SDK host (SPEC A2). */
+import './zod-config.js';
+import { startOffscreenHost } from './host.js';
+
+startOffscreenHost();

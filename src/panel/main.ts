@@ -1,0 +1,103 @@
+/**
+ * Side-panel entry: wires the custom elements to the service worker through the typed panel
+ * protocol. The host-permission request is made here, synchronously inside the user's click
+ * (SPEC L1), before anything is awaited.
+ */
+import { defineAll } from '../components/define.js';
+import { AddServerEvent, RunToolEvent, ServerActionEvent, ToolToggleEvent } from '../components/events.js';
+import { t } from '../components/i18n.js';
+import { PANEL_PORT, PanelPushSchema, panelResultSchema, type PanelMethod, type PanelParams, type PanelValue } from '../protocol/panel.js';
+import { originPattern } from '../sw/url-rules.js';
+
+defineAll();
+
+async function call<M extends PanelMethod>(type: M, params: PanelParams<M>): Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }> {
+  try {
+    const raw = await chrome.runtime.sendMessage({ type, params });
+    const parsed = panelResultSchema(type).safeParse(raw);
+    if (!parsed.success) return { ok: false, message: 'The extension answered with a malformed message.' };
+    return parsed.data.ok ? { ok: true, value: parsed.data.value as PanelValue<M> } : { ok: false, message: parsed.data.error.message };
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+const list = document.querySelector('mcp-server-list')!;
+const form = document.querySelector('mcp-add-server')!;
+const runner = document.querySelector('mcp-tool-runner')!;
+const configErrors = document.querySelector<HTMLElement>('#config-errors')!;
+document.title = t('panelTitle');
+document.querySelector('h1')!.textContent = t('panelTitle');
+
+function connectPort() {
+  const port = chrome.runtime.connect({ name: PANEL_PORT });
+  port.onMessage.addListener((message) => {
+    const push = PanelPushSchema.safeParse(message);
+    if (!push.success) return;
+    list.servers = push.data.state.servers;
+    runner.servers = push.data.state.servers;
+    configErrors.replaceChildren(
+      ...push.data.state.configErrors.map((c) => Object.assign(document.createElement('p'), { className: 'error', textContent: `${t('configError')} ${c.message}` })),
+    );
+  });
+  // The worker was stopped: reconnecting wakes it again and brings a fresh state.
+  port.onDisconnect.addListener(() => setTimeout(connectPort, 250));
+}
+connectPort();
+
+function requestOrigin(url: string): Promise<boolean> {
+  return chrome.permissions.request({ origins: [originPattern(url)] }).catch(() => false);
+}
+
+document.addEventListener(AddServerEvent.type, (e) => {
+  const { name, url } = e.detail;
+  const permission = requestOrigin(url);
+  void (async () => {
+    const granted = await permission;
+    const r = await call('panel:add-server', { name, url, auth: { kind: 'none' } });
+    if (!r.ok) form.showResult(r);
+    else if (!granted) form.showResult({ ok: false, message: t('permissionDenied', new URL(url).origin) });
+    else form.showResult({ ok: true });
+  })();
+});
+
+document.addEventListener(ServerActionEvent.type, (e) => {
+  const serverId = e.serverId;
+  switch (e.action) {
+    case 'grant': {
+      const server = list.servers.find((s) => s.id === serverId);
+      if (server) {
+        void requestOrigin(server.url).then(async (granted) => {
+          if (granted) await call('panel:connect', { serverId });
+        });
+      }
+      return;
+    }
+    case 'connect':
+      void call('panel:connect', { serverId });
+      return;
+    case 'disconnect':
+      void call('panel:disconnect', { serverId });
+      return;
+    case 'enable':
+    case 'disable':
+      void call('panel:set-enabled', { serverId, enabled: e.action === 'enable' });
+      return;
+    case 'delete':
+      void call('panel:remove-server', { serverId });
+      return;
+    case 'ping':
+      void call('panel:ping', { serverId });
+  }
+});
+
+document.addEventListener(ToolToggleEvent.type, (e) => {
+  void call('panel:set-tool-enabled', { serverId: e.serverId, tool: e.tool, enabled: e.enabled });
+});
+
+document.addEventListener(RunToolEvent.type, (e) => {
+  void call('panel:call-tool', { serverId: e.serverId, tool: e.tool, arguments: e.args }).then((r) => {
+    if (r.ok) runner.showResult(r.value);
+    else runner.showError(r.message);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * Messages between the service worker and the offscreen SDK host (SPEC D1). The service worker
+ * is the only side that decides; the offscreen document owns SDK sessions keyed by
+ * `connectionId` (SPEC C6) and reports back. Everything is validated on receipt on both sides.
+ */
+import * as z from 'zod/mini';
+import { CallToolResultSchema, CatalogSchema, ServerInfoSchema } from './mcp-shapes.js';
+import { WireErrorSchema, resultSchema } from './result.js';
+
+/** Fixed Port name; the offscreen document connects to the worker with it. */
+export const OFFSCREEN_PORT = 'mcp-offscreen';
+
+const id = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
+const jsonObject = z.record(z.string(), z.unknown());
+
+export const OffscreenRequestSchemas = {
+  'offscreen:connect': z.object({
+    serverId: id,
+    connectionId: id,
+    url: z.string().check(z.maxLength(2048)),
+    headers: z.record(z.string(), z.string().check(z.maxLength(8192))),
+    timeoutMs: z.number().check(z.int(), z.gte(1000)),
+  }),
+  'offscreen:list-catalog': z.object({ connectionId: id }),
+  'offscreen:call-tool': z.object({
+    connectionId: id,
+    operationId: id,
+    name: z.string().check(z.minLength(1), z.maxLength(128)),
+    arguments: jsonObject,
+    timeoutMs: z.number().check(z.int(), z.gte(1000)),
+  }),
+  'offscreen:cancel': z.object({ connectionId: id, operationId: id }),
+  'offscreen:close': z.object({ connectionId: id }),
+  'offscreen:ping': z.object({ connectionId: id }),
+} as const;
+
+export const OffscreenResponseSchemas = {
+  'offscreen:connect': z.object({
+    serverInfo: z.optional(ServerInfoSchema),
+    capabilities: jsonObject,
+    instructions: z.optional(z.string().check(z.maxLength(16384))),
+  }),
+  'offscreen:list-catalog': CatalogSchema,
+  'offscreen:call-tool': CallToolResultSchema,
+  'offscreen:cancel': z.object({ cancelled: z.boolean() }),
+  'offscreen:close': z.object({ closed: z.boolean() }),
+  'offscreen:ping': z.object({ latencyMs: z.number() }),
+} as const;
+
+export type OffscreenMethod = keyof typeof OffscreenRequestSchemas;
+export type OffscreenParams<M extends OffscreenMethod> = z.infer<(typeof OffscreenRequestSchemas)[M]>;
+export type OffscreenValue<M extends OffscreenMethod> = z.infer<(typeof OffscreenResponseSchemas)[M]>;
+
+export const OFFSCREEN_METHODS = Object.keys(OffscreenRequestSchemas) as OffscreenMethod[];
+
+/** Envelope of a request from the worker. `method` is checked against the table on receipt. */
+export const OffscreenRequestEnvelopeSchema = z.object({
+  kind: z.literal('request'),
+  id: z.number().check(z.int(), z.gte(0)),
+  method: z.enum(OFFSCREEN_METHODS as [OffscreenMethod, ...OffscreenMethod[]]),
+  params: z.unknown(),
+});
+
+export const OffscreenEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('offscreen:hello'), documentId: id }),
+  z.object({
+    type: z.literal('offscreen:list-changed'),
+    connectionId: id,
+    category: z.enum(['tools', 'prompts', 'resources']),
+  }),
+  z.object({ type: z.literal('offscreen:session-lost'), connectionId: id, error: WireErrorSchema }),
+  z.object({
+    type: z.literal('offscreen:progress'),
+    connectionId: id,
+    operationId: id,
+    progress: z.number(),
+    total: z.optional(z.number()),
+    message: z.optional(z.string().check(z.maxLength(1024))),
+  }),
+]);
+export type OffscreenEvent = z.infer<typeof OffscreenEventSchema>;
+
+/** Everything the offscreen document sends: responses (validated per method later) and events. */
+export const OffscreenInboundSchema = z.union([
+  z.object({ kind: z.literal('response'), id: z.number().check(z.int()), result: z.unknown() }),
+  z.object({ kind: z.literal('event'), event: OffscreenEventSchema }),
+]);
+
+/** The validator of the response envelope for one method. */
+export function offscreenResultSchema<M extends OffscreenMethod>(method: M) {
+  return resultSchema(OffscreenResponseSchemas[method]);
+}

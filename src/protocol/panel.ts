@@ -1,0 +1,110 @@
+/**
+ * Messages between the side panel and the service worker. The panel never talks to the
+ * offscreen document (ARCHITECTURE rule 1). Requests go through `chrome.runtime.sendMessage`
+ * (which also wakes a stopped worker); state is pushed back over a Port named {@link PANEL_PORT}.
+ */
+import * as z from 'zod/mini';
+import { CallToolResultSchema, ToolSchema, PromptSchema, ResourceSchema, ResourceTemplateSchema } from './mcp-shapes.js';
+import { resultSchema } from './result.js';
+
+export const PANEL_PORT = 'mcp-panel';
+
+const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
+
+export const StateReasonSchema = z.object({
+  kind: z.string().check(z.maxLength(64)),
+  message: z.string().check(z.maxLength(4096)),
+  httpStatus: z.optional(z.number()),
+});
+
+export const ServerStatusSchema = z.enum(['disconnected', 'connecting', 'ready', 'needs-auth', 'error']);
+export type ServerStatus = z.infer<typeof ServerStatusSchema>;
+
+export const ServerViewSchema = z.object({
+  id: serverId,
+  name: z.string(),
+  url: z.string(),
+  authKind: z.enum(['none', 'bearer', 'oauth']),
+  enabled: z.boolean(),
+  connectOnStartup: z.boolean(),
+  status: ServerStatusSchema,
+  reason: z.optional(StateReasonSchema),
+  tools: z.array(ToolSchema),
+  prompts: z.array(PromptSchema),
+  resources: z.array(ResourceSchema),
+  resourceTemplates: z.array(ResourceTemplateSchema),
+  disabledTools: z.array(z.string()),
+});
+export type ServerView = z.infer<typeof ServerViewSchema>;
+
+/** A stored entry that failed validation: shown to the user, never dropped (SPEC B1). */
+export const ConfigErrorViewSchema = z.object({
+  index: z.number(),
+  id: z.optional(z.string()),
+  message: z.string(),
+});
+
+export const PanelStateSchema = z.object({
+  servers: z.array(ServerViewSchema),
+  configErrors: z.array(ConfigErrorViewSchema),
+});
+export type PanelState = z.infer<typeof PanelStateSchema>;
+
+export const AddServerAuthSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('none') }),
+  z.object({ kind: z.literal('bearer'), token: z.string().check(z.minLength(1), z.maxLength(8192)) }),
+  z.object({
+    kind: z.literal('oauth'),
+    clientId: z.optional(z.string().check(z.maxLength(512))),
+    clientSecret: z.optional(z.string().check(z.maxLength(8192))),
+    scopes: z.optional(z.array(z.string().check(z.maxLength(256))).check(z.maxLength(64))),
+  }),
+]);
+
+export const PanelRequestSchemas = {
+  'panel:get-state': z.object({}),
+  'panel:add-server': z.object({
+    name: z.string().check(z.minLength(1), z.maxLength(120)),
+    url: z.string().check(z.minLength(1), z.maxLength(2048)),
+    auth: AddServerAuthSchema,
+  }),
+  'panel:remove-server': z.object({ serverId }),
+  'panel:connect': z.object({ serverId }),
+  'panel:disconnect': z.object({ serverId }),
+  'panel:set-enabled': z.object({ serverId, enabled: z.boolean() }),
+  'panel:set-tool-enabled': z.object({ serverId, tool: z.string().check(z.maxLength(128)), enabled: z.boolean() }),
+  'panel:call-tool': z.object({
+    serverId,
+    tool: z.string().check(z.minLength(1), z.maxLength(128)),
+    arguments: z.record(z.string(), z.unknown()),
+  }),
+  'panel:ping': z.object({ serverId }),
+} as const;
+
+export const PanelResponseSchemas = {
+  'panel:get-state': PanelStateSchema,
+  'panel:add-server': z.object({ serverId }),
+  'panel:remove-server': z.object({ removed: z.boolean() }),
+  'panel:connect': z.object({ status: ServerStatusSchema }),
+  'panel:disconnect': z.object({ status: ServerStatusSchema }),
+  'panel:set-enabled': z.object({ enabled: z.boolean() }),
+  'panel:set-tool-enabled': z.object({ enabled: z.boolean() }),
+  'panel:call-tool': CallToolResultSchema,
+  'panel:ping': z.object({ latencyMs: z.number() }),
+} as const;
+
+export type PanelMethod = keyof typeof PanelRequestSchemas;
+export type PanelParams<M extends PanelMethod> = z.infer<(typeof PanelRequestSchemas)[M]>;
+export type PanelValue<M extends PanelMethod> = z.infer<(typeof PanelResponseSchemas)[M]>;
+export const PANEL_METHODS = Object.keys(PanelRequestSchemas) as PanelMethod[];
+
+export const PanelRequestEnvelopeSchema = z.object({
+  type: z.enum(PANEL_METHODS as [PanelMethod, ...PanelMethod[]]),
+  params: z.unknown(),
+});
+
+export const PanelPushSchema = z.object({ type: z.literal('panel:state'), state: PanelStateSchema });
+
+export function panelResultSchema<M extends PanelMethod>(method: M) {
+  return resultSchema(PanelResponseSchemas[method]);
+}

@@ -1,0 +1,57 @@
+/**
+ * The one result envelope every request across a context boundary answers with, so that an
+ * error keeps its attributed code all the way to the panel instead of becoming a bare string.
+ */
+import * as z from 'zod/mini';
+
+export interface WireError {
+  /** Stable machine code (e.g. `network`, `http-status`, `protocol`, `timeout`, `offscreen-lost`). */
+  code: string;
+  /** Plain words for the user, naming what failed and, where possible, what to do next. */
+  message: string;
+  httpStatus?: number;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: WireError };
+
+export const WireErrorSchema = z.object({
+  code: z.string().check(z.minLength(1), z.maxLength(64)),
+  message: z.string().check(z.maxLength(4096)),
+  httpStatus: z.optional(z.number().check(z.int())),
+});
+
+/** Validates an envelope whose `value` is checked by `value` schema. */
+export function resultSchema<T extends z.ZodMiniType>(value: T) {
+  return z.union([
+    z.object({ ok: z.literal(true), value }),
+    z.object({ ok: z.literal(false), error: WireErrorSchema }),
+  ]);
+}
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = (code: string, message: string, httpStatus?: number): Result<never> => ({
+  ok: false,
+  error: httpStatus === undefined ? { code, message } : { code, message, httpStatus },
+});
+
+/** An Error that carries a {@link WireError}, thrown by clients of the protocol. */
+export class RemoteError extends Error {
+  readonly code: string;
+  readonly httpStatus: number | undefined;
+  constructor(error: WireError) {
+    super(error.message);
+    this.name = 'RemoteError';
+    this.code = error.code;
+    this.httpStatus = error.httpStatus;
+  }
+}
+
+/** Turns any thrown value into a WireError without losing an existing code. */
+export function toWireError(e: unknown, fallbackCode = 'internal'): WireError {
+  if (e instanceof RemoteError) {
+    return e.httpStatus === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, httpStatus: e.httpStatus };
+  }
+  const code = typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : fallbackCode;
+  const message = e instanceof Error ? e.message : String(e);
+  return { code, message: message.slice(0, 4096) };
+}

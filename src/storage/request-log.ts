@@ -1,0 +1,130 @@
+/**
+ * The per-server request log behind the log drawer (SPEC J2): the last 50 exchanges of each
+ * server, redacted before they are stored (see redact.ts).
+ *
+ * Why IndexedDB and not `chrome.storage.session`: the worker can be evicted between any two
+ * requests, so the log must live outside its memory, and both would survive that. But the
+ * session area only offers whole-value read-modify-write, so each append would rewrite a
+ * server's whole log (up to 50 bodies) and two contexts appending at once would lose
+ * entries; its 10 MB quota is also shared with the access tokens, which must never be
+ * evicted by a chatty log. IndexedDB appends one row per request, trims in the same
+ * transaction, and readwrite transactions on one store are run one at a time by the
+ * engine, which serializes the writes without a queue of our own, across contexts too.
+ * The offscreen document, which sees the HTTP traffic, can write it directly.
+ * The cost: the log outlives a browser restart, which is acceptable only because nothing
+ * secret is in it; `clear()` empties it.
+ */
+import { STORE_REQUEST_LOG, idbDone, idbRequest, openStorageDb } from './idb.js';
+import { redact } from './redact.js';
+
+export const LOG_ENTRIES_PER_SERVER = 50;
+/** Bodies larger than this are kept as a truncated text preview (N1 spirit: bounded storage). */
+export const MAX_LOGGED_BODY_CHARS = 16 * 1024;
+
+export interface RequestLogEntry {
+  /** Epoch milliseconds when the request started. */
+  at: number;
+  /** JSON-RPC method, or the HTTP step (e.g. `oauth:token`) for non-MCP requests. */
+  method: string;
+  durationMs: number;
+  status: 'ok' | 'error' | number;
+  requestBytes: number;
+  responseBytes: number;
+  error?: string;
+  request?: unknown;
+  response?: unknown;
+}
+
+interface Row {
+  seq?: number;
+  serverId: string;
+  entry: RequestLogEntry;
+}
+
+export interface RequestLogExport {
+  format: 'remote-mcp-for-chrome/request-log';
+  version: 1;
+  exportedAt: number;
+  servers: Record<string, RequestLogEntry[]>;
+}
+
+/** Appends one redacted entry and drops the server's oldest beyond the limit, atomically. */
+export async function appendRequestLog(serverId: string, entry: RequestLogEntry): Promise<void> {
+  const row: Row = { serverId, entry: sanitize(entry) };
+  const tx = (await openStorageDb()).transaction(STORE_REQUEST_LOG, 'readwrite');
+  const store = tx.objectStore(STORE_REQUEST_LOG);
+  const index = store.index('serverId');
+  store.add(row).onsuccess = () => {
+    const counting = index.count(serverId);
+    counting.onsuccess = () => {
+      let excess = counting.result - LOG_ENTRIES_PER_SERVER;
+      if (excess <= 0) return;
+      // Same index key → cursor walks by primary key, i.e. oldest first.
+      const cursorRequest = index.openCursor(serverId);
+      cursorRequest.onsuccess = () => {
+        const cursor = cursorRequest.result;
+        if (!cursor || excess <= 0) return;
+        cursor.delete();
+        excess--;
+        cursor.continue();
+      };
+    };
+  };
+  await idbDone(tx);
+}
+
+/** Oldest first. */
+export async function readRequestLog(serverId: string): Promise<RequestLogEntry[]> {
+  const tx = (await openStorageDb()).transaction(STORE_REQUEST_LOG, 'readonly');
+  const rows = (await idbRequest(tx.objectStore(STORE_REQUEST_LOG).index('serverId').getAll(serverId))) as Row[];
+  return rows.map((r) => r.entry);
+}
+
+/** Empties one server's log, or all logs. */
+export async function clearRequestLog(serverId?: string): Promise<void> {
+  const tx = (await openStorageDb()).transaction(STORE_REQUEST_LOG, 'readwrite');
+  const store = tx.objectStore(STORE_REQUEST_LOG);
+  if (serverId === undefined) store.clear();
+  else {
+    const cursorRequest = store.index('serverId').openCursor(serverId);
+    cursorRequest.onsuccess = () => {
+      const cursor = cursorRequest.result;
+      if (!cursor) return;
+      cursor.delete();
+      cursor.continue();
+    };
+  }
+  await idbDone(tx);
+}
+
+/** The "Export as JSON" of the log drawer: one server, or every server. */
+export async function exportRequestLog(serverId?: string): Promise<string> {
+  const tx = (await openStorageDb()).transaction(STORE_REQUEST_LOG, 'readonly');
+  const store = tx.objectStore(STORE_REQUEST_LOG);
+  const rows = (await idbRequest(serverId === undefined ? store.getAll() : store.index('serverId').getAll(serverId))) as Row[];
+  const servers: Record<string, RequestLogEntry[]> = {};
+  for (const row of rows) (servers[row.serverId] ??= []).push(row.entry);
+  const doc: RequestLogExport = { format: 'remote-mcp-for-chrome/request-log', version: 1, exportedAt: Date.now(), servers };
+  return JSON.stringify(doc, null, 2);
+}
+
+function sanitize(entry: RequestLogEntry): RequestLogEntry {
+  const out: RequestLogEntry = {
+    at: entry.at,
+    method: String(entry.method).slice(0, 256),
+    durationMs: entry.durationMs,
+    status: entry.status,
+    requestBytes: entry.requestBytes,
+    responseBytes: entry.responseBytes,
+  };
+  if (entry.error !== undefined) out.error = (redact(String(entry.error)) as string).slice(0, 4096);
+  if (entry.request !== undefined) out.request = bounded(redact(entry.request));
+  if (entry.response !== undefined) out.response = bounded(redact(entry.response));
+  return out;
+}
+
+function bounded(body: unknown): unknown {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  if (text === undefined || text.length <= MAX_LOGGED_BODY_CHARS) return body;
+  return `${text.slice(0, MAX_LOGGED_BODY_CHARS)}… [truncated, ${text.length} chars]`;
+}

@@ -1,0 +1,149 @@
+/**
+ * Protected-resource discovery (RFC 9728, SPEC E3/E4): find which authorization server guards
+ * the MCP server, without letting the server steer us to another origin or a plain-HTTP URL.
+ * When no PRM exists at all, fall back to the 2025-03-26 rules (AS at the MCP origin).
+ */
+import * as z from 'zod/mini';
+import { guardedFetch, readJsonCapped } from './bounded-fetch.js';
+import {
+  DiscoveryError,
+  MetadataError,
+  MultipleAuthorizationServersError,
+  ResourceMismatchError,
+} from './errors.js';
+import { defaultEndpointsMetadata, fetchAuthServerMetadata, type AuthServerMetadata } from './metadata.js';
+import type { FetchLike } from './ports.js';
+import { describeIssues } from './schema-util.js';
+import { canonicalResourceUrl, isAllowedEndpoint, isSameOrigin, tryParseUrl } from './url-policy.js';
+
+const ProtectedResourceMetadataSchema = z.looseObject({
+  resource: z.string().check(z.minLength(1), z.maxLength(2048)),
+  authorization_servers: z.optional(z.array(z.string().check(z.maxLength(2048))).check(z.maxLength(32))),
+  scopes_supported: z.optional(z.array(z.string().check(z.maxLength(256))).check(z.maxLength(256))),
+});
+export type ProtectedResourceMetadata = z.infer<typeof ProtectedResourceMetadataSchema>;
+
+/**
+ * PRM URLs to try, in order: the challenge's `resource_metadata` (only if same-origin with the
+ * MCP URL and HTTPS/loopback; otherwise ignored), then path-aware, then root well-known.
+ */
+export function protectedResourceMetadataUrls(mcpUrl: string, challengeUrl?: string): string[] {
+  const url = new URL(mcpUrl);
+  const urls: string[] = [];
+  if (challengeUrl && isSameOrigin(challengeUrl, mcpUrl) && isAllowedEndpoint(challengeUrl)) {
+    const u = new URL(challengeUrl);
+    u.hash = '';
+    urls.push(u.href);
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  if (path) urls.push(`${url.origin}/.well-known/oauth-protected-resource${path}`);
+  urls.push(`${url.origin}/.well-known/oauth-protected-resource`);
+  return [...new Set(urls)];
+}
+
+/** Fetch the first PRM that exists; `undefined` if every candidate answered 4xx. */
+export async function fetchProtectedResourceMetadata(
+  fetchFn: FetchLike,
+  mcpUrl: string,
+  challengeUrl?: string,
+): Promise<{ prm: ProtectedResourceMetadata; url: string } | undefined> {
+  for (const url of protectedResourceMetadataUrls(mcpUrl, challengeUrl)) {
+    const res = await guardedFetch(fetchFn, url, { headers: { accept: 'application/json' } }, 'protected resource metadata');
+    if (res.status >= 400 && res.status < 500) {
+      await res.body?.cancel().catch(() => undefined);
+      continue;
+    }
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new DiscoveryError(`The protected resource metadata at ${url} could not be read (HTTP ${res.status}).`, url);
+    }
+    const json = await readJsonCapped(res, url, 'protected resource metadata');
+    const parsed = ProtectedResourceMetadataSchema.safeParse(json);
+    if (!parsed.success) {
+      throw new DiscoveryError(`The protected resource metadata at ${url} is invalid (${describeIssues(parsed.error)}).`, url);
+    }
+    return { prm: parsed.data, url };
+  }
+  return undefined;
+}
+
+/**
+ * The issuer to use from a PRM (E4): the existing binding's issuer if still listed, else the
+ * only one listed; several with no prior choice is an explicit error.
+ */
+export function chooseIssuer(prm: ProtectedResourceMetadata, prmUrl: string, existingIssuer?: string): string {
+  const list = (prm.authorization_servers ?? []).filter((s) => s.length > 0);
+  if (list.length === 0) {
+    throw new DiscoveryError(`The protected resource metadata at ${prmUrl} lists no authorization servers.`, prmUrl);
+  }
+  if (existingIssuer && list.includes(existingIssuer)) return existingIssuer;
+  if (list.length > 1) throw new MultipleAuthorizationServersError(list, prmUrl);
+  const issuer = list[0]!;
+  const u = tryParseUrl(issuer);
+  if (!u || u.search || u.hash || !isAllowedEndpoint(issuer)) {
+    throw new DiscoveryError(
+      `The authorization server "${issuer}" listed in ${prmUrl} is not a valid HTTPS issuer URL.`,
+      prmUrl,
+    );
+  }
+  return issuer;
+}
+
+/** Everything the flow needs to know about who authorizes this MCP server. */
+export interface DiscoveryResult {
+  /** Canonical MCP resource URL (the `resource` value, E9). */
+  resource: string;
+  issuer: string;
+  metadata: AuthServerMetadata;
+  prm?: ProtectedResourceMetadata;
+  /** True when no PRM exists and the 2025-03-26 rules were used. */
+  legacy: boolean;
+}
+
+export interface DiscoverOptions {
+  /** `resource_metadata` from the current 401 challenge. */
+  resourceMetadataUrl?: string;
+  /** The issuer of the binding we already have, kept if the PRM still lists it. */
+  existingIssuer?: string;
+}
+
+/** PRM → issuer → AS metadata, or the 2025-03-26 fallback when there is no PRM. */
+export async function discover(fetchFn: FetchLike, mcpUrl: string, options: DiscoverOptions = {}): Promise<DiscoveryResult> {
+  let resource: string;
+  try {
+    resource = canonicalResourceUrl(mcpUrl);
+  } catch (e) {
+    throw new DiscoveryError(`The server URL cannot be authorized: ${(e as Error).message}`, mcpUrl);
+  }
+  const found = await fetchProtectedResourceMetadata(fetchFn, resource, options.resourceMetadataUrl);
+  if (!found) return discoverLegacy(fetchFn, resource);
+  const { prm, url } = found;
+  let prmResource: string | undefined;
+  try {
+    prmResource = canonicalResourceUrl(prm.resource);
+  } catch {
+    prmResource = undefined;
+  }
+  if (prmResource !== resource) {
+    throw new ResourceMismatchError(
+      `The protected resource metadata at ${url} is for "${prm.resource}", not for "${resource}"; it cannot be used.`,
+      url,
+    );
+  }
+  const issuer = chooseIssuer(prm, url, options.existingIssuer);
+  const metadata = await fetchAuthServerMetadata(fetchFn, issuer);
+  if (!metadata) {
+    throw new MetadataError(
+      `The authorization server ${issuer} publishes no metadata (tried OAuth and OpenID well-known URLs).`,
+      issuer,
+    );
+  }
+  return { resource, issuer, metadata, prm, legacy: false };
+}
+
+/** 2025-03-26: the AS is at the MCP origin; without metadata, use `/authorize`, `/token`, `/register`. */
+async function discoverLegacy(fetchFn: FetchLike, resource: string): Promise<DiscoveryResult> {
+  const origin = new URL(resource).origin;
+  const metadata = (await fetchAuthServerMetadata(fetchFn, origin, { legacy: true })) ?? defaultEndpointsMetadata(origin);
+  return { resource, issuer: origin, metadata, legacy: true };
+}

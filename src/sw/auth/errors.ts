@@ -1,0 +1,198 @@
+/**
+ * Named authorization errors. Each carries a stable `code` the UI and the connection state
+ * machine switch on (SPEC C1 attributed reasons), and a plain-words message that names the URL
+ * and what was wrong, so a failed discovery is never an opaque "auth failed".
+ */
+
+/** Stable codes; the panel maps them to actions (e.g. `client-id-required` shows the field). */
+export type AuthErrorCode =
+  | 'auth-discovery'
+  | 'resource-mismatch'
+  | 'multiple-authorization-servers'
+  | 'auth-metadata'
+  | 'registration'
+  | 'client-id-required'
+  | 'token'
+  | 'auth-denied'
+  | 'auth-response'
+  | 'auth-cancelled'
+  | 'needs-auth'
+  | 'insecure-endpoint'
+  | 'redirect-refused'
+  | 'response-too-large'
+  | 'bad-response'
+  | 'network'
+  | 'step-up-limit'
+  | 'forbidden'
+  | 'bearer-rejected';
+
+/** Base class: never thrown directly, so `instanceof AuthError` means "one of ours". */
+export abstract class AuthError extends Error {
+  abstract readonly code: AuthErrorCode;
+  /** The URL the failure is about, when there is one (shown to the user). */
+  readonly url: string | undefined;
+  constructor(message: string, url?: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.url = url;
+    this.name = new.target.name;
+  }
+}
+
+/** Protected-resource discovery failed (no usable PRM, bad `authorization_servers`, …). */
+export class DiscoveryError extends AuthError {
+  readonly code: AuthErrorCode = 'auth-discovery';
+}
+
+/** The PRM names a different resource than the server URL the user added (E4). */
+export class ResourceMismatchError extends DiscoveryError {
+  override readonly code: AuthErrorCode = 'resource-mismatch';
+}
+
+/** Several authorization servers and no prior choice: we refuse to guess (E4). */
+export class MultipleAuthorizationServersError extends DiscoveryError {
+  override readonly code: AuthErrorCode = 'multiple-authorization-servers';
+  constructor(
+    readonly issuers: readonly string[],
+    url: string,
+  ) {
+    super(
+      `The server at ${url} lists several authorization servers (${issuers.join(', ')}); ` +
+        'choosing one automatically is not safe, so authorization stopped.',
+      url,
+    );
+  }
+}
+
+/** Authorization-server metadata missing or invalid (E5). */
+export class MetadataError extends AuthError {
+  readonly code: AuthErrorCode = 'auth-metadata';
+}
+
+/** Dynamic client registration failed or returned something unusable (E8). */
+export class RegistrationError extends AuthError {
+  readonly code: AuthErrorCode = 'registration';
+}
+
+/** No registration endpoint and no configured client id: the UI offers the client-ID field. */
+export class ClientIdRequiredError extends RegistrationError {
+  override readonly code: AuthErrorCode = 'client-id-required';
+}
+
+/** The token endpoint refused or answered with an invalid token response (E9, N4). */
+export class TokenError extends AuthError {
+  readonly code: AuthErrorCode = 'token';
+  constructor(
+    message: string,
+    url?: string,
+    /** The OAuth `error` value, e.g. `invalid_grant`, when the AS sent one. */
+    readonly oauthError?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, url, options);
+  }
+}
+
+/** The authorization server answered the authorization request with `error=` (N3). */
+export class AuthorizationDeniedError extends AuthError {
+  readonly code: AuthErrorCode = 'auth-denied';
+  constructor(
+    message: string,
+    url: string | undefined,
+    readonly oauthError: string,
+  ) {
+    super(message, url);
+  }
+}
+
+/** The callback failed a check (state, issuer, missing code): possibly an attack (N3). */
+export class AuthorizationResponseError extends AuthError {
+  readonly code: AuthErrorCode = 'auth-response';
+}
+
+/** The user closed or rejected the authorization window. */
+export class AuthorizationCancelledError extends AuthError {
+  readonly code: AuthErrorCode = 'auth-cancelled';
+}
+
+/** No usable credentials and no interaction allowed: the server is in `needs-auth` (C1, E9). */
+export class AuthorizationRequiredError extends AuthError {
+  readonly code: AuthErrorCode = 'needs-auth';
+}
+
+/** An endpoint is neither HTTPS nor explicit loopback HTTP; refused before any request (N2). */
+export class InsecureEndpointError extends AuthError {
+  readonly code: AuthErrorCode = 'insecure-endpoint';
+}
+
+/** A discovery or OAuth endpoint tried to redirect us (N2, E6). */
+export class RedirectRefusedError extends AuthError {
+  readonly code: AuthErrorCode = 'redirect-refused';
+}
+
+/** A response body exceeded its byte cap (N1). */
+export class ResponseTooLargeError extends AuthError {
+  readonly code: AuthErrorCode = 'response-too-large';
+}
+
+/** A response was not the JSON it should be (wrong content type, unparsable). */
+export class BadResponseError extends AuthError {
+  readonly code: AuthErrorCode = 'bad-response';
+}
+
+/** The network request itself failed (DNS, TLS, connection refused, CORS). */
+export class AuthNetworkError extends AuthError {
+  readonly code: AuthErrorCode = 'network';
+}
+
+/** More than the allowed number of step-up authorizations for one request (N5). */
+export class StepUpLimitError extends AuthError {
+  readonly code: AuthErrorCode = 'step-up-limit';
+}
+
+/** A 403 that is not an `insufficient_scope` challenge: more authorization will not help. */
+export class ForbiddenError extends AuthError {
+  readonly code: AuthErrorCode = 'forbidden';
+}
+
+/** A static bearer token was rejected; only the user can fix it (E1). */
+export class BearerRejectedError extends AuthError {
+  readonly code: AuthErrorCode = 'bearer-rejected';
+  constructor(url?: string) {
+    super('The token was rejected — update it.', url);
+  }
+}
+
+const USER_TEXT: Record<AuthErrorCode, string> = {
+  'auth-discovery': 'Could not find how to authorize with this server.',
+  'resource-mismatch': 'The server describes itself with a different address; authorization stopped.',
+  'multiple-authorization-servers': 'The server lists several authorization servers; authorization stopped.',
+  'auth-metadata': 'The authorization server’s configuration is missing or invalid.',
+  registration: 'Could not register this extension with the authorization server.',
+  'client-id-required': 'This authorization server needs a client ID. Enter one in the server settings.',
+  token: 'The authorization server did not issue a usable token.',
+  'auth-denied': 'The authorization server refused the request.',
+  'auth-response': 'The authorization response failed a security check; try again.',
+  'auth-cancelled': 'Authorization was cancelled.',
+  'needs-auth': 'This server needs authorization. Click “Authorize”.',
+  'insecure-endpoint': 'An endpoint is not HTTPS; the request was not sent.',
+  'redirect-refused': 'An authorization endpoint tried to redirect; the redirect was not followed.',
+  'response-too-large': 'A response was too large and was not read.',
+  'bad-response': 'A response was not in the expected format.',
+  network: 'Could not reach the server.',
+  'step-up-limit': 'The server kept asking for more permissions; stopped after 3 attempts.',
+  forbidden: 'The server refused access to this request.',
+  'bearer-rejected': 'The token was rejected — update it.',
+};
+
+/**
+ * The one place that turns any error into text for the panel: a short sentence for the
+ * code plus the specific detail (which URL, what was wrong) when it is one of ours.
+ */
+export function describeAuthError(e: unknown): { code: AuthErrorCode | 'unknown'; summary: string; detail: string } {
+  if (e instanceof AuthError) {
+    const summary = USER_TEXT[e.code];
+    return { code: e.code, summary, detail: e.message === summary ? '' : e.message };
+  }
+  const detail = e instanceof Error ? e.message : String(e);
+  return { code: 'unknown', summary: 'Authorization failed.', detail };
+}

@@ -1,0 +1,155 @@
+/**
+ * Generation-guarded catalog state per server (SPEC D2, N5).
+ *
+ * A refresh is started with {@link CatalogGenerations.begin} and each category it lists is
+ * committed separately. Two races are handled here so callers don't have to:
+ * - Refreshes overlap (a `list_changed` arrives while the previous listing is still running).
+ *   A category accepts a commit only from a generation newer than the last one it accepted,
+ *   so a slow old listing that finishes late cannot overwrite a newer one.
+ * - A category fails temporarily. Its last valid list is kept and marked stale, because a
+ *   network blip is not "the server removed everything".
+ */
+
+export const CATALOG_CATEGORIES = ['tools', 'prompts', 'resources', 'resourceTemplates'] as const;
+export type CatalogCategory = (typeof CATALOG_CATEGORIES)[number];
+
+export type ListResult<T> = { ok: true; items: readonly T[] } | { ok: false; error: string };
+
+export interface CategoryState<T> {
+  /** Last valid list; null when no listing of this category has ever succeeded. */
+  items: readonly T[] | null;
+  /** Generation whose result (success or failure) this state reflects; 0 = none yet. */
+  generation: number;
+  /** When the first failure since the last success happened; null when fresh. */
+  staleSince: number | null;
+  /** Message of the latest failure; null when fresh. */
+  error: string | null;
+}
+
+export type CommitOutcome =
+  /** The new list replaced the old one. */
+  | 'committed'
+  /** The listing failed; the previous list is kept and marked stale. */
+  | 'kept-stale'
+  /** A newer generation already committed this category; this result was discarded. */
+  | 'superseded'
+  /** The generation was never begun for this server (or the server was forgotten). */
+  | 'unknown';
+
+type ServerCatalog = { latest: number; categories: Map<CatalogCategory, CategoryState<unknown>> };
+
+function emptyState<T>(): CategoryState<T> {
+  return { items: null, generation: 0, staleSince: null, error: null };
+}
+
+export class CatalogGenerations {
+  readonly #servers = new Map<string, ServerCatalog>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  /** Starts a refresh and returns its generation (increasing per server, starting at 1). */
+  begin(serverId: string): number {
+    let server = this.#servers.get(serverId);
+    if (!server) {
+      server = { latest: 0, categories: new Map() };
+      this.#servers.set(serverId, server);
+    }
+    server.latest += 1;
+    return server.latest;
+  }
+
+  /** Whether `generation` is the most recently begun refresh of `serverId`. */
+  isLatest(serverId: string, generation: number): boolean {
+    return this.#servers.get(serverId)?.latest === generation;
+  }
+
+  commit<T>(serverId: string, generation: number, category: CatalogCategory, result: ListResult<T>): CommitOutcome {
+    const server = this.#servers.get(serverId);
+    if (!server || generation < 1 || generation > server.latest) return 'unknown';
+    const previous = server.categories.get(category) ?? emptyState<unknown>();
+    if (generation <= previous.generation) return 'superseded';
+    if (result.ok) {
+      server.categories.set(category, { items: [...result.items], generation, staleSince: null, error: null });
+      return 'committed';
+    }
+    server.categories.set(category, {
+      items: previous.items,
+      generation,
+      staleSince: previous.staleSince ?? this.#now(),
+      error: result.error,
+    });
+    return 'kept-stale';
+  }
+
+  /** The state of one category; a never-listed category is empty, not stale. */
+  get<T>(serverId: string, category: CatalogCategory): CategoryState<T> {
+    const state = this.#servers.get(serverId)?.categories.get(category);
+    return (state as CategoryState<T> | undefined) ?? emptyState<T>();
+  }
+
+  /** Drops everything known about a server (disconnect, delete, URL change). */
+  forget(serverId: string): void {
+    this.#servers.delete(serverId);
+  }
+}
+
+/** A trigger that runs a refresh with at most one run in flight and one queued. */
+export interface Coalesced {
+  /**
+   * Requests a run. Resolves when a run that started after this request has finished, so
+   * the caller sees a result at least as new as its request.
+   */
+  trigger(): Promise<void>;
+  /** Whether a run is in flight. */
+  readonly running: boolean;
+  /** Whether a run is queued behind the one in flight. */
+  readonly queued: boolean;
+}
+
+/**
+ * Coalesces bursts (SPEC N5): a server that fires a hundred `list_changed` notifications in
+ * a row causes one refresh in flight plus one queued, never a hundred. Requests arriving while
+ * a run is queued join that queued run. A failing run does not stop the queued one.
+ */
+export function coalesce(run: () => Promise<void>): Coalesced {
+  let inFlight: Promise<void> | null = null;
+  let queuedRun: Promise<void> | null = null;
+
+  const start = (): Promise<void> => {
+    const p = (async () => {
+      try {
+        await run();
+      } finally {
+        inFlight = null;
+      }
+    })();
+    inFlight = p;
+    return p;
+  };
+
+  return {
+    trigger(): Promise<void> {
+      if (queuedRun) return queuedRun;
+      if (!inFlight) return start();
+      const waitFor = inFlight;
+      const next = waitFor.then(
+        () => undefined,
+        () => undefined,
+      ).then(() => {
+        queuedRun = null;
+        return start();
+      });
+      queuedRun = next;
+      return next;
+    },
+    get running() {
+      return inFlight !== null;
+    },
+    get queued() {
+      return queuedRun !== null;
+    },
+  };
+}

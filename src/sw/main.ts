@@ -1,0 +1,83 @@
+/**
+ * Service-worker entry. Every listener is registered synchronously at top level (MV3 wakes the
+ * worker for an event only if a listener exists at once); handlers wait on one `ready` promise
+ * that rehydrates state from storage, because worker memory can vanish at any time.
+ */
+import { OFFSCREEN_PORT } from '../protocol/offscreen.js';
+import { PANEL_PORT, type PanelState } from '../protocol/panel.js';
+import { SERVERS_KEY } from '../storage/config-schema.js';
+import { applyBadge } from './badge.js';
+import { readServers, type ConfigRead } from './config-access.js';
+import { McpManager } from './mcp-manager.js';
+import { acceptOffscreenPort, ensureOffscreen, onOffscreenLost } from './offscreen-host.js';
+import { createPanelApi } from './panel-api.js';
+import { originPattern } from './url-rules.js';
+import { McpWorkerClient } from './worker-client.js';
+
+const newId = () => crypto.randomUUID().replace(/-/g, '');
+
+const worker = new McpWorkerClient(ensureOffscreen);
+const manager = new McpManager({
+  request: (method, params) => worker.request(method, params),
+  hasHostPermission: (url) => chrome.permissions.contains({ origins: [originPattern(url)] }),
+  headersFor: async () => ({}),
+  newId,
+});
+let configErrors: ConfigRead['invalid'] = [];
+const panels = new Set<chrome.runtime.Port>();
+
+const state = (): PanelState => ({ servers: manager.views(), configErrors });
+
+let pushQueued = false;
+function pushState() {
+  if (pushQueued) return;
+  pushQueued = true;
+  queueMicrotask(() => {
+    pushQueued = false;
+    const s = state();
+    applyBadge(s.servers);
+    for (const p of panels) p.postMessage({ type: 'panel:state', state: s });
+  });
+}
+manager.onChange(pushState);
+worker.onEvent((event) => manager.handleEvent(event));
+onOffscreenLost(() => manager.handleOffscreenLost());
+
+async function loadConfig(startup: boolean) {
+  const read = await readServers();
+  configErrors = read.invalid;
+  manager.reconcile(read.servers, { startup });
+}
+
+const ready = loadConfig(true).catch((e) => console.error('[sw] could not load the configuration', e));
+const handlePanel = createPanelApi({ manager, state, newOperationId: newId });
+
+chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
+  // Only this extension's own pages may drive the manager; the offscreen document uses its Port.
+  if (sender.id !== chrome.runtime.id || !sender.url?.startsWith(chrome.runtime.getURL('sidepanel.html'))) return false;
+  void ready.then(() => handlePanel(message)).then(sendResponse);
+  return true;
+});
+
+chrome.runtime.onConnect.addListener((port) => {
+  if (port.name === OFFSCREEN_PORT) {
+    acceptOffscreenPort(port);
+    return;
+  }
+  if (port.name === PANEL_PORT && port.sender?.id === chrome.runtime.id) {
+    panels.add(port);
+    port.onDisconnect.addListener(() => panels.delete(port));
+    void ready.then(() => port.postMessage({ type: 'panel:state', state: state() }));
+  }
+});
+
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area === 'local' && SERVERS_KEY in changes) void ready.then(() => loadConfig(false));
+});
+
+chrome.runtime.onInstalled.addListener(() => {
+  void chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
+});
+chrome.runtime.onStartup.addListener(() => {
+  void chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
+});

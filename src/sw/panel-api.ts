@@ -1,0 +1,96 @@
+/**
+ * Answers the side panel's requests (src/protocol/panel.ts). Each handler validates its
+ * parameters by schema before it runs, and always answers with a Result envelope.
+ */
+import {
+  PanelRequestEnvelopeSchema,
+  PanelRequestSchemas,
+  type PanelMethod,
+  type PanelParams,
+  type PanelState,
+  type PanelValue,
+} from '../protocol/panel.js';
+import { fail, ok, RemoteError, toWireError, type Result } from '../protocol/result.js';
+import type { McpServerConfig } from '../storage/config-schema.js';
+import { slugify, updateServers } from './config-access.js';
+import type { McpManager } from './mcp-manager.js';
+import { checkServerUrl } from './url-rules.js';
+
+export interface PanelApiDeps {
+  manager: McpManager;
+  state(): PanelState;
+  newOperationId(): string;
+}
+
+type Handlers = { [M in PanelMethod]: (p: PanelParams<M>) => Promise<PanelValue<M>> };
+
+export function createPanelApi(deps: PanelApiDeps) {
+  const { manager } = deps;
+  const handlers: Handlers = {
+    'panel:get-state': async () => deps.state(),
+    'panel:add-server': async (p) => {
+      const checked = checkServerUrl(p.url);
+      if (!checked.ok) throw new RemoteError({ code: 'invalid-url', message: checked.message });
+      if (p.auth.kind !== 'none') {
+        throw new RemoteError({ code: 'not-supported', message: 'Only servers without authorization can be added in this version.' });
+      }
+      return updateServers((servers) => {
+        if (servers.some((s) => s.url === checked.url)) {
+          throw new RemoteError({ code: 'duplicate', message: 'A server with this URL already exists.' });
+        }
+        const config: McpServerConfig = {
+          id: slugify(p.name, servers.map((s) => s.id)),
+          name: p.name.trim(),
+          url: checked.url,
+          auth: { kind: 'none' },
+          enabled: true,
+          disabledTools: [],
+          connectOnStartup: true,
+        };
+        return { servers: [...servers, config], result: { serverId: config.id } };
+      });
+    },
+    'panel:remove-server': async (p) =>
+      updateServers((servers) => ({
+        servers: servers.filter((s) => s.id !== p.serverId),
+        result: { removed: servers.some((s) => s.id === p.serverId) },
+      })),
+    'panel:connect': async (p) => {
+      await manager.connect(p.serverId);
+      return { status: 'ready' as const };
+    },
+    'panel:disconnect': async (p) => {
+      await manager.disconnect(p.serverId);
+      return { status: 'disconnected' as const };
+    },
+    'panel:set-enabled': async (p) =>
+      updateServers((servers) => ({
+        servers: servers.map((s) => (s.id === p.serverId ? { ...s, enabled: p.enabled } : s)),
+        result: { enabled: p.enabled },
+      })),
+    'panel:set-tool-enabled': async (p) =>
+      updateServers((servers) => ({
+        servers: servers.map((s) => {
+          if (s.id !== p.serverId) return s;
+          const rest = s.disabledTools.filter((t) => t !== p.tool);
+          return { ...s, disabledTools: p.enabled ? rest : [...rest, p.tool] };
+        }),
+        result: { enabled: p.enabled },
+      })),
+    'panel:call-tool': async (p) => manager.callTool(p.serverId, p.tool, p.arguments, deps.newOperationId()),
+    'panel:ping': async (p) => ({ latencyMs: await manager.ping(p.serverId) }),
+  };
+
+  return async function handle(message: unknown): Promise<Result<unknown>> {
+    const env = PanelRequestEnvelopeSchema.safeParse(message);
+    if (!env.success) return fail('bad-request', 'Unknown or malformed request.');
+    const method = env.data.type;
+    const params = PanelRequestSchemas[method].safeParse(env.data.params);
+    if (!params.success) return fail('bad-request', `Invalid parameters for ${method}: ${params.error.issues[0]?.message ?? ''}`);
+    try {
+      return ok(await (handlers[method] as (p: unknown) => Promise<unknown>)(params.data));
+    } catch (e) {
+      return { ok: false, error: toWireError(e) };
+    }
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * The walking skeleton, end to end in real Chromium with the built extension and a real SDK
+ * server: add a server in the side panel, watch it become ready, list tools, call tools —
+ * including one with an `outputSchema`, which proves output validation works under the CSP.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'puppeteer-core';
+import { launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+
+let server: DemoServer;
+let ext: ExtensionBrowser;
+let panel: Page;
+
+before(async () => {
+  server = await startDemoServer();
+  ext = await launchExtension();
+  panel = await ext.openPanel();
+});
+
+after(async () => {
+  await ext?.close();
+  await server?.close();
+});
+
+async function runTool(tool: string, args: unknown, expectSelector: string) {
+  const select = await waitFor(panel, 'mcp-tool-runner >>> select');
+  await select.select(JSON.stringify(['demo', tool]));
+  await panel.$eval('mcp-tool-runner >>> textarea', (el, value) => {
+    (el as HTMLTextAreaElement).value = value;
+  }, JSON.stringify(args));
+  await panel.click('mcp-tool-runner >>> button[type="submit"]');
+  await waitFor(panel, `mcp-tool-runner >>> ${expectSelector}`);
+  return panel.$eval('mcp-tool-runner >>> .output', (el) => el.textContent ?? '');
+}
+
+test('a server added in the panel is stored, connects and shows its tools', async () => {
+  await panel.type('mcp-add-server >>> input[name="name"]', 'Demo');
+  await panel.type('mcp-add-server >>> input[name="url"]', server.url);
+  await panel.click('mcp-add-server >>> button[type="submit"]');
+
+  await waitFor(panel, 'mcp-server-list >>> mcp-server-card >>> mcp-status-badge[status="ready"]', 20_000);
+  assert.equal(await textOf(panel, 'mcp-server-list >>> mcp-server-card >>> .tool-count'), '3 of 3 tools enabled');
+  const names = await panel.$$eval('mcp-server-list >>> mcp-server-card >>> li strong', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(names, ['Echo', 'Add numbers', 'Slow task']);
+
+  const worker = await ext.serviceWorker();
+  const stored = await worker.evaluate(async () => (await chrome.storage.local.get('mcp_servers')).mcp_servers);
+  assert.deepEqual(stored, [
+    { id: 'demo', name: 'Demo', url: server.url, auth: { kind: 'none' }, enabled: true, disabledTools: [], connectOnStartup: true },
+  ]);
+  assert.equal(server.stats.sessionsOpened, 1, 'one SDK session, one offscreen document');
+});
+
+test('calling a tool with JSON arguments shows its text result', async () => {
+  const out = await runTool('echo', { text: 'hello from the panel' }, 'pre.text');
+  assert.equal(out.trim(), 'echo: hello from the panel');
+});
+
+test('a tool with an outputSchema returns validated structured content under the extension CSP', async () => {
+  await runTool('add', { a: 2, b: 40 }, 'pre.structured');
+  const text = await panel.$eval('mcp-tool-runner >>> pre.text', (el) => el.textContent);
+  const structured = await panel.$eval('mcp-tool-runner >>> pre.structured', (el) => JSON.parse(el.textContent ?? 'null'));
+  assert.equal(text, 'sum=42');
+  assert.deepEqual(structured, { sum: 42 });
+});
+
+test('invalid arguments come back as an attributed tool error, not a crash', async () => {
+  const out = await runTool('add', { a: 'two', b: 1 }, 'p.error');
+  assert.match(out, /error/i);
+});
+
+test('no extension context logged an error or a CSP violation', () => {
+  assert.deepEqual(ext.errors, []);
+});

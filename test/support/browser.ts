@@ -1,0 +1,138 @@
+/**
+ * Launches Debian's Chromium with the built extension (FIELD-NOTES): one launch per test file.
+ * The extension is loaded from a copy of `dist/` whose manifest grants the loopback origins up
+ * front, because a permission prompt cannot be clicked by automation; the shipped manifest keeps
+ * them optional. Every console error, page error and CSP violation in any extension context is
+ * collected so a test can assert there were none.
+ */
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import puppeteer, { type Browser, type ElementHandle, type Page, type Target, type WebWorker } from 'puppeteer-core';
+
+export interface ExtensionBrowser {
+  browser: Browser;
+  extensionId: string;
+  errors: string[];
+  openPanel(): Promise<Page>;
+  serviceWorker(): Promise<WebWorker>;
+  close(): Promise<void>;
+}
+
+export function chromiumPath(): string {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim();
+}
+
+/** Extension id from the manifest's public key: sha256(DER), first 32 hex digits mapped to a–p. */
+export function extensionIdFromKey(key: string): string {
+  const hex = createHash('sha256').update(Buffer.from(key, 'base64')).digest('hex').slice(0, 32);
+  return [...hex].map((c) => String.fromCharCode(97 + parseInt(c, 16))).join('');
+}
+
+export async function launchExtension(options: { grantLoopback?: boolean; locale?: string; headless?: boolean } = {}): Promise<ExtensionBrowser> {
+  const dist = resolve('dist');
+  const dir = await mkdtemp(join(tmpdir(), 'remote-mcp-ext-'));
+  const extDir = join(dir, 'ext');
+  const profile = join(dir, 'profile');
+  await cp(dist, extDir, { recursive: true });
+  const manifest = JSON.parse(await readFile(join(extDir, 'manifest.json'), 'utf8'));
+  if (options.grantLoopback !== false) manifest.host_permissions = ['http://127.0.0.1/*', 'http://localhost/*'];
+  await writeFile(join(extDir, 'manifest.json'), JSON.stringify(manifest));
+  const extensionId = extensionIdFromKey(manifest.key);
+
+  const browser = await puppeteer.launch({
+    executablePath: chromiumPath(),
+    headless: options.headless ?? true,
+    pipe: true,
+    defaultViewport: options.headless === false ? null : { width: 420, height: 900 },
+    userDataDir: profile,
+    ignoreDefaultArgs: ['--disable-extensions'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--disable-extensions-except=${extDir}`,
+      `--load-extension=${extDir}`,
+      ...(options.locale ? [`--lang=${options.locale}`] : []),
+    ],
+  });
+
+  const errors: string[] = [];
+  const origin = `chrome-extension://${extensionId}/`;
+  const watch = async (target: Target) => {
+    if (!target.url().startsWith(origin)) return;
+    const where = target.url().slice(origin.length) || target.type();
+    try {
+      if (target.type() === 'service_worker') {
+        const worker = await target.worker();
+        worker?.on('console', (m) => {
+          if (m.type() === 'error') errors.push(`[${where}] ${m.text()}`);
+        });
+      } else if (target.type() === 'page' || target.type() === 'other' || target.type() === 'background_page') {
+        const page = await target.asPage();
+        page.on('console', (m) => {
+          if (m.type() === 'error') errors.push(`[${where}] ${m.text()}`);
+        });
+        page.on('pageerror', (e) => errors.push(`[${where}] ${e instanceof Error ? e.message : String(e)}`));
+      }
+    } catch {
+      // A target that closed while we attached has nothing to report.
+    }
+  };
+  browser.on('targetcreated', (t) => void watch(t));
+  for (const t of browser.targets()) await watch(t);
+
+  const serviceWorker = async () => {
+    const target = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url() === `${origin}sw.js`, { timeout: 15_000 });
+    const worker = (await target.worker())!;
+    // A worker whose script failed still answers once; check twice (FIELD-NOTES).
+    for (let i = 0; i < 2; i++) await worker.evaluate(() => typeof chrome.runtime.id);
+    return worker;
+  };
+
+  return {
+    browser,
+    extensionId,
+    errors,
+    serviceWorker,
+    async openPanel() {
+      await serviceWorker();
+      const page = await browser.newPage();
+      await page.goto(`${origin}sidepanel.html`);
+      await waitFor(page, 'mcp-add-server');
+      return page;
+    },
+    async close() {
+      await browser.close().catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Waits for a deep (`>>>`) selector by polling `page.$`. Puppeteer's own `waitForSelector`
+ * builds its predicate with `new Function` inside the page, which the extension's CSP refuses;
+ * bypassing the CSP instead would blind the tests to real violations.
+ */
+export async function waitFor(page: Page, selector: string, timeoutMs = 15_000): Promise<ElementHandle<Element>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const handle = await page.$(selector);
+    if (handle) return handle;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${selector}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Text of the first element matching a deep (`>>>`) selector. */
+export async function textOf(page: Page, selector: string): Promise<string> {
+  const handle = await waitFor(page, selector);
+  return (await handle.evaluate((el) => el.textContent ?? '')).trim();
+}

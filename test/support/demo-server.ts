@@ -1,0 +1,183 @@
+/**
+ * A real MCP server for the demo (`npm start`), the end-to-end tests and the benchmarks: the
+ * SDK's `McpServer` over Streamable HTTP on 127.0.0.1, one server instance per session.
+ * It records what it saw (sessions, cancellations) so tests can assert on the server's side.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+export interface DemoServerOptions {
+  port?: number;
+  /** Answer POSTs with plain JSON instead of an SSE stream. */
+  jsonResponse?: boolean;
+  name?: string;
+}
+
+export interface DemoServerStats {
+  sessionsOpened: number;
+  sessionsClosed: number;
+  cancellations: string[];
+  toolCalls: string[];
+}
+
+export interface DemoServer {
+  url: string;
+  port: number;
+  stats: DemoServerStats;
+  /** Registers one more tool on every live session (the SDK then sends tools/list_changed). */
+  addTool(name: string): void;
+  /** Drops every session, as a restarted server would (clients then get 404 on their session id). */
+  dropSessions(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function buildServer(name: string, stats: DemoServerStats, extraTools: string[]): McpServer {
+  const server = new McpServer({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  server.registerTool(
+    'echo',
+    { title: 'Echo', description: 'Returns the text it was given.', inputSchema: { text: z.string().describe('Text to echo') }, annotations: { readOnlyHint: true } },
+    async ({ text }) => {
+      stats.toolCalls.push('echo');
+      return { content: [{ type: 'text', text: `echo: ${text}` }] };
+    },
+  );
+  server.registerTool(
+    'add',
+    {
+      title: 'Add numbers',
+      description: 'Adds two numbers; returns structured output validated against an output schema.',
+      inputSchema: { a: z.number(), b: z.number() },
+      outputSchema: { sum: z.number() },
+    },
+    async ({ a, b }) => {
+      stats.toolCalls.push('add');
+      return { content: [{ type: 'text', text: `sum=${a + b}` }], structuredContent: { sum: a + b } };
+    },
+  );
+  server.registerTool(
+    'slow',
+    {
+      title: 'Slow task',
+      description: 'Works for steps × ms milliseconds, reporting progress; honours cancellation.',
+      inputSchema: { steps: z.number().int().min(1).max(100).default(5), ms: z.number().int().min(1).max(10000).default(200) },
+    },
+    async ({ steps, ms }, extra) => {
+      stats.toolCalls.push('slow');
+      const token = extra._meta?.progressToken;
+      for (let i = 1; i <= steps; i++) {
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(resolve, ms);
+          extra.signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            reject(new Error('cancelled'));
+          }, { once: true });
+        }).catch((e) => {
+          stats.cancellations.push(String(extra.requestId));
+          throw e;
+        });
+        if (token !== undefined) {
+          await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: steps, message: `step ${i}/${steps}` } });
+        }
+      }
+      return { content: [{ type: 'text', text: `done after ${steps} steps` }] };
+    },
+  );
+  for (const extra of extraTools) registerExtra(server, extra);
+  server.registerPrompt(
+    'greet',
+    { title: 'Greeting', description: 'A greeting for someone.', argsSchema: { name: z.string() } },
+    ({ name }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Please greet ${name} warmly.` } }] }),
+  );
+  server.registerResource('readme', 'demo://readme', { title: 'Read me', mimeType: 'text/plain' }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'This is the demo server of Remote MCP for Chrome.' }],
+  }));
+  return server;
+}
+
+function registerExtra(server: McpServer, name: string) {
+  server.registerTool(name, { description: `Added later: ${name}`, inputSchema: {} }, async () => ({ content: [{ type: 'text', text: name }] }));
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text ? JSON.parse(text) : undefined;
+}
+
+export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
+  const stats: DemoServerStats = { sessionsOpened: 0, sessionsClosed: 0, cancellations: [], toolCalls: [] };
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
+  const extraTools: string[] = [];
+  const name = options.name ?? 'demo';
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/mcp') {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    const body = req.method === 'POST' ? await readBody(req) : undefined;
+    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (existing) {
+      await existing.transport.handleRequest(req, res, body);
+      return;
+    }
+    if (typeof sessionId === 'string') {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+      return;
+    }
+    if (req.method !== 'POST' || !isInitializeRequest(body)) {
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'No session' }, id: null }));
+      return;
+    }
+    const server = buildServer(name, stats, extraTools);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: options.jsonResponse ?? false,
+      onsessioninitialized: (id) => {
+        stats.sessionsOpened++;
+        sessions.set(id, { transport, server });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId && sessions.delete(transport.sessionId)) stats.sessionsClosed++;
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const http: Server = createServer((req, res) => {
+    handle(req, res).catch((e) => {
+      if (!res.headersSent) res.writeHead(500).end(String(e));
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const port = (http.address() as { port: number }).port;
+
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    port,
+    stats,
+    addTool(toolName) {
+      extraTools.push(toolName);
+      for (const s of sessions.values()) registerExtra(s.server, toolName);
+    },
+    async dropSessions() {
+      const all = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(all.map((s) => s.server.close().catch(() => undefined)));
+    },
+    async close() {
+      await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => undefined)));
+      sessions.clear();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { beforeEach, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { freshIndexedDb, server } from './helpers.js';
+import { ExportFormatError, exportConfig, parseExport } from '../../../src/storage/config-export.js';
+import { purposeFor, seal } from '../../../src/storage/seal.js';
+import type { McpServerConfig } from '../../../src/storage/config-schema.js';
+
+beforeEach(freshIndexedDb);
+
+async function serversWithSecrets(): Promise<McpServerConfig[]> {
+  const s = (t: string) => seal(t, 'p');
+  return [
+    server('bearer', { auth: { kind: 'bearer', token: await s('BEARER-SECRET') }, headers: [{ name: 'X-Api-Key', value: await s('HEADER-SECRET') }] }),
+    server('oauth', {
+      timeoutMs: 30_000,
+      disabledTools: ['delete_repo'],
+      auth: {
+        kind: 'oauth',
+        clientId: 'public-client',
+        clientSecret: await s('CLIENT-SECRET'),
+        scopes: ['repo', 'read:user'],
+        binding: { resource: 'https://oauth.example.com/mcp', issuer: 'https://as.example.com' },
+        registration: { clientId: 'dcr-id', clientSecret: await s('DCR-SECRET') },
+        tokens: { refresh: await seal('REFRESH-SECRET', purposeFor('refresh', { binding: { resource: 'r', issuer: 'i' } })), scope: 'repo' },
+      },
+    }),
+    server('plain', { enabled: false, connectOnStartup: true }),
+  ];
+}
+
+test('the export carries no secret, sealed or not, and no binding or registration', async () => {
+  const servers = await serversWithSecrets();
+  const text = JSON.stringify(exportConfig(servers));
+  for (const s of servers) {
+    for (const blob of JSON.stringify(s).match(/"ct":"[^"]+"/g) ?? []) assert.ok(!text.includes(blob.slice(6, -1)), 'sealed blob leaked');
+  }
+  assert.doesNotMatch(text, /SECRET|"iv"|"ct"|"token"|clientSecret|registration|dcr-id|binding|as\.example|refresh/);
+  const doc = exportConfig(servers);
+  assert.deepEqual(doc.servers[0], {
+    name: 'Server bearer',
+    url: 'https://bearer.example.com/mcp',
+    auth: { kind: 'bearer' },
+    headerNames: ['X-Api-Key'],
+    enabled: true,
+    disabledTools: [],
+    connectOnStartup: false,
+  });
+  assert.deepEqual(doc.servers[1]!.auth, { kind: 'oauth', clientId: 'public-client', scopes: ['repo', 'read:user'] });
+});
+
+test('an export round-trips through parseExport', async () => {
+  const doc = exportConfig(await serversWithSecrets());
+  const parsed = parseExport(JSON.stringify(doc));
+  assert.deepEqual(parsed.errors, []);
+  assert.deepEqual(parsed.servers, doc.servers);
+  assert.equal(doc.format, 'remote-mcp-for-chrome');
+  assert.equal(doc.version, 1);
+});
+
+test('bad entries are attributed by index and do not hide the good ones', () => {
+  const good = { name: 'A', url: 'https://a', auth: { kind: 'none' }, enabled: true, disabledTools: [], connectOnStartup: false };
+  const parsed = parseExport({
+    format: 'remote-mcp-for-chrome',
+    version: 1,
+    servers: [good, { ...good, auth: { kind: 'magic' } }, 'nope', { ...good, timeoutMs: 5 }],
+  });
+  assert.equal(parsed.servers.length, 1);
+  assert.deepEqual(parsed.errors.map((e) => e.index), [1, 2, 3]);
+  assert.match(parsed.errors[0]!.error, /auth/);
+});
+
+test('secret-looking fields in a pasted entry are dropped, not imported', () => {
+  const entry = { name: 'A', url: 'https://a', auth: { kind: 'bearer', token: 'pasted' }, enabled: true, disabledTools: [], connectOnStartup: false, headers: { a: 'b' } };
+  const parsed = parseExport({ format: 'remote-mcp-for-chrome', version: 1, servers: [entry] });
+  assert.ok(!JSON.stringify(parsed).includes('pasted'));
+});
+
+test('a document that is not ours is refused as a whole', () => {
+  assert.throws(() => parseExport('{not json'), ExportFormatError);
+  assert.throws(() => parseExport({ mcpServers: {} }), ExportFormatError);
+  assert.throws(() => parseExport({ format: 'remote-mcp-for-chrome', version: 2, servers: [] }), /version/);
+  assert.throws(() => parseExport({ format: 'remote-mcp-for-chrome', version: 1, servers: {} }), ExportFormatError);
+});

@@ -1,0 +1,165 @@
+import { beforeEach, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { freshIndexedDb, server } from './helpers.js';
+import { MemoryArea } from '../../../src/storage/ports.js';
+import { ConfigStore, ConfigStoreError } from '../../../src/storage/config-store.js';
+import { SCHEMA_VERSION_KEY, SERVERS_KEY, type McpServerConfig } from '../../../src/storage/config-schema.js';
+import { open, purposeFor } from '../../../src/storage/seal.js';
+
+beforeEach(freshIndexedDb);
+
+async function storeWith(items: Record<string, unknown>) {
+  const area = new MemoryArea();
+  await area.set(items);
+  return { area, store: new ConfigStore(area) };
+}
+
+const newServer = (name: string): Omit<McpServerConfig, 'id'> => {
+  const { id: _id, ...rest } = server('x', { name });
+  return rest;
+};
+
+test('an empty area reads as no servers and no errors', async () => {
+  const { store } = await storeWith({});
+  assert.deepEqual(await store.read(), { servers: [], invalid: [] });
+});
+
+test('a v0 config is migrated to v1 with every plaintext secret sealed', async () => {
+  const { area, store } = await storeWith({
+    [SERVERS_KEY]: [
+      { name: 'GitHub Copilot', url: 'https://gh.example.com/mcp', auth: { kind: 'bearer', token: 'ghp_PLAINTEXT' } },
+      { name: 'Docs', url: 'https://docs.example.com/mcp', headers: { 'X-Api-Key': 'key-PLAINTEXT' }, enabled: false },
+      { name: 'Auth', url: 'https://a.example.com/mcp', auth: { kind: 'oauth', clientId: 'c1', clientSecret: 'cs-PLAINTEXT' } },
+    ],
+  });
+  const { servers, invalid } = await store.read();
+  assert.deepEqual(invalid, []);
+  assert.deepEqual(servers.map((s) => s.id), ['github-copilot', 'docs', 'auth']);
+  assert.equal(servers[1]!.enabled, false);
+  assert.deepEqual(servers[0]!.disabledTools, []);
+  assert.equal(servers[0]!.connectOnStartup, false);
+
+  const dump = area.dump();
+  assert.equal(dump[SCHEMA_VERSION_KEY], 1);
+  assert.ok(!JSON.stringify(dump).includes('PLAINTEXT'), 'no plaintext secret left in storage');
+
+  const gh = servers[0]!;
+  assert.equal(gh.auth.kind, 'bearer');
+  if (gh.auth.kind === 'bearer') assert.equal(await open(gh.auth.token, purposeFor('bearer', { serverId: 'github-copilot' })), 'ghp_PLAINTEXT');
+  const header = servers[1]!.headers![0]!;
+  assert.equal(header.name, 'X-Api-Key');
+  assert.equal(await open(header.value, purposeFor('header', { serverId: 'docs', headerName: 'X-Api-Key' })), 'key-PLAINTEXT');
+  const oauth = servers[2]!.auth;
+  if (oauth.kind !== 'oauth' || !oauth.clientSecret) assert.fail('oauth client secret lost');
+  assert.equal(await open(oauth.clientSecret, purposeFor('client-secret', { serverId: 'auth' })), 'cs-PLAINTEXT');
+
+  // The migration ran once: a second read sees the same sealed blobs.
+  assert.deepEqual((await store.read()).servers, servers);
+});
+
+test('a corrupt entry is reported, kept, and survives writes to other entries', async () => {
+  const corrupt = { id: 'broken', name: '', url: 42, auth: { kind: 'telepathy' } };
+  const { area, store } = await storeWith({
+    [SCHEMA_VERSION_KEY]: 1,
+    [SERVERS_KEY]: [server('a'), corrupt, server('b')],
+  });
+  const first = await store.read();
+  assert.deepEqual(first.servers.map((s) => s.id), ['a', 'b']);
+  assert.equal(first.invalid.length, 1);
+  assert.equal(first.invalid[0]!.index, 1);
+  assert.equal(first.invalid[0]!.id, 'broken');
+  assert.match(first.invalid[0]!.error, /\S/);
+
+  await store.updateServer('b', { enabled: false });
+  await store.addServer(newServer('C'));
+  await store.removeServer('a');
+
+  const stored = area.dump()[SERVERS_KEY] as unknown[];
+  assert.ok(stored.some((e) => JSON.stringify(e) === JSON.stringify(corrupt)), 'corrupt entry written back verbatim');
+  const after = await store.read();
+  assert.deepEqual(after.servers.map((s) => s.id), ['b', 'c']);
+  assert.equal(after.invalid.length, 1);
+  assert.equal(after.invalid[0]!.id, 'broken');
+});
+
+test('a new server never takes the id of a corrupt entry', async () => {
+  const { store } = await storeWith({ [SCHEMA_VERSION_KEY]: 1, [SERVERS_KEY]: [{ id: 'docs', broken: true }] });
+  const added = await store.addServer(newServer('Docs'));
+  assert.equal(added.id, 'docs-2');
+});
+
+test('a stored value that is not an array is kept as an invalid entry', async () => {
+  const { area, store } = await storeWith({ [SCHEMA_VERSION_KEY]: 1, [SERVERS_KEY]: { oops: true } });
+  assert.equal((await store.read()).invalid.length, 1);
+  await store.addServer(newServer('New'));
+  const stored = area.dump()[SERVERS_KEY] as unknown[];
+  assert.deepEqual(stored[0], { oops: true });
+  assert.equal((await store.read()).servers[0]!.id, 'new');
+});
+
+test('duplicate ids: the first wins, the second is reported', async () => {
+  const { store } = await storeWith({ [SCHEMA_VERSION_KEY]: 1, [SERVERS_KEY]: [server('a'), server('a', { name: 'Other' })] });
+  const { servers, invalid } = await store.read();
+  assert.equal(servers.length, 1);
+  assert.equal(servers[0]!.name, 'Server a');
+  assert.deepEqual(invalid.map((i) => [i.index, i.id]), [[1, 'a']]);
+  assert.match(invalid[0]!.error, /duplicate/);
+});
+
+test('concurrent updates lose nothing', async () => {
+  const { store } = await storeWith({ [SCHEMA_VERSION_KEY]: 1, [SERVERS_KEY]: [server('a')] });
+  // Each updater yields mid-way, so without the queue every one would read the same old list.
+  const tick = () => new Promise((r) => setTimeout(r, 1));
+  await Promise.all([
+    ...Array.from({ length: 10 }, (_, i) =>
+      store.update(async (servers) => {
+        await tick();
+        return [...servers, server(`s${i}`)];
+      }),
+    ),
+    store.update(async (servers) => {
+      await tick();
+      return servers.map((s) => (s.id === 'a' ? { ...s, disabledTools: ['t1'] } : s));
+    }),
+    store.addServer(newServer('Added')),
+  ]);
+  const { servers } = await store.read();
+  assert.equal(servers.length, 12);
+  assert.deepEqual(servers.find((s) => s.id === 'a')!.disabledTools, ['t1']);
+  assert.ok(servers.some((s) => s.id === 'added'));
+});
+
+test('a failing update rejects alone and the next one still runs', async () => {
+  const { store } = await storeWith({});
+  const failing = store.update(() => {
+    throw new Error('boom');
+  });
+  const next = store.addServer(newServer('Ok'));
+  await assert.rejects(failing, /boom/);
+  assert.equal((await next).id, 'ok');
+});
+
+test('an invalid write is refused and nothing is stored', async () => {
+  const { area, store } = await storeWith({ [SCHEMA_VERSION_KEY]: 1, [SERVERS_KEY]: [server('a')] });
+  await assert.rejects(store.update((s) => [...s, { ...server('b'), url: '' }]), ConfigStoreError);
+  await assert.rejects(store.update((s) => [...s, server('a')]), /Duplicate/);
+  await assert.rejects(store.updateServer('missing', { enabled: false }), ConfigStoreError);
+  assert.equal((area.dump()[SERVERS_KEY] as unknown[]).length, 1);
+});
+
+test('a config from a newer version is read but never written over', async () => {
+  const { area, store } = await storeWith({ [SCHEMA_VERSION_KEY]: 2, [SERVERS_KEY]: [server('a')] });
+  assert.equal((await store.read()).servers.length, 1);
+  await assert.rejects(store.addServer(newServer('B')), ConfigStoreError);
+  assert.equal(area.dump()[SCHEMA_VERSION_KEY], 2);
+});
+
+test('updateServer keeps the id on rename; removeServer reports whether it removed', async () => {
+  const { store } = await storeWith({});
+  const a = await store.addServer(newServer('Alpha'));
+  const renamed = await store.updateServer(a.id, { name: 'Beta' });
+  assert.equal(renamed.id, 'alpha');
+  assert.equal(renamed.name, 'Beta');
+  assert.equal(await store.removeServer('alpha'), true);
+  assert.equal(await store.removeServer('alpha'), false);
+});

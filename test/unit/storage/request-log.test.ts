@@ -1,0 +1,87 @@
+import { beforeEach, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { freshIndexedDb, simulateWorkerRestart } from './helpers.js';
+import {
+  LOG_ENTRIES_PER_SERVER,
+  MAX_LOGGED_BODY_CHARS,
+  appendRequestLog,
+  clearRequestLog,
+  exportRequestLog,
+  readRequestLog,
+  type RequestLogEntry,
+} from '../../../src/storage/request-log.js';
+import { REDACTED } from '../../../src/storage/redact.js';
+
+beforeEach(freshIndexedDb);
+
+const entry = (n: number, extra: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
+  at: n,
+  method: 'tools/call',
+  durationMs: 12,
+  status: 'ok',
+  requestBytes: 100,
+  responseBytes: 200,
+  ...extra,
+});
+
+test('the 51st entry evicts the first, per server', async () => {
+  for (let i = 1; i <= LOG_ENTRIES_PER_SERVER + 1; i++) await appendRequestLog('a', entry(i));
+  await appendRequestLog('b', entry(999));
+  const a = await readRequestLog('a');
+  assert.equal(a.length, 50);
+  assert.equal(a[0]!.at, 2);
+  assert.equal(a.at(-1)!.at, 51);
+  assert.deepEqual((await readRequestLog('b')).map((e) => e.at), [999]);
+});
+
+test('concurrent appends are serialized: the newest 50 remain, in order', async () => {
+  await Promise.all(Array.from({ length: 80 }, (_, i) => appendRequestLog('a', entry(i))));
+  const a = await readRequestLog('a');
+  assert.deepEqual(a.map((e) => e.at), Array.from({ length: 50 }, (_, i) => i + 30));
+});
+
+test('the log survives a worker restart', async () => {
+  await appendRequestLog('a', entry(1));
+  await simulateWorkerRestart();
+  assert.equal((await readRequestLog('a')).length, 1);
+});
+
+test('bodies and errors are redacted before they are stored', async () => {
+  await appendRequestLog(
+    'a',
+    entry(1, {
+      status: 401,
+      error: 'Unauthorized: Authorization: Bearer SECRET-AT',
+      request: { headers: { Authorization: 'Bearer SECRET-AT' }, body: { params: { arguments: { password: 'SECRET-PW' } } } },
+      response: 'access_token=SECRET-AT2&refresh_token=SECRET-RT&state=s',
+    }),
+  );
+  const exported = await exportRequestLog();
+  assert.ok(!exported.includes('SECRET'), exported);
+  const [stored] = await readRequestLog('a');
+  assert.equal(stored!.status, 401);
+  assert.deepEqual((stored!.request as { headers: unknown }).headers, { Authorization: REDACTED });
+  assert.equal(stored!.response, `access_token=${REDACTED}&refresh_token=${REDACTED}&state=s`);
+});
+
+test('large bodies are truncated to a bounded preview', async () => {
+  await appendRequestLog('a', entry(1, { response: { text: 'x'.repeat(100_000) } }));
+  const [stored] = await readRequestLog('a');
+  assert.equal(typeof stored!.response, 'string');
+  assert.ok((stored!.response as string).length < MAX_LOGGED_BODY_CHARS + 100);
+  assert.match(stored!.response as string, /truncated/);
+});
+
+test('export is JSON grouped by server; clear empties one server or all', async () => {
+  await appendRequestLog('a', entry(1));
+  await appendRequestLog('b', entry(2));
+  const doc = JSON.parse(await exportRequestLog());
+  assert.equal(doc.format, 'remote-mcp-for-chrome/request-log');
+  assert.deepEqual(Object.keys(doc.servers).sort(), ['a', 'b']);
+  assert.deepEqual(Object.keys(JSON.parse(await exportRequestLog('b')).servers), ['b']);
+  await clearRequestLog('a');
+  assert.deepEqual(await readRequestLog('a'), []);
+  assert.equal((await readRequestLog('b')).length, 1);
+  await clearRequestLog();
+  assert.deepEqual(await readRequestLog('b'), []);
+});
