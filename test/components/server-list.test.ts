@@ -75,7 +75,7 @@ describe('mcp-server-list', () => {
     expect(card.shadowRoot!.querySelector('[role="alert"]')!.textContent).to.equal('Delete "Demo"?');
     const confirmed = oneEvent(list, ServerActionEvent.type);
     card.shadowRoot!.querySelector<HTMLButtonElement>('[data-action="confirm-delete"]')!.click();
-    const event = await confirmed;
+    const event = (await confirmed) as unknown as ServerActionEvent;
     expect(event.serverId).to.equal('demo');
     expect(deletes).to.equal(1);
   });
@@ -88,7 +88,7 @@ describe('mcp-server-list', () => {
     expect(box.checked).to.equal(false);
     const toggled = oneEvent(list, ToolToggleEvent.type);
     box.click();
-    const e = await toggled;
+    const e = (await toggled) as unknown as ToolToggleEvent;
     expect([e.serverId, e.tool, e.enabled]).to.deep.equal(['demo', 'add', true]);
   });
 
