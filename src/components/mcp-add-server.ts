@@ -10,7 +10,7 @@ import { t } from './i18n.js';
 const css = sheet(`
 form { display: grid; gap: 6px; }
 label { display: grid; gap: 2px; }
-input { padding: 4px 6px; border: 1px solid #8888; border-radius: 6px; background: Field; color: FieldText; }
+input, select { padding: 4px 6px; border: 1px solid #8888; border-radius: 6px; background: Field; color: FieldText; }
 `);
 
 export class McpAddServerElement extends HTMLElement {
@@ -20,6 +20,12 @@ export class McpAddServerElement extends HTMLElement {
   }
   readonly #name = el('input', { name: 'name', required: true, autocomplete: 'off', maxlength: '120' });
   readonly #url = el('input', { name: 'url', type: 'url', required: true, autocomplete: 'off', placeholder: 'https://example.com/mcp' });
+  readonly #authKind = el('select', { name: 'auth-kind' },
+    el('option', { value: 'none' }, t('authNone')),
+    el('option', { value: 'bearer' }, t('authBearer')),
+  );
+  readonly #token = el('input', { name: 'token', type: 'password', autocomplete: 'off', spellcheck: 'false' });
+  readonly #tokenLabel = el('label', { hidden: true }, t('bearerToken'), this.#token);
   readonly #message = el('p', { class: 'message', role: 'status', 'aria-live': 'polite' });
   readonly #submit = el('button', { type: 'submit' }, t('add'));
 
@@ -30,12 +36,17 @@ export class McpAddServerElement extends HTMLElement {
     const form = el('form', { 'aria-label': t('addServer'), novalidate: true },
       el('label', {}, t('serverName'), this.#name),
       el('label', {}, t('serverUrl'), this.#url),
+      el('label', {}, t('authKind'), this.#authKind),
+      this.#tokenLabel,
       this.#submit,
       this.#message,
     );
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       this.#onSubmit();
+    });
+    this.#authKind.addEventListener('change', () => {
+      this.#tokenLabel.hidden = this.#authKind.value !== 'bearer';
     });
     root.append(form);
   }
@@ -46,6 +57,7 @@ export class McpAddServerElement extends HTMLElement {
     if (result.ok) {
       this.#name.value = '';
       this.#url.value = '';
+      this.#token.value = '';
       this.#setMessage(t('added'), false);
     } else this.#setMessage(result.message, true);
   }
@@ -65,9 +77,16 @@ export class McpAddServerElement extends HTMLElement {
       return;
     }
     this.#url.removeAttribute('aria-invalid');
+    const bearer = this.#authKind.value === 'bearer';
+    const token = this.#token.value.trim();
+    if (bearer && !token) {
+      this.#setMessage(t('tokenRequired'), true);
+      this.#token.focus();
+      return;
+    }
     const fallbackName = new URL(checked.url).hostname;
     this.#submit.disabled = true;
     this.#setMessage(t('adding'), false);
-    this.dispatchEvent(new AddServerEvent({ name: name || fallbackName, url: checked.url, authKind: 'none' }));
+    this.dispatchEvent(new AddServerEvent({ name: name || fallbackName, url: checked.url, authKind: bearer ? 'bearer' : 'none', ...(bearer ? { token } : {}) }));
   }
 }

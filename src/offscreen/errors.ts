@@ -11,7 +11,7 @@ export function describeSdkError(e: unknown, url: string): WireError {
   if (e instanceof StreamableHTTPError) {
     const status = e.code ?? -1;
     if (status === 401 || status === 403) {
-      return { code: 'auth', message: `${origin} refused the request (HTTP ${status}): the credentials are missing or were rejected.`, httpStatus: status };
+      return { code: 'auth', message: `${origin} refused the request (HTTP ${status}): the token was rejected or is missing — update it.`, httpStatus: status };
     }
     if (status === -1) {
       const type = /Unexpected content type: (.*)$/.exec(e.message)?.[1] ?? 'unknown';

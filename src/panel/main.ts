@@ -50,11 +50,12 @@ function requestOrigin(url: string): Promise<boolean> {
 }
 
 document.addEventListener(AddServerEvent.type, (e) => {
-  const { name, url } = e.detail;
+  const { name, url, authKind, token } = e.detail;
   const permission = requestOrigin(url);
   void (async () => {
     const granted = await permission;
-    const r = await call('panel:add-server', { name, url, auth: { kind: 'none' } });
+    const auth = authKind === 'bearer' && token ? { kind: 'bearer' as const, token } : { kind: 'none' as const };
+    const r = await call('panel:add-server', { name, url, auth });
     if (!r.ok) form.showResult(r);
     else if (!granted) form.showResult({ ok: false, message: t('permissionDenied', new URL(url).origin) });
     else form.showResult({ ok: true });

@@ -7,7 +7,9 @@ import { OFFSCREEN_PORT } from '../protocol/offscreen.js';
 import { PANEL_PORT, type PanelState } from '../protocol/panel.js';
 import { SERVERS_KEY } from '../storage/config-schema.js';
 import { applyBadge } from './badge.js';
-import { readServers, type ConfigRead } from './config-access.js';
+import { configStore } from './config-access.js';
+import { headersFor } from './credentials.js';
+import type { InvalidEntry } from '../storage/config-store.js';
 import { McpManager } from './mcp-manager.js';
 import { acceptOffscreenPort, ensureOffscreen, onOffscreenLost } from './offscreen-host.js';
 import { createPanelApi } from './panel-api.js';
@@ -20,13 +22,16 @@ const worker = new McpWorkerClient(ensureOffscreen);
 const manager = new McpManager({
   request: (method, params) => worker.request(method, params),
   hasHostPermission: (url) => chrome.permissions.contains({ origins: [originPattern(url)] }),
-  headersFor: async () => ({}),
+  headersFor,
   newId,
 });
-let configErrors: ConfigRead['invalid'] = [];
+let configErrors: InvalidEntry[] = [];
 const panels = new Set<chrome.runtime.Port>();
 
-const state = (): PanelState => ({ servers: manager.views(), configErrors });
+const state = (): PanelState => ({
+  servers: manager.views(),
+  configErrors: configErrors.map((c) => ({ index: c.index, ...(c.id ? { id: c.id } : {}), message: `Stored server #${c.index + 1}${c.id ? ` ("${c.id}")` : ''}: ${c.error}` })),
+});
 
 let pushQueued = false;
 function pushState() {
@@ -44,7 +49,7 @@ worker.onEvent((event) => manager.handleEvent(event));
 onOffscreenLost(() => manager.handleOffscreenLost());
 
 async function loadConfig(startup: boolean) {
-  const read = await readServers();
+  const read = await configStore.read();
   configErrors = read.invalid;
   manager.reconcile(read.servers, { startup });
 }

@@ -12,7 +12,9 @@ import {
 } from '../protocol/panel.js';
 import { fail, ok, RemoteError, toWireError, type Result } from '../protocol/result.js';
 import type { McpServerConfig } from '../storage/config-schema.js';
-import { slugify, updateServers } from './config-access.js';
+import { slugify } from '../storage/config-store.js';
+import { configStore } from './config-access.js';
+import { sealBearer } from './credentials.js';
 import type { McpManager } from './mcp-manager.js';
 import { checkServerUrl } from './url-rules.js';
 
@@ -31,30 +33,30 @@ export function createPanelApi(deps: PanelApiDeps) {
     'panel:add-server': async (p) => {
       const checked = checkServerUrl(p.url);
       if (!checked.ok) throw new RemoteError({ code: 'invalid-url', message: checked.message });
-      if (p.auth.kind !== 'none') {
-        throw new RemoteError({ code: 'not-supported', message: 'Only servers without authorization can be added in this version.' });
+      if (p.auth.kind === 'oauth') {
+        throw new RemoteError({ code: 'not-supported', message: 'OAuth servers cannot be added from the panel yet; use a bearer token or no authorization.' });
       }
-      return updateServers((servers) => {
+      const auth = p.auth;
+      let serverId = '';
+      await configStore.update(async (servers, { takenIds }) => {
         if (servers.some((s) => s.url === checked.url)) {
           throw new RemoteError({ code: 'duplicate', message: 'A server with this URL already exists.' });
         }
+        serverId = slugify(p.name, takenIds);
         const config: McpServerConfig = {
-          id: slugify(p.name, servers.map((s) => s.id)),
+          id: serverId,
           name: p.name.trim(),
           url: checked.url,
-          auth: { kind: 'none' },
+          auth: auth.kind === 'bearer' ? { kind: 'bearer', token: await sealBearer(serverId, auth.token) } : { kind: 'none' },
           enabled: true,
           disabledTools: [],
           connectOnStartup: true,
         };
-        return { servers: [...servers, config], result: { serverId: config.id } };
+        return [...servers, config];
       });
+      return { serverId };
     },
-    'panel:remove-server': async (p) =>
-      updateServers((servers) => ({
-        servers: servers.filter((s) => s.id !== p.serverId),
-        result: { removed: servers.some((s) => s.id === p.serverId) },
-      })),
+    'panel:remove-server': async (p) => ({ removed: await configStore.removeServer(p.serverId) }),
     'panel:connect': async (p) => {
       await manager.connect(p.serverId);
       return { status: 'ready' as const };
@@ -63,20 +65,20 @@ export function createPanelApi(deps: PanelApiDeps) {
       await manager.disconnect(p.serverId);
       return { status: 'disconnected' as const };
     },
-    'panel:set-enabled': async (p) =>
-      updateServers((servers) => ({
-        servers: servers.map((s) => (s.id === p.serverId ? { ...s, enabled: p.enabled } : s)),
-        result: { enabled: p.enabled },
-      })),
-    'panel:set-tool-enabled': async (p) =>
-      updateServers((servers) => ({
-        servers: servers.map((s) => {
+    'panel:set-enabled': async (p) => {
+      await configStore.updateServer(p.serverId, { enabled: p.enabled });
+      return { enabled: p.enabled };
+    },
+    'panel:set-tool-enabled': async (p) => {
+      await configStore.update((servers) =>
+        servers.map((s) => {
           if (s.id !== p.serverId) return s;
           const rest = s.disabledTools.filter((t) => t !== p.tool);
           return { ...s, disabledTools: p.enabled ? rest : [...rest, p.tool] };
         }),
-        result: { enabled: p.enabled },
-      })),
+      );
+      return { enabled: p.enabled };
+    },
     'panel:call-tool': async (p) => manager.callTool(p.serverId, p.tool, p.arguments, deps.newOperationId()),
     'panel:ping': async (p) => ({ latencyMs: await manager.ping(p.serverId) }),
   };

@@ -15,6 +15,8 @@ export interface DemoServerOptions {
   /** Answer POSTs with plain JSON instead of an SSE stream. */
   jsonResponse?: boolean;
   name?: string;
+  /** When set, every request must carry `Authorization: Bearer <token>` (else 401). */
+  bearerToken?: string;
 }
 
 export interface DemoServerStats {
@@ -119,6 +121,10 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== '/mcp') {
       res.writeHead(404).end('not found');
+      return;
+    }
+    if (options.bearerToken !== undefined && req.headers.authorization !== `Bearer ${options.bearerToken}`) {
+      res.writeHead(401, { 'www-authenticate': 'Bearer error="invalid_token"', 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_token' }));
       return;
     }
     const sessionId = req.headers['mcp-session-id'];
