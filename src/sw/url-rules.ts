@@ -1,29 +1,19 @@
 /**
  * Which MCP server URLs the product accepts: HTTPS, or plain HTTP only on an explicit loopback
- * host for local development (SPEC E3, N2). Shared by the panel form and the worker.
+ * host for local development (SPEC E3, N2). The panel form, the worker and the importer all use
+ * the one rule in `src/import/url-rules.ts`.
  */
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+import { checkUrl } from '../import/url-rules.js';
 
 export function checkServerUrl(input: string): { ok: true; url: string } | { ok: false; message: string } {
-  let u: URL;
-  try {
-    u = new URL(input.trim());
-  } catch {
-    return { ok: false, message: 'This is not a valid URL.' };
-  }
-  if (u.username || u.password) return { ok: false, message: 'The URL must not contain a user name or password.' };
-  if (u.protocol === 'https:') return { ok: true, url: stripFragment(u) };
-  if (u.protocol === 'http:' && LOOPBACK.has(u.hostname)) return { ok: true, url: stripFragment(u) };
-  if (u.protocol === 'http:') return { ok: false, message: 'Plain HTTP is allowed only for 127.0.0.1, localhost or [::1]. Use https://.' };
-  return { ok: false, message: `Unsupported scheme "${u.protocol}". Use https://.` };
-}
-
-function stripFragment(u: URL): string {
+  const checked = checkUrl(input);
+  if (!checked.ok) return { ok: false, message: checked.reason };
+  const u = new URL(checked.url);
   u.hash = '';
-  return u.href;
+  return { ok: true, url: u.href };
 }
 
-/** Host-permission match pattern for a URL's origin (ports are matched by any-port patterns). */
+/** Host-permission match pattern for a URL's origin (a pattern without a port matches any port). */
 export function originPattern(url: string): string {
   const u = new URL(url);
   return `${u.protocol}//${u.hostname}/*`;
