@@ -1,7 +1,9 @@
 /**
  * The offscreen side of the worker ↔ offscreen Port: validates each request, runs it against
  * the session that owns its `connectionId`, and answers with a {@link Result} envelope.
- * A request naming a connection this document does not hold is refused (SPEC C6).
+ * A request naming a connection this document does not hold, or one that is no longer the
+ * current connection of its server, is refused (SPEC C6). Cancels go through per-connection
+ * {@link CancelRecords}, so a cancel that overtakes its call still wins (SPEC H2, H3).
  */
 import {
   OFFSCREEN_PORT,
@@ -12,6 +14,7 @@ import {
   type OffscreenParams,
 } from '../protocol/offscreen.js';
 import { fail, ok, type Result } from '../protocol/result.js';
+import { CancelRecords } from './cancel-records.js';
 import { describeSdkError } from './errors.js';
 import { McpSession } from './session.js';
 
@@ -19,10 +22,12 @@ interface Held {
   serverId: string;
   url: string;
   session: McpSession;
-  calls: Map<string, AbortController>;
+  cancels: CancelRecords;
 }
 
 const sessions = new Map<string, Held>();
+/** serverId → the connectionId the worker most recently opened for it; older ones are stale. */
+const currentByServer = new Map<string, string>();
 let port: chrome.runtime.Port | undefined;
 const documentId = crypto.randomUUID().replace(/-/g, '');
 
@@ -32,7 +37,7 @@ function emit(event: OffscreenEvent) {
 
 function held(connectionId: string): Held {
   const h = sessions.get(connectionId);
-  if (!h) throw Object.assign(new Error(`No live session ${connectionId} (stale or closed connection).`), { code: 'stale-connection' });
+  if (!h || currentByServer.get(h.serverId) !== connectionId) throw Object.assign(new Error(`No live session ${connectionId} (stale or closed connection).`), { code: 'stale-connection' });
   return h;
 }
 
@@ -40,62 +45,95 @@ type Handler<M extends OffscreenMethod> = (p: OffscreenParams<M>) => Promise<unk
 const handlers: { [M in OffscreenMethod]: Handler<M> } = {
   async 'offscreen:connect'(p) {
     if (sessions.has(p.connectionId)) throw Object.assign(new Error('connectionId already in use'), { code: 'protocol' });
+    // A newer connection supersedes whatever this server had: close it so nothing leaks.
+    const previous = currentByServer.get(p.serverId);
+    currentByServer.set(p.serverId, p.connectionId);
+    if (previous) void drop(previous, 'Superseded by a newer connection.');
     const session = new McpSession({
       url: p.url,
       headers: p.headers,
       timeoutMs: p.timeoutMs,
-      onListChanged: (category) => emit({ type: 'offscreen:list-changed', connectionId: p.connectionId, category }),
-      onClosed: () => {
-        if (sessions.delete(p.connectionId)) {
-          emit({ type: 'offscreen:session-lost', connectionId: p.connectionId, error: { code: 'network', message: 'The MCP session was closed.' } });
-        }
+      onListChanged: (category) => {
+        if (sessions.get(p.connectionId)?.session === session) emit({ type: 'offscreen:list-changed', connectionId: p.connectionId, category });
+      },
+      onClosed: (reason) => {
+        if (sessions.get(p.connectionId)?.session !== session) return;
+        void drop(p.connectionId, reason.message);
+        emit({ type: 'offscreen:session-lost', connectionId: p.connectionId, error: reason });
       },
     });
     try {
       const info = await session.connect();
-      sessions.set(p.connectionId, { serverId: p.serverId, url: p.url, session, calls: new Map() });
+      if (currentByServer.get(p.serverId) !== p.connectionId) {
+        throw Object.assign(new Error('A newer connection to this server was opened meanwhile.'), { code: 'stale-connection' });
+      }
+      sessions.set(p.connectionId, { serverId: p.serverId, url: p.url, session, cancels: new CancelRecords() });
       return info;
     } catch (e) {
+      if (currentByServer.get(p.serverId) === p.connectionId) currentByServer.delete(p.serverId);
       await session.close().catch(() => undefined);
-      throw wrap(e, p.url);
+      throw (e as { code?: unknown }).code === 'stale-connection' ? e : wrap(e, p.url);
     }
   },
   async 'offscreen:list-catalog'(p) {
     const h = held(p.connectionId);
     return h.session.listCatalog().catch((e) => Promise.reject(wrap(e, h.url)));
   },
+  async 'offscreen:list-category'(p) {
+    const h = held(p.connectionId);
+    const items = await h.session.listCategory(p.category).catch((e) => Promise.reject(lostOr(h, wrap(e, h.url))));
+    return { category: p.category, items };
+  },
   async 'offscreen:call-tool'(p) {
     const h = held(p.connectionId);
-    const controller = new AbortController();
-    h.calls.set(p.operationId, controller);
+    // Refused when a cancel already arrived for it, or when the same operation already ran (H2, H3).
+    if (!h.cancels.admit(p.operationId)) {
+      throw Object.assign(new Error('The call was cancelled before it started; it was not sent.'), { code: 'cancelled' });
+    }
     try {
-      return await h.session.callTool(p.name, p.arguments, controller.signal, (progress) =>
+      const signal = h.cancels.signalOf(p.operationId)!;
+      return await h.session.callTool(p.name, p.arguments, signal, (progress) =>
         emit({ type: 'offscreen:progress', connectionId: p.connectionId, operationId: p.operationId, ...progress }),
       );
     } catch (e) {
-      throw wrap(e, h.url);
+      throw lostOr(h, wrap(e, h.url));
     } finally {
-      h.calls.delete(p.operationId);
+      h.cancels.settle(p.operationId);
     }
   },
   async 'offscreen:cancel'(p) {
-    const controller = sessions.get(p.connectionId)?.calls.get(p.operationId);
-    controller?.abort('cancelled by the user');
-    return { cancelled: controller !== undefined };
+    const h = sessions.get(p.connectionId);
+    if (!h || currentByServer.get(h.serverId) !== p.connectionId) return { cancelled: false };
+    const outcome = h.cancels.cancel(p.operationId, 'cancelled by the user');
+    return { cancelled: outcome !== 'no-op' };
   },
   async 'offscreen:close'(p) {
     const h = sessions.get(p.connectionId);
-    if (!h) return { closed: false };
-    sessions.delete(p.connectionId);
-    for (const c of h.calls.values()) c.abort('connection closed');
-    await h.session.close().catch(() => undefined);
+    if (!h || currentByServer.get(h.serverId) !== p.connectionId) return { closed: false };
+    currentByServer.delete(h.serverId);
+    await drop(p.connectionId, 'connection closed');
     return { closed: true };
   },
   async 'offscreen:ping'(p) {
     const h = held(p.connectionId);
-    return { latencyMs: await h.session.ping().catch((e) => Promise.reject(wrap(e, h.url))) };
+    return { latencyMs: await h.session.ping().catch((e) => Promise.reject(lostOr(h, wrap(e, h.url)))) };
   },
 };
+
+/** Forgets a session, aborts its calls and closes it; safe to call twice. */
+async function drop(connectionId: string, reason: string) {
+  const h = sessions.get(connectionId);
+  if (!h) return;
+  sessions.delete(connectionId);
+  h.cancels.close(reason);
+  await h.session.close().catch(() => undefined);
+}
+
+/** A request that failed because its session died says so, instead of e.g. "404: check the URL". */
+function lostOr(h: Held, e: Error) {
+  if (!h.session.lost) return e;
+  return Object.assign(new Error('The MCP session ended while this request was running; it was not sent again.'), { code: 'session-lost' });
+}
 
 function wrap(e: unknown, url: string) {
   const w = describeSdkError(e, url);
@@ -138,11 +176,8 @@ export function startOffscreenHost() {
   });
   p.onDisconnect.addListener(() => {
     port = undefined;
-    const closing = [...sessions.values()].map((h) => {
-      for (const c of h.calls.values()) c.abort('worker restarted');
-      return h.session.close().catch(() => undefined);
-    });
-    sessions.clear();
+    const closing = [...sessions.keys()].map((id) => drop(id, 'worker restarted'));
+    currentByServer.clear();
     void Promise.allSettled(closing).then(() => window.close());
   });
   p.postMessage({ kind: 'event', event: { type: 'offscreen:hello', documentId } });

@@ -6,11 +6,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import {
+  ElicitRequestSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Catalog } from '../protocol/mcp-shapes.js';
+import type { FetchFn } from './auth-fetch.js';
 import { MAX_CATALOG_ITEMS } from '../protocol/mcp-shapes.js';
 
 export const CLIENT_INFO = { name: 'remote-mcp-for-chrome', version: '0.1.0' };
@@ -19,9 +22,22 @@ export interface SessionOptions {
   url: string;
   headers: Record<string, string>;
   timeoutMs: number;
+  /** The fetch the transport uses, e.g. {@link createAuthFetch} to authorize every request. */
+  fetch?: FetchFn;
+  /**
+   * Answers form-mode `elicitation/create` (SPEC I1). Without it, elicitation is not declared.
+   * Defaults of omitted fields are filled in by the SDK before the answer is sent.
+   */
+  onElicitation?(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
   onListChanged(category: 'tools' | 'prompts' | 'resources'): void;
-  onClosed(): void;
+  /**
+   * The session ended without us closing it: the transport closed, or the server answered 404
+   * to a request carrying our session id (it forgot the session, SPEC N7). Called at most once.
+   */
+  onClosed(reason: { code: string; message: string }): void;
 }
+
+export type CatalogCategory = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
 
 export class McpSession {
   readonly client: Client;
@@ -31,22 +47,52 @@ export class McpSession {
 
   constructor(private readonly options: SessionOptions) {
     this.#timeoutMs = options.timeoutMs;
+    const onElicitation = options.onElicitation;
     this.client = new Client(CLIENT_INFO, {
-      capabilities: {},
+      capabilities: onElicitation ? { elicitation: { form: { applyDefaults: true } } } : {},
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
     });
+    if (onElicitation) {
+      this.client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+        // URL mode is declined explicitly (I2); form mode goes to the caller.
+        if (request.params.mode === 'url') return { action: 'decline' };
+        return onElicitation(request.params, extra.signal);
+      });
+    }
     this.transport = new StreamableHTTPClientTransport(new URL(options.url), {
       requestInit: { headers: options.headers },
+      fetch: (input, init) => this.#fetch(input, init),
     });
     this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onListChanged('tools'));
     this.client.setNotificationHandler(PromptListChangedNotificationSchema, () => options.onListChanged('prompts'));
     this.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => options.onListChanged('resources'));
-    this.client.onclose = () => {
-      if (!this.#closed) {
-        this.#closed = true;
-        options.onClosed();
-      }
-    };
+    this.client.onclose = () => this.#lost('network', 'The connection to the MCP server was closed.');
+  }
+
+  /** Whether the session ended on its own (see {@link SessionOptions.onClosed}). */
+  get lost(): boolean {
+    return this.#lostFlag;
+  }
+
+  #lostFlag = false;
+
+  #lost(code: string, message: string) {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#lostFlag = true;
+    this.options.onClosed({ code, message });
+  }
+
+  /**
+   * Watches every HTTP answer: a 404 to a request that carried our session id means the server
+   * dropped the session. The SDK still sees the 404 and fails that request; we only report it.
+   */
+  async #fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    const response = await (this.options.fetch ?? fetch)(input, init);
+    if (response.status === 404 && new Headers(init?.headers).has('mcp-session-id')) {
+      this.#lost('session-lost', `${new URL(this.options.url).origin} no longer knows this MCP session (HTTP 404); a new session is needed.`);
+    }
+    return response;
   }
 
   async connect() {
@@ -69,6 +115,22 @@ export class McpSession {
       ? await collect((cursor) => this.client.listResourceTemplates({ cursor }, opts), (r) => r.resourceTemplates)
       : [];
     return { tools, prompts, resources, resourceTemplates } as Catalog;
+  }
+
+  /** Lists one category; a category the server does not declare is empty. */
+  async listCategory(category: CatalogCategory): Promise<unknown[]> {
+    const caps = this.client.getServerCapabilities() ?? {};
+    const opts = { timeout: this.#timeoutMs };
+    switch (category) {
+      case 'tools':
+        return caps.tools ? collect((cursor) => this.client.listTools({ cursor }, opts), (r) => r.tools) : [];
+      case 'prompts':
+        return caps.prompts ? collect((cursor) => this.client.listPrompts({ cursor }, opts), (r) => r.prompts) : [];
+      case 'resources':
+        return caps.resources ? collect((cursor) => this.client.listResources({ cursor }, opts), (r) => r.resources) : [];
+      case 'resourceTemplates':
+        return caps.resources ? collect((cursor) => this.client.listResourceTemplates({ cursor }, opts), (r) => r.resourceTemplates) : [];
+    }
   }
 
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, onProgress: (p: { progress: number; total?: number; message?: string }) => void) {

@@ -4,7 +4,16 @@
  * `connectionId` (SPEC C6) and reports back. Everything is validated on receipt on both sides.
  */
 import * as z from 'zod/mini';
-import { CallToolResultSchema, CatalogSchema, ServerInfoSchema } from './mcp-shapes.js';
+import {
+  CallToolResultSchema,
+  CatalogSchema,
+  MAX_CATALOG_ITEMS,
+  PromptSchema,
+  ResourceSchema,
+  ResourceTemplateSchema,
+  ServerInfoSchema,
+  ToolSchema,
+} from './mcp-shapes.js';
 import { WireErrorSchema, resultSchema } from './result.js';
 
 /** Fixed Port name; the offscreen document connects to the worker with it. */
@@ -22,6 +31,8 @@ export const OffscreenRequestSchemas = {
     timeoutMs: z.number().check(z.int(), z.gte(1000)),
   }),
   'offscreen:list-catalog': z.object({ connectionId: id }),
+  /** One category at a time, so a category that fails keeps its last valid list (SPEC D2). */
+  'offscreen:list-category': z.object({ connectionId: id, category: z.enum(['tools', 'prompts', 'resources', 'resourceTemplates']) }),
   'offscreen:call-tool': z.object({
     connectionId: id,
     operationId: id,
@@ -41,6 +52,12 @@ export const OffscreenResponseSchemas = {
     instructions: z.optional(z.string().check(z.maxLength(16384))),
   }),
   'offscreen:list-catalog': CatalogSchema,
+  'offscreen:list-category': z.discriminatedUnion('category', [
+    z.object({ category: z.literal('tools'), items: z.array(ToolSchema).check(z.maxLength(MAX_CATALOG_ITEMS)) }),
+    z.object({ category: z.literal('prompts'), items: z.array(PromptSchema).check(z.maxLength(MAX_CATALOG_ITEMS)) }),
+    z.object({ category: z.literal('resources'), items: z.array(ResourceSchema).check(z.maxLength(MAX_CATALOG_ITEMS)) }),
+    z.object({ category: z.literal('resourceTemplates'), items: z.array(ResourceTemplateSchema).check(z.maxLength(MAX_CATALOG_ITEMS)) }),
+  ]),
   'offscreen:call-tool': CallToolResultSchema,
   'offscreen:cancel': z.object({ cancelled: z.boolean() }),
   'offscreen:close': z.object({ closed: z.boolean() }),

@@ -46,7 +46,13 @@ export class McpWorkerClient {
     const id = this.#nextId++;
     return new Promise<OffscreenValue<M>>((resolve, reject) => {
       this.#pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject });
-      port.postMessage({ kind: 'request', id, method, params });
+      try {
+        port.postMessage({ kind: 'request', id, method, params });
+      } catch {
+        // A Port that died between attach and send: fail this request rather than leave it pending.
+        this.#pending.delete(id);
+        reject(new RemoteError({ code: 'offscreen-lost', message: 'The MCP host document was closed; the request was not sent.' }));
+      }
     });
   }
 
@@ -80,7 +86,14 @@ export class McpWorkerClient {
     }
     if (inbound.data.kind === 'event') {
       const event = OffscreenEventSchema.parse(inbound.data.event);
-      for (const l of this.#eventListeners) l(event);
+      for (const l of this.#eventListeners) {
+        // One failing listener must not keep the event from the others.
+        try {
+          l(event);
+        } catch (e) {
+          console.error('[worker-client] an event listener failed', e);
+        }
+      }
       return;
     }
     const pending = this.#pending.get(inbound.data.id);
