@@ -2,16 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CatalogGenerations, coalesce } from '../../../src/sw/catalog-generations.js';
 
-function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-const flush = () => new Promise<void>((r) => setImmediate(r));
+import { deferred, flush } from '../../support/deferred.js';
 
 test('an older generation that finishes late is dropped', () => {
   const c = new CatalogGenerations();

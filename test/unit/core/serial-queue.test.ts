@@ -2,19 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KeyedSerialQueue } from '../../../src/sw/serial-queue.js';
 
-/** A promise the test settles by hand. */
-function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
-/** Lets every pending microtask and promise callback run. */
-const flush = () => new Promise<void>((r) => setImmediate(r));
+import { deferred, flush } from '../../support/deferred.js';
 
 test('concurrent connects share one in-flight attempt', async () => {
   const q = new KeyedSerialQueue<string>();

@@ -6,16 +6,10 @@
 import { McpManager, type ManagerPorts } from '../../../src/sw/mcp-manager.js';
 import type { McpServerConfig } from '../../../src/storage/config-schema.js';
 import { RemoteError } from '../../../src/protocol/result.js';
+import { deferred as deferredOf } from '../../support/deferred.js';
 
-export function deferred<T = unknown>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+/** Deferred answers default to `unknown`: offscreen replies carry values of many shapes. */
+export const deferred = <T = unknown>() => deferredOf<T>();
 
 /** Lets every queued promise callback run (several rounds, the manager chains a few awaits). */
 export async function flush(rounds = 10) {
