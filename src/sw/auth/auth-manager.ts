@@ -35,7 +35,10 @@ import type {
 } from './ports.js';
 import { canonicalResourceUrl, isAllowedEndpoint } from './url-policy.js';
 
-/** Step-up authorizations allowed for one request, however the challenge varies (N5). */
+/**
+ * Authorizations allowed for one request, however the challenge varies (N5): the one a 401
+ * starts counts too, so a server answering 403 forever sees at most this many.
+ */
 export const MAX_STEP_UPS = 3;
 /** 401 recoveries allowed for one request: a second 401 means the fresh token is refused too. */
 export const MAX_UNAUTHORIZED_RETRIES = 1;
@@ -62,9 +65,11 @@ export interface AuthManagerPorts {
 export interface RequestAuthState {
   unauthorizedRetries: number;
   stepUps: number;
+  /** Interactive authorizations started for this request, by a 401 or a 403 step-up. */
+  authorizations?: number;
 }
 export function newRequestAuthState(): RequestAuthState {
-  return { unauthorizedRetries: 0, stepUps: 0 };
+  return { unauthorizedRetries: 0, stepUps: 0, authorizations: 0 };
 }
 
 export interface TokenOptions {
@@ -163,7 +168,10 @@ export class AuthManager {
         }
       }
     }
-    if (options.interactive) return this.#flow(cfg, false);
+    if (options.interactive) {
+      state.authorizations = (state.authorizations ?? 0) + 1;
+      return this.#flow(cfg, false);
+    }
     throw needsAuth(cfg, refreshFailure);
   }
 
@@ -181,7 +189,7 @@ export class AuthManager {
       const why = challenge?.error ? ` (${challenge.error.slice(0, 100)})` : '';
       throw new ForbiddenError(`${cfg.url} refused this request (HTTP 403${why}).`, cfg.url);
     }
-    if (options.state.stepUps >= MAX_STEP_UPS) {
+    if (options.state.stepUps >= MAX_STEP_UPS || (options.state.authorizations ?? 0) >= MAX_STEP_UPS) {
       throw new StepUpLimitError(
         `${cfg.url} still asks for more permissions after ${MAX_STEP_UPS} authorizations for the same request; stopped.`,
         cfg.url,
@@ -195,6 +203,7 @@ export class AuthManager {
         cfg.url,
       );
     }
+    options.state.authorizations = (options.state.authorizations ?? 0) + 1;
     return this.#flow(cfg, true);
   }
 

@@ -89,6 +89,21 @@ export function chooseIssuer(prm: ProtectedResourceMetadata, prmUrl: string, exi
   return issuer;
 }
 
+/**
+ * Whether a PRM `resource` identifies the MCP resource: the same URL, or — as RFC 9728 makes a
+ * root PRM describe the whole origin (`https://host`) — a same-origin resource whose path is a
+ * whole-segment prefix of the MCP URL's path. Another origin never matches; neither does a
+ * query or a sibling path (`/mcp` does not cover `/mcp2`).
+ */
+export function resourceCovers(prmResource: string, mcpResource: string): boolean {
+  if (prmResource === mcpResource) return true;
+  const p = tryParseUrl(prmResource);
+  const m = tryParseUrl(mcpResource);
+  if (!p || !m || p.origin !== m.origin || p.search) return false;
+  const base = p.pathname.endsWith('/') ? p.pathname : `${p.pathname}/`;
+  return m.pathname === p.pathname || m.pathname.startsWith(base);
+}
+
 /** Everything the flow needs to know about who authorizes this MCP server. */
 export interface DiscoveryResult {
   /** Canonical MCP resource URL (the `resource` value, E9). */
@@ -124,7 +139,7 @@ export async function discover(fetchFn: FetchLike, mcpUrl: string, options: Disc
   } catch {
     prmResource = undefined;
   }
-  if (prmResource !== resource) {
+  if (prmResource === undefined || !resourceCovers(prmResource, resource)) {
     throw new ResourceMismatchError(
       `The protected resource metadata at ${url} is for "${prm.resource}", not for "${resource}"; it cannot be used.`,
       url,

@@ -8,7 +8,7 @@ import { guardedFetch, readJsonCapped } from './bounded-fetch.js';
 import { MetadataError } from './errors.js';
 import type { FetchLike } from './ports.js';
 import { describeIssues } from './schema-util.js';
-import { isAllowedEndpoint, tryParseUrl } from './url-policy.js';
+import { isAllowedEndpoint, isSameOrigin, tryParseUrl } from './url-policy.js';
 
 const Url = z.string().check(z.minLength(1), z.maxLength(2048));
 const StringList = z.array(z.string().check(z.maxLength(256))).check(z.maxLength(256));
@@ -52,8 +52,10 @@ export function authServerMetadataUrls(issuer: string): string[] {
 
 export interface FetchMetadataOptions {
   /**
-   * 2025-03-26 fallback: the "issuer" is only the MCP origin, so a trailing-slash difference
-   * is tolerated and missing PKCE methods are accepted (that revision did not require them).
+   * 2025-03-26 fallback: the "issuer" we asked is only the MCP origin, which that revision
+   * never required to be the AS's issuer identifier. So any issuer on that same origin is
+   * accepted (e.g. `https://host/oauth`; the document came from that origin anyway), and
+   * missing PKCE methods are accepted (that revision did not require them).
    */
   legacy?: boolean;
 }
@@ -95,9 +97,7 @@ export function validateAuthServerMetadata(
     throw new MetadataError(`The authorization server metadata at ${url} is invalid (${describeIssues(parsed.error)}).`, url);
   }
   const meta = parsed.data;
-  const issuerMatches = options.legacy
-    ? meta.issuer.replace(/\/+$/, '') === issuer.replace(/\/+$/, '')
-    : meta.issuer === issuer;
+  const issuerMatches = options.legacy ? isSameOrigin(meta.issuer, issuer) && !tryParseUrl(meta.issuer)?.search : meta.issuer === issuer;
   if (!issuerMatches) {
     throw new MetadataError(
       `The authorization server metadata at ${url} says its issuer is "${meta.issuer}", but "${issuer}" was expected; it may be impersonating another server.`,

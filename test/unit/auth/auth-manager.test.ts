@@ -228,3 +228,18 @@ test('two simultaneous interactive requests open one authorization window', asyn
   assert.equal(a, b);
   assert.equal(as.authorizeUrls.length, 1);
 });
+
+test('the authorization a 401 starts counts toward the 3 authorizations one request may make', async () => {
+  const { as, manager } = setup();
+  const state = newRequestAuthState();
+  await manager.handleUnauthorized(CFG, 'Bearer error="invalid_token"', { state, interactive: true });
+  for (let i = 1; i <= 2; i++) {
+    await manager.handleForbidden(CFG, `Bearer error="insufficient_scope", scope="s${i}"`, { state, interactive: true });
+  }
+  assert.equal(as.authorizeUrls.length, 3);
+  await assert.rejects(
+    manager.handleForbidden(CFG, 'Bearer error="insufficient_scope", scope="s3"', { state, interactive: true }),
+    StepUpLimitError,
+  );
+  assert.equal(as.authorizeUrls.length, 3);
+});

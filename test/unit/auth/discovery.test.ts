@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { discover, protectedResourceMetadataUrls } from '../../../src/sw/auth/discovery.js';
+import { discover, protectedResourceMetadataUrls, resourceCovers } from '../../../src/sw/auth/discovery.js';
 import {
   DiscoveryError,
   MetadataError,
@@ -126,4 +126,37 @@ test('an http MCP URL that is not loopback makes no request at all', async () =>
   const net = new FakeNet();
   await assert.rejects(discover(net.fetch, 'http://mcp.example.com/mcp'), /not HTTPS/);
   assert.equal(net.requests.length, 0);
+});
+
+test('a root PRM whose resource is the origin covers the MCP URL (RFC 9728 root metadata)', async () => {
+  const net = new FakeNet();
+  new FakeAs(net, { prm: false });
+  net.on(ROOT_PRM, { resource: 'https://mcp.example.com', authorization_servers: [ISSUER] });
+  const d = await discover(net.fetch, MCP);
+  assert.equal(d.resource, MCP);
+  assert.equal(d.issuer, ISSUER);
+});
+
+test('a PRM resource covers only whole path segments of the same origin', () => {
+  assert.equal(resourceCovers('https://mcp.example.com/', 'https://mcp.example.com/mcp'), true);
+  assert.equal(resourceCovers('https://mcp.example.com/mcp', 'https://mcp.example.com/mcp/v1'), true);
+  assert.equal(resourceCovers('https://mcp.example.com/mcp', 'https://mcp.example.com/mcp2'), false);
+  assert.equal(resourceCovers('https://mcp.example.com/mcp/v1', 'https://mcp.example.com/mcp'), false);
+  assert.equal(resourceCovers('https://mcp.example.com:8443/', 'https://mcp.example.com/mcp'), false);
+  assert.equal(resourceCovers('https://evil.example.com/mcp', 'https://mcp.example.com/mcp'), false);
+});
+
+test('2025-03-26 fallback accepts an issuer with a path on the MCP origin, not another origin', async () => {
+  const meta = (issuer: string) => ({
+    issuer,
+    authorization_endpoint: 'https://mcp.example.com/oauth/authorize',
+    token_endpoint: 'https://mcp.example.com/oauth/token',
+  });
+  const ok = new FakeNet().on('https://mcp.example.com/.well-known/oauth-authorization-server', meta('https://mcp.example.com/oauth'));
+  const d = await discover(ok.fetch, MCP);
+  assert.equal(d.legacy, true);
+  assert.equal(d.issuer, 'https://mcp.example.com');
+  assert.equal(d.metadata.issuer, 'https://mcp.example.com/oauth');
+  const bad = new FakeNet().on('https://mcp.example.com/.well-known/oauth-authorization-server', meta('https://as.example.org'));
+  await assert.rejects(discover(bad.fetch, MCP), MetadataError);
 });
