@@ -64,8 +64,11 @@ const bundle = (input, file) => ({
   },
 });
 
+/** `OUT_DIR` lets parallel builds (several checkouts or agents) avoid clobbering one `dist/`. */
+export const outDir = process.env.OUT_DIR || 'dist';
+
 export default [
-  bundle('src/sw/main.ts', 'dist/sw.js'),
-  bundle('src/offscreen/main.ts', 'dist/offscreen.js'),
-  bundle('src/panel/main.ts', 'dist/panel.js'),
+  bundle('src/sw/main.ts', `${outDir}/sw.js`),
+  bundle('src/offscreen/main.ts', `${outDir}/offscreen.js`),
+  bundle('src/panel/main.ts', `${outDir}/panel.js`),
 ];

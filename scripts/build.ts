@@ -6,7 +6,7 @@
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { rollup, type RollupOptions, type OutputOptions } from 'rollup';
-import configs from '../rollup.config.mjs';
+import configs, { outDir } from '../rollup.config.mjs';
 import { en } from '../src/i18n/en.js';
 import { zh_CN } from '../src/i18n/zh_CN.js';
 
@@ -29,7 +29,7 @@ async function bundleAll(): Promise<Built[]> {
     await b.close();
     for (const chunk of chunks) {
       if (chunk.type !== 'chunk') continue;
-      const code = await readFile(`dist/${chunk.fileName}`);
+      const code = await readFile(`${outDir}/${chunk.fileName}`);
       out.push({ file: chunk.fileName, bytes: code.length, gzip: gzipSync(code).length, modules: Object.keys(chunk.modules) });
     }
   }
@@ -39,7 +39,7 @@ async function bundleAll(): Promise<Built[]> {
 async function check(built: Built[]): Promise<string[]> {
   const errors: string[] = [];
   for (const b of built) {
-    const text = await readFile(`dist/${b.file}`, 'utf8');
+    const text = await readFile(`${outDir}/${b.file}`, 'utf8');
     for (const re of FORBIDDEN) if (re.test(text)) errors.push(`${b.file} contains ${re.source} (forbidden under the MV3 CSP, SPEC A5)`);
   }
   const sw = built.find((b) => b.file === 'sw.js');
@@ -53,12 +53,12 @@ async function check(built: Built[]): Promise<string[]> {
 }
 
 async function assemble() {
-  await cp('static', 'dist', { recursive: true });
+  await cp('static', outDir, { recursive: true });
   const manifest = JSON.parse(await readFile('manifest.json', 'utf8'));
-  await writeFile('dist/manifest.json', JSON.stringify(manifest, null, 2));
+  await writeFile(`${outDir}/manifest.json`, JSON.stringify(manifest, null, 2));
   for (const [locale, catalog] of [['en', en], ['zh_CN', zh_CN]] as const) {
-    await mkdir(`dist/_locales/${locale}`, { recursive: true });
-    await writeFile(`dist/_locales/${locale}/messages.json`, JSON.stringify(catalog, null, 2));
+    await mkdir(`${outDir}/_locales/${locale}`, { recursive: true });
+    await writeFile(`${outDir}/_locales/${locale}/messages.json`, JSON.stringify(catalog, null, 2));
   }
 }
 
@@ -70,7 +70,7 @@ function table(built: Built[]) {
 
 async function main() {
   const started = Date.now();
-  await rm('dist', { recursive: true, force: true });
+  await rm(outDir, { recursive: true, force: true });
   const built = await bundleAll();
   await assemble();
   console.log(table(built));
@@ -79,8 +79,8 @@ async function main() {
     console.error(`\nBuild FAILED:\n- ${errors.join('\n- ')}`);
     process.exit(1);
   }
-  await writeFile('dist/build-info.json', JSON.stringify({ bundles: built.map(({ file, bytes, gzip }) => ({ file, bytes, gzip })) }, null, 2));
-  console.log(`\nBuilt dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s; all checks passed.`);
+  await writeFile(`${outDir}/build-info.json`, JSON.stringify({ bundles: built.map(({ file, bytes, gzip }) => ({ file, bytes, gzip })) }, null, 2));
+  console.log(`\nBuilt ${outDir}/ in ${((Date.now() - started) / 1000).toFixed(1)} s; all checks passed.`);
 }
 
 await main();

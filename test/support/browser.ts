@@ -33,7 +33,7 @@ export function extensionIdFromKey(key: string): string {
 }
 
 export async function launchExtension(options: { grantLoopback?: boolean; locale?: string; headless?: boolean } = {}): Promise<ExtensionBrowser> {
-  const dist = resolve('dist');
+  const dist = resolve(process.env.OUT_DIR || 'dist');
   const dir = await mkdtemp(join(tmpdir(), 'remote-mcp-ext-'));
   const extDir = join(dir, 'ext');
   const profile = join(dir, 'profile');
