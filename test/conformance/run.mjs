@@ -83,11 +83,23 @@ function warmCompileCache() {
   });
 }
 
+/**
+ * Scenarios whose only checks are wall-clock timings. A suite starts all its scenarios at once,
+ * and on 2 busy cores a reconnect can be hundreds of ms late (a WARNING or, past 1 s, a FAILURE of
+ * its timing check). Such a scenario, when only its `*-timing` checks failed, is run again ALONE
+ * (at most twice) and judged by that run; the table says so. Any other failing check is final.
+ */
+const TIMING_SENSITIVE = new Set(['sse-retry']);
+
 /** Run one suite; the CLI's own (verbose) output goes to a log file. */
 function runSuite(suite, outDir, logPath) {
+  return runCli(['--suite', suite], outDir, logPath);
+}
+
+function runCli(selector, outDir, logPath) {
   const command = CLIENT_COMMAND;
   const args = [
-    CLI, 'client', '--command', command, '--suite', suite,
+    CLI, 'client', '--command', command, ...selector,
     '--expected-failures', EXPECTED, '-o', outDir, '--timeout', String(SCENARIO_TIMEOUT_MS),
   ];
   return new Promise((resolvePromise) => {
@@ -159,7 +171,25 @@ async function main() {
       const firstFailure = checks.find((c) => c.status === 'FAILURE' || c.status === 'WARNING');
       rows.push({ suite, scenario, passed, failed, warnings, verdict, detail: firstFailure ? `${firstFailure.id}: ${firstFailure.errorMessage ?? firstFailure.description ?? ''}` : '' });
     }
-    if (code !== 0 && !rows.some((r) => r.suite === suite && r.verdict !== 'pass' && r.verdict !== 'expected failure')) {
+    const onlyTiming = (scenario) => results.find(([name]) => name === scenario)?.[1].filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').every((c) => String(c.id).endsWith('-timing'));
+    for (const row of rows.filter((r) => r.suite === suite && r.verdict === 'UNEXPECTED FAILURE' && TIMING_SENSITIVE.has(r.scenario) && onlyTiming(r.scenario))) {
+      for (let attempt = 1; attempt <= 2; attempt++) {
+        const aloneDir = join(OUT, 'results', `${suite}-${row.scenario}-alone-${attempt}`);
+        rmSync(aloneDir, { recursive: true, force: true });
+        mkdirSync(aloneDir, { recursive: true });
+        await runCli(['--scenario', row.scenario], aloneDir, join(OUT, `${suite}-${row.scenario}-alone-${attempt}.log`));
+        const alone = collectChecks(aloneDir).find(([name]) => name === row.scenario)?.[1] ?? [];
+        const bad = alone.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
+        if (alone.length > 0 && bad.length === 0) {
+          row.verdict = `pass (alone, try ${attempt})`;
+          row.detail = `under parallel load: ${row.detail}`;
+          break;
+        }
+      }
+    }
+    // A suite whose CLI failed only because of a timing scenario that then passed alone is not a CLI problem.
+    const explained = rows.some((r) => r.suite === suite && r.verdict !== 'pass' && r.verdict !== 'expected failure');
+    if (code !== 0 && !explained) {
       cliFailures.push(`${suite}: CLI exited ${code} without a failing scenario (see ${relative(ROOT, logPath)})`);
     }
   }
@@ -176,8 +206,9 @@ async function main() {
   console.log('');
   console.log(`${rows.length} scenario runs, checks: ${total('passed')} passed, ${total('failed')} failed, ${total('warnings')} warnings; ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-  const unexpected = rows.filter((r) => r.verdict !== 'pass' && r.verdict !== 'expected failure');
+  const unexpected = rows.filter((r) => !r.verdict.startsWith('pass') && r.verdict !== 'expected failure');
   for (const r of unexpected) console.log(`  ✗ ${r.suite}/${r.scenario}: ${r.verdict}${r.detail ? ` — ${r.detail}` : ''}`);
+  for (const r of rows.filter((r) => r.verdict.startsWith('pass (alone'))) console.log(`  ! ${r.suite}/${r.scenario}: ${r.verdict} — ${r.detail}`);
   for (const r of rows.filter((r) => r.verdict === 'expected failure')) console.log(`  ~ ${r.scenario}: expected (${expected.get(r.scenario)})`);
   for (const f of cliFailures) console.log(`  ✗ ${f}`);
   const ok = unexpected.length === 0 && cliFailures.length === 0;
