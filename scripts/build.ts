@@ -1,12 +1,14 @@
 /**
  * `npm run build`: bundles the three contexts with rollup, assembles a loadable `dist/`, and
  * enforces the rules of SPEC A3/A5: the service worker stays under its budget and never contains
- * the SDK, and no bundle contains `eval(` or `new Function(`. Prints every bundle's size.
+ * the SDK, and no bundle contains `eval(` or `new Function(`. Prints every bundle's size, and
+ * audits the third-party packages in each bundle (allowlist and licenses, DEPENDENCIES.md).
  */
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { rollup, type RollupOptions, type OutputOptions } from 'rollup';
 import configs, { outDir } from '../rollup.config.mjs';
+import { auditBundles, auditMarkdown, runtimeAllowlist, type AuditResult, type BundleModule } from './dependency-audit.js';
 import { en } from '../src/i18n/en.js';
 import { zh_CN } from '../src/i18n/zh_CN.js';
 
@@ -18,6 +20,8 @@ interface Built {
   bytes: number;
   gzip: number;
   modules: string[];
+  /** Per-module rendered sizes, for the dependency audit. */
+  rendered: BundleModule[];
 }
 
 async function bundleAll(): Promise<Built[]> {
@@ -30,7 +34,13 @@ async function bundleAll(): Promise<Built[]> {
     for (const chunk of chunks) {
       if (chunk.type !== 'chunk') continue;
       const code = await readFile(`${outDir}/${chunk.fileName}`);
-      out.push({ file: chunk.fileName, bytes: code.length, gzip: gzipSync(code).length, modules: Object.keys(chunk.modules) });
+      out.push({
+        file: chunk.fileName,
+        bytes: code.length,
+        gzip: gzipSync(code).length,
+        modules: Object.keys(chunk.modules),
+        rendered: Object.entries(chunk.modules).map(([id, m]) => ({ id, renderedLength: m.renderedLength })),
+      });
     }
   }
   return out;
@@ -68,13 +78,23 @@ function table(built: Built[]) {
   return lines.join('\n');
 }
 
+/** Writes DEPENDENCIES.md/.json next to the bundles, also when the audit fails (to show why). */
+async function writeAudit(built: Built[]): Promise<AuditResult> {
+  const audit = auditBundles(built.map((b) => ({ file: b.file, bytes: b.bytes, modules: b.rendered })), runtimeAllowlist(process.cwd()));
+  await writeFile(`${outDir}/DEPENDENCIES.json`, JSON.stringify(audit, null, 2));
+  await writeFile(`${outDir}/DEPENDENCIES.md`, auditMarkdown(audit));
+  for (const b of audit.bundles) console.log(`${b.file.padEnd(16)}${b.packages.map((p) => `${p.name}@${p.version}`).join(', ') || '(no third-party code)'}`);
+  return audit;
+}
+
 async function main() {
   const started = Date.now();
   await rm(outDir, { recursive: true, force: true });
   const built = await bundleAll();
   await assemble();
   console.log(table(built));
-  const errors = await check(built);
+  const audit = await writeAudit(built);
+  const errors = [...(await check(built)), ...audit.errors];
   if (errors.length) {
     console.error(`\nBuild FAILED:\n- ${errors.join('\n- ')}`);
     process.exit(1);

@@ -1,0 +1,122 @@
+/**
+ * Measuring code that runs unchanged in Node, in the offscreen document and in the panel page,
+ * so "the same bare fetch" really is the same code everywhere. It is a plain-JS string installed
+ * as `globalThis.__bench` (with `vm` in Node, DevTools `evaluate` in pages): a function passed to
+ * Puppeteer would be transpiled by tsx first, and its helpers do not exist in the page.
+ * Times are taken inside the measured context with `performance.now()`, so DevTools round trips
+ * are never part of a sample.
+ */
+export const BENCH_CODE = String.raw`
+globalThis.__bench = globalThis.__bench || {
+  sessions: new Map(),
+  headers(sid) {
+    const h = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    if (sid) { h['mcp-session-id'] = sid; h['mcp-protocol-version'] = '2025-06-18'; }
+    return h;
+  },
+  async session(url) {
+    if (this.sessions.has(url)) return this.sessions.get(url);
+    const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench-fetch', version: '1' } } };
+    const r = await fetch(url, { method: 'POST', headers: this.headers(), body: JSON.stringify(init) });
+    await r.text();
+    const sid = r.headers.get('mcp-session-id');
+    if (!sid) throw new Error('no session id from ' + url);
+    const n = await fetch(url, { method: 'POST', headers: this.headers(sid), body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    await n.text();
+    this.sessions.set(url, sid);
+    return sid;
+  },
+  /** n sequential tools/call echo over one initialized session; returns ms per call. */
+  async fetchBatch(url, n) {
+    const sid = await this.session(url);
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } });
+      const t0 = performance.now();
+      const r = await fetch(url, { method: 'POST', headers: this.headers(sid), body });
+      const text = await r.text();
+      out.push(performance.now() - t0);
+      if (!text.includes('echo: x')) throw new Error('unexpected answer: ' + text.slice(0, 200));
+    }
+    return out;
+  },
+  call(serverId, tool, args) {
+    return chrome.runtime.sendMessage({ type: 'panel:call-tool', params: { serverId, tool, arguments: args } });
+  },
+  /** n sequential panel:call-tool echo (panel → worker → offscreen → server); ms per call. */
+  async panelBatch(serverId, n) {
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      const r = await this.call(serverId, 'echo', { text: 'x' });
+      out.push(performance.now() - t0);
+      if (!r || !r.ok) throw new Error('call failed: ' + JSON.stringify(r && r.error));
+    }
+    return out;
+  },
+  /** n sequential panel → worker round trips of a request the worker refuses before any work. */
+  async msgBatch(n) {
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      const r = await chrome.runtime.sendMessage({ type: 'panel:bench-no-such-method', params: {} });
+      out.push(performance.now() - t0);
+      if (!r || r.ok !== false) throw new Error('expected a refusal, got ' + JSON.stringify(r));
+    }
+    return out;
+  },
+  /** perServer calls in flight at once on every server; wall time and every outcome. */
+  async panelConcurrent(serverIds, perServer, args) {
+    const t0 = performance.now();
+    const jobs = [];
+    for (const id of serverIds) for (let i = 0; i < perServer; i++) {
+      const s = performance.now();
+      jobs.push(this.call(id, 'slow', args).then((r) => ({ ok: !!(r && r.ok), ms: performance.now() - s, error: r && r.ok ? undefined : JSON.stringify(r && r.error) }), (e) => ({ ok: false, ms: performance.now() - s, error: String(e) })));
+    }
+    const results = await Promise.all(jobs);
+    return { wallMs: performance.now() - t0, ok: results.filter((r) => r.ok).length, latencies: results.map((r) => r.ms), errors: results.filter((r) => !r.ok).slice(0, 3).map((r) => r.error) };
+  },
+  /** A fresh <mcp-server-card> for a real server view, timed from assignment to laid out. */
+  async renderCard(serverId, reps) {
+    const view = (await this.state()).servers.find((s) => s.id === serverId);
+    const out = [];
+    for (let i = 0; i < reps; i++) {
+      const card = document.createElement('mcp-server-card');
+      const t0 = performance.now();
+      document.body.append(card);
+      card.server = view;
+      await Promise.resolve(); await Promise.resolve(); await new Promise((r) => setTimeout(r, 0));
+      card.getBoundingClientRect(); document.body.offsetHeight;
+      out.push(performance.now() - t0);
+      if (i < reps - 1) card.remove(); else this.card = card;
+    }
+    return { ms: out, tools: view.tools.length, rows: this.card.shadowRoot.querySelectorAll('li').length };
+  },
+  /** n keystrokes in the card's tool filter, each timed from input to laid out; null without a filter. */
+  async filterKeys(n) {
+    const root = this.card.shadowRoot;
+    const input = root.querySelector('input[type=search], input[name=filter], input[name=tool-filter], input[aria-label*="ilter" i], input[placeholder*="ilter" i]');
+    if (!input) return null;
+    const word = 'tool_09';
+    const out = [];
+    let text = '';
+    for (let i = 0; i < n; i++) {
+      text = text.length < word.length ? word.slice(0, text.length + 1) : '';
+      const t0 = performance.now();
+      input.value = text;
+      input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, data: text.slice(-1) || null }));
+      await Promise.resolve(); await Promise.resolve();
+      root.host.getBoundingClientRect(); document.body.offsetHeight;
+      out.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    return { ms: out, visibleAtEnd: [...root.querySelectorAll('li')].filter((li) => li.offsetParent !== null).length };
+  },
+  async state() {
+    const r = await chrome.runtime.sendMessage({ type: 'panel:get-state', params: {} });
+    if (!r || !r.ok) throw new Error('get-state failed');
+    return r.value;
+  },
+};
+'installed';
+`;

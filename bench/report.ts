@@ -1,0 +1,82 @@
+/** The bench's Markdown report: medians with spread, ratios with their per-round range, goals met or not. */
+import type { Summary } from './stats.js';
+
+export interface Results {
+  smoke: boolean;
+  startedAt: string;
+  params: Record<string, number>;
+  latency: ({ key: string; what: string; cpuMsPerCall: number | undefined } & Summary)[];
+  ratios: { name: string; ratio: number; min: number; max: number; goal?: string }[];
+  cold?: { extension: Summary; nodeSdk: Summary; goal: string };
+  concurrency?: {
+    servers: number; perServer: number; slowMs: number; sent: number; serverRan: number; noneLost: boolean; idealCappedMs: number;
+    extension: { callsPerSecond: number; wallMs: number[]; ok: number[]; p50: number; max: number; errors: string[] };
+    nodeSdk: { callsPerSecond: number; wallMs: number[]; ok: number[]; p50: number; max: number };
+  };
+  socketCap?: { calls: number; slowMs: number; extensionWallMs: number; nodeSdkWallMs: number; predictedCappedMs: number; allCompleted: boolean };
+  memory?: Record<string, unknown> & { connected: number; perServerBytes: number; servers2: { usedBytes: number } };
+  panel?: { tools: number; rowsRendered: number; firstRender: Summary; filter: (Summary & { goal: string }) | string };
+  extensionErrors?: string[];
+  notes: string[];
+  totalSeconds?: number;
+}
+
+const f = (n: number | undefined, d = 2) => (n === undefined || !Number.isFinite(n) ? '–' : n.toFixed(d));
+const pct = (n: number) => `±${(n * 50).toFixed(0)} %`;
+const mib = (n: number) => (n / 1048576).toFixed(1);
+
+export function markdown(r: Results): string {
+  const out = [
+    `# Bench ${r.smoke ? '(smoke: too few samples to trust)' : ''}`,
+    '',
+    `${r.startedAt}, ${r.totalSeconds?.toFixed(0)} s. Spread = half the interquartile range relative to the median.`,
+    '',
+    '## Latency of one `tools/call` echo (sequential, after warm-up, rounds interleaved)',
+    '',
+    '| Variant | What it measures | n | p50 ms | p95 ms | spread | client CPU ms/call |',
+    '|---|---|---:|---:|---:|---:|---:|',
+    ...r.latency.map((l) => `| ${l.key} | ${l.what} | ${l.n} | ${f(l.p50)} | ${f(l.p95)} | ${pct(l.spread)} | ${l.cpuMsPerCall === undefined ? 'n/a' : f(l.cpuMsPerCall, 3)} |`),
+    '',
+    '| Ratio (median of per-round ratios) | value | per-round range | goal | met |',
+    '|---|---:|---:|---|---|',
+    ...r.ratios.map((x) => `| ${x.name} | ${f(x.ratio)}× | ${f(x.min)}–${f(x.max)} | ${x.goal ?? ''} | ${x.goal ? (x.ratio <= 1.25 ? 'yes' : '**no**') : ''} |`),
+  ];
+  if (r.cold) {
+    const met = r.cold.extension.p50 <= 300;
+    out.push('', '## Cold wake (service worker and offscreen document stopped; server already configured)', '',
+      '| Path | n | p50 ms | p95 ms | spread |', '|---|---:|---:|---:|---:|',
+      `| extension: first tool result after a stopped worker (wake, config, offscreen, SDK connect + catalog, call) | ${r.cold.extension.n} | ${f(r.cold.extension.p50, 0)} | ${f(r.cold.extension.p95, 0)} | ${pct(r.cold.extension.spread)} |`,
+      `| Node SDK: new Client, connect, call | ${r.cold.nodeSdk.n} | ${f(r.cold.nodeSdk.p50, 0)} | ${f(r.cold.nodeSdk.p95, 0)} | ${pct(r.cold.nodeSdk.spread)} |`,
+      '', `Goal ${r.cold.goal}: ${met ? 'met' : '**not met**'}.`);
+  }
+  const c = r.concurrency;
+  if (c) {
+    out.push('', `## Concurrency: ${c.servers} servers × ${c.perServer} calls in flight, slow(1 step × ${c.slowMs} ms)`, '',
+      '| Path | calls/s | wall ms per run | p50 call ms | max call ms | completed per run |', '|---|---:|---|---:|---:|---|',
+      `| extension (panel → worker → offscreen) | ${f(c.extension.callsPerSecond, 0)} | ${c.extension.wallMs.map((w) => w.toFixed(0)).join(', ')} | ${f(c.extension.p50, 0)} | ${f(c.extension.max, 0)} | ${c.extension.ok.join(', ')} of ${c.servers * c.perServer} |`,
+      `| Node SDK, one client per server | ${f(c.nodeSdk.callsPerSecond, 0)} | ${c.nodeSdk.wallMs.map((w) => w.toFixed(0)).join(', ')} | ${f(c.nodeSdk.p50, 0)} | ${f(c.nodeSdk.max, 0)} | ${c.nodeSdk.ok.join(', ')} of ${c.servers * c.perServer} |`,
+      '', `Throughput ratio extension ÷ Node SDK: ${f(c.extension.callsPerSecond / c.nodeSdk.callsPerSecond)}×. ` +
+      `Calls sent ${c.sent}, run by the servers ${c.serverRan}: ${c.noneLost ? 'no call lost' : '**calls lost or failed**'}${c.extension.errors.length ? ` (${c.extension.errors.join('; ')})` : ''}. ` +
+      `Chrome's 6 sockets per host, one held by each session's GET event stream, leave 5 for calls: ${c.perServer} calls per server need ⌈${c.perServer}/5⌉ waves ≈ ${c.idealCappedMs} ms of server time alone, vs ${c.slowMs} ms uncapped.`);
+  }
+  if (r.socketCap) {
+    const s = r.socketCap;
+    out.push('', `Socket cap alone (one server, ${s.calls} calls of ${s.slowMs} ms in flight): extension ${f(s.extensionWallMs, 0)} ms, Node SDK ${f(s.nodeSdkWallMs, 0)} ms ` +
+      `(${f(s.extensionWallMs / s.nodeSdkWallMs)}×); 5 usable sockets predict ${s.predictedCappedMs} ms: the extra calls wait, queued, in Chrome's socket pool; ${s.allCompleted ? 'every call completed' : '**some calls did not complete**'}.`);
+  }
+  if (r.memory) {
+    const m = r.memory as unknown as Record<string, { usedBytes: number; totalBytes: number }> & { connected: number; perServerBytes: number };
+    const n = m[`servers${m.connected}`]!;
+    out.push('', '## Offscreen document JS heap (after a forced GC, CDP Runtime.getHeapUsage)', '',
+      `2 servers connected: ${mib(m.servers2!.usedBytes)} MiB used; ${m.connected} connected: ${mib(n.usedBytes)} MiB used (${mib(n.totalBytes)} MiB allocated); ≈ ${(m.perServerBytes / 1024).toFixed(0)} KiB per extra session.`);
+  }
+  if (r.panel) {
+    const fl = r.panel.filter;
+    out.push('', `## Panel: a card with ${r.panel.tools} tools`, '',
+      `First render (assign → laid out, ${r.panel.firstRender.n} fresh cards): p50 ${f(r.panel.firstRender.p50, 1)} ms, p95 ${f(r.panel.firstRender.p95, 1)} ms, spread ${pct(r.panel.firstRender.spread)}; ${r.panel.rowsRendered} rows in the DOM.`,
+      typeof fl === 'string' ? `Tool filter: ${fl}.` : `Filter keystroke (input → laid out, ${fl.n} keystrokes): p50 ${f(fl.p50, 1)} ms, p95 ${f(fl.p95, 1)} ms; goal ${fl.goal}: ${fl.p50 < 16 ? 'met' : '**not met**'}.`);
+  }
+  if (r.extensionErrors?.length) out.push('', `Errors logged by extension contexts: ${r.extensionErrors.join(' | ')}`);
+  for (const n of r.notes) out.push('', n);
+  return out.join('\n') + '\n';
+}

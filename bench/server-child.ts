@@ -1,0 +1,49 @@
+/**
+ * Runs demo MCP servers (test/support/demo-server.ts) in a process of their own, so the server's
+ * CPU never competes with the measuring process's event loop. Started by bench/run.ts; argv[2] is
+ * a JSON list of groups `{ jsonResponse, count, extraTools }`. Prints one JSON line with the URLs
+ * per group, then lives until stdin closes (the parent exited or killed it).
+ * Its own tsx process also keeps the demo server's dependencies out of the measuring process.
+ */
+import { startDemoServer, type DemoServer } from '../test/support/demo-server.js';
+
+interface Group {
+  jsonResponse: boolean;
+  count: number;
+  /** Extra no-op tools registered on every session (for the 1,000-tool panel test). */
+  extraTools?: number;
+}
+
+const groups = JSON.parse(process.argv[2] ?? '[]') as Group[];
+const all: DemoServer[] = [];
+const urls: string[][] = [];
+for (const g of groups) {
+  const list: string[] = [];
+  for (let i = 0; i < g.count; i++) {
+    const s = await startDemoServer({ jsonResponse: g.jsonResponse, name: `bench-${all.length}` });
+    for (let t = 0; t < (g.extraTools ?? 0); t++) s.addTool(`tool_${String(t).padStart(4, '0')}`);
+    all.push(s);
+    list.push(s.url);
+  }
+  urls.push(list);
+}
+process.stdout.write(JSON.stringify({ urls }) + '\n');
+
+const stop = async () => {
+  await Promise.allSettled(all.map((s) => s.close()));
+  process.exit(0);
+};
+// A line "stats" on stdin answers with the tool calls the servers ran (to prove none was lost).
+let buffered = '';
+process.stdin.on('data', (chunk) => {
+  buffered += String(chunk);
+  for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+    const line = buffered.slice(0, nl).trim();
+    buffered = buffered.slice(nl + 1);
+    if (line === 'stats') process.stdout.write(JSON.stringify({ toolCalls: all.map((s) => s.stats.toolCalls.length) }) + '\n');
+  }
+});
+process.stdin.on('end', () => void stop());
+process.stdin.on('close', () => void stop());
+process.stdin.resume();
+process.on('SIGTERM', () => void stop());
