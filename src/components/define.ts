@@ -4,13 +4,21 @@ import { McpServerCardElement } from './mcp-server-card.js';
 import { McpServerListElement } from './mcp-server-list.js';
 import { McpStatusBadgeElement } from './mcp-status-badge.js';
 import { McpToolRunnerElement } from './mcp-tool-runner.js';
+import { McpApprovalCardElement } from './mcp-approval-card.js';
+import { McpToolListElement } from './mcp-tool-list.js';
+import { McpLogDrawerElement } from './mcp-log-drawer.js';
+import { McpImportElement } from './mcp-import.js';
 
 export function defineAll(registry = customElements) {
   McpStatusBadgeElement.define('mcp-status-badge', registry);
+  McpToolListElement.define('mcp-tool-list', registry);
+  McpLogDrawerElement.define('mcp-log-drawer', registry);
+  McpImportElement.define('mcp-import', registry);
   McpServerCardElement.define('mcp-server-card', registry);
   McpServerListElement.define('mcp-server-list', registry);
   McpAddServerElement.define('mcp-add-server', registry);
   McpToolRunnerElement.define('mcp-tool-runner', registry);
+  McpApprovalCardElement.define('mcp-approval-card', registry);
 }
 
 declare global {
@@ -20,5 +28,9 @@ declare global {
     'mcp-server-list': McpServerListElement;
     'mcp-add-server': McpAddServerElement;
     'mcp-tool-runner': McpToolRunnerElement;
+    'mcp-approval-card': McpApprovalCardElement;
+    'mcp-tool-list': McpToolListElement;
+    'mcp-log-drawer': McpLogDrawerElement;
+    'mcp-import': McpImportElement;
   }
 }

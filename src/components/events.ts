@@ -2,11 +2,11 @@
  * Every signal a panel element sends out. Typed, bubbling and composed, so `main.ts` can listen
  * once at the top; `cancelable` where a parent may veto.
  */
-export type ServerAction = 'connect' | 'disconnect' | 'delete' | 'enable' | 'disable' | 'ping' | 'grant';
+export type ServerAction = 'connect' | 'disconnect' | 'delete' | 'enable' | 'disable' | 'ping' | 'grant' | 'authorize' | 'forget-auth';
 
 export class AddServerEvent extends Event {
   static readonly type = 'mcp-add-server';
-  constructor(readonly detail: { name: string; url: string; authKind: 'none' | 'bearer'; token?: string }) {
+  constructor(readonly detail: { name: string; url: string; authKind: 'none' | 'bearer' | 'oauth'; token?: string; clientId?: string; clientSecret?: string; scopes?: string[] }) {
     super(AddServerEvent.type, { bubbles: true, composed: true, cancelable: true });
   }
 }
@@ -27,16 +27,77 @@ export class ToolToggleEvent extends Event {
 
 export class RunToolEvent extends Event {
   static readonly type = 'mcp-run-tool';
-  constructor(readonly serverId: string, readonly tool: string, readonly args: Record<string, unknown>) {
+  constructor(readonly serverId: string, readonly tool: string, readonly args: Record<string, unknown>, readonly operationId?: string) {
     super(RunToolEvent.type, { bubbles: true, composed: true });
   }
 }
 
+/** Several tools at once (bulk enable/disable): the whole new `disabledTools` list. */
+export class BulkToolToggleEvent extends Event {
+  static readonly type = 'mcp-bulk-tool-toggle';
+  constructor(readonly serverId: string, readonly disabledTools: string[]) {
+    super(BulkToolToggleEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+/** A log drawer was opened or refreshed; the receiver answers with `drawer.entries = …`. */
+export class LogRequestEvent extends Event {
+  static readonly type = 'mcp-log-request';
+  constructor(readonly serverId: string) {
+    super(LogRequestEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+/** The import element asks for a preview of pasted text, or to apply the reviewed entries. */
+export class ImportPreviewEvent extends Event {
+  static readonly type = 'mcp-import-preview';
+  constructor(readonly text: string) {
+    super(ImportPreviewEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+export class ImportApplyEvent extends Event {
+  static readonly type = 'mcp-import-apply';
+  constructor(readonly detail: { text: string; values: Record<string, string>; overwrite: string[] }) {
+    super(ImportApplyEvent.type, { bubbles: true, composed: true, cancelable: true });
+  }
+}
+
+export class ExportConfigEvent extends Event {
+  static readonly type = 'mcp-export-config';
+  constructor() {
+    super(ExportConfigEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+/** The Abort button of a running call: cancel it end to end by its operationId (SPEC H2). */
+export class CancelToolEvent extends Event {
+  static readonly type = 'mcp-cancel-tool';
+  constructor(readonly serverId: string, readonly operationId: string) {
+    super(CancelToolEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+/** The user's answer on a tool-call approval card (SPEC G1, K3). */
+export class ApprovalDecisionEvent extends Event {
+  static readonly type = 'mcp-approval-decision';
+  constructor(readonly approvalId: string, readonly decision: 'once' | 'always' | 'deny') {
+    super(ApprovalDecisionEvent.type, { bubbles: true, composed: true });
+  }
+}
+
 interface PanelEventMap {
+  'mcp-cancel-tool': CancelToolEvent;
+  'mcp-approval-decision': ApprovalDecisionEvent;
   'mcp-add-server': AddServerEvent;
   'mcp-server-action': ServerActionEvent;
   'mcp-tool-toggle': ToolToggleEvent;
   'mcp-run-tool': RunToolEvent;
+  'mcp-bulk-tool-toggle': BulkToolToggleEvent;
+  'mcp-log-request': LogRequestEvent;
+  'mcp-import-preview': ImportPreviewEvent;
+  'mcp-import-apply': ImportApplyEvent;
+  'mcp-export-config': ExportConfigEvent;
 }
 
 declare global {

@@ -23,6 +23,15 @@ export class McpAddServerElement extends HTMLElement {
   readonly #authKind = el('select', { name: 'auth-kind' },
     el('option', { value: 'none' }, t('authNone')),
     el('option', { value: 'bearer' }, t('authBearer')),
+    el('option', { value: 'oauth' }, t('authOAuth')),
+  );
+  readonly #clientId = el('input', { name: 'client-id', autocomplete: 'off', spellcheck: 'false', maxlength: '512' });
+  readonly #clientSecret = el('input', { name: 'client-secret', type: 'password', autocomplete: 'off', spellcheck: 'false' });
+  readonly #scopes = el('input', { name: 'scopes', autocomplete: 'off', spellcheck: 'false' });
+  readonly #oauthFields = el('div', { class: 'oauth', hidden: true },
+    el('label', {}, t('oauthClientId'), this.#clientId),
+    el('label', {}, t('oauthClientSecret'), this.#clientSecret),
+    el('label', {}, t('oauthScopes'), this.#scopes),
   );
   readonly #token = el('input', { name: 'token', type: 'password', autocomplete: 'off', spellcheck: 'false' });
   readonly #tokenLabel = el('label', { hidden: true }, t('bearerToken'), this.#token);
@@ -38,6 +47,7 @@ export class McpAddServerElement extends HTMLElement {
       el('label', {}, t('serverUrl'), this.#url),
       el('label', {}, t('authKind'), this.#authKind),
       this.#tokenLabel,
+      this.#oauthFields,
       this.#submit,
       this.#message,
     );
@@ -47,6 +57,7 @@ export class McpAddServerElement extends HTMLElement {
     });
     this.#authKind.addEventListener('change', () => {
       this.#tokenLabel.hidden = this.#authKind.value !== 'bearer';
+      this.#oauthFields.hidden = this.#authKind.value !== 'oauth';
     });
     root.append(form);
   }
@@ -58,6 +69,9 @@ export class McpAddServerElement extends HTMLElement {
       this.#name.value = '';
       this.#url.value = '';
       this.#token.value = '';
+      this.#clientId.value = '';
+      this.#clientSecret.value = '';
+      this.#scopes.value = '';
       this.#setMessage(t('added'), false);
     } else this.#setMessage(result.message, true);
   }
@@ -87,6 +101,20 @@ export class McpAddServerElement extends HTMLElement {
     const fallbackName = new URL(checked.url).hostname;
     this.#submit.disabled = true;
     this.#setMessage(t('adding'), false);
+    if (this.#authKind.value === 'oauth') {
+      const clientId = this.#clientId.value.trim();
+      const clientSecret = this.#clientSecret.value.trim();
+      const scopes = this.#scopes.value.split(/\s+/).filter(Boolean);
+      this.dispatchEvent(new AddServerEvent({
+        name: name || fallbackName,
+        url: checked.url,
+        authKind: 'oauth',
+        ...(clientId ? { clientId } : {}),
+        ...(clientId && clientSecret ? { clientSecret } : {}),
+        ...(scopes.length ? { scopes } : {}),
+      }));
+      return;
+    }
     this.dispatchEvent(new AddServerEvent({ name: name || fallbackName, url: checked.url, authKind: bearer ? 'bearer' : 'none', ...(bearer ? { token } : {}) }));
   }
 }

@@ -1,21 +1,31 @@
 /**
- * One server: name, URL, status with its reason, tool count, actions, and per-tool toggles
- * (SPEC J1, K1, K2). Everything from the server is rendered as text (SPEC K5).
+ * One server: name, URL, status with its reason, tool count, actions, "test connection" with
+ * its latency, per-tool toggles and the request log (SPEC J1–J3, K1, K2). Everything from the
+ * server is rendered as text (SPEC K5).
+ *
+ * The article and its children are created once and updated in place, so a state push (which
+ * arrives on every status change) does not steal focus from the tool search or close an open
+ * schema or log drawer.
  */
 import type { ServerView } from '../protocol/panel.js';
 import { el, sheet } from './dom.js';
-import { ServerActionEvent, ToolToggleEvent, type ServerAction } from './events.js';
+import { ServerActionEvent, type ServerAction } from './events.js';
 import { t } from './i18n.js';
+import type { McpLogDrawerElement } from './mcp-log-drawer.js';
+import type { McpToolListElement } from './mcp-tool-list.js';
+
+/** What "Test connection" reported, as shown under the actions. */
+export type PingOutcome = { ok: true; latencyMs: number } | { ok: false; message: string };
 
 const css = sheet(`
 :host { border: 1px solid #8886; border-radius: 8px; padding: 10px; margin-bottom: 8px; }
-header { display: flex; align-items: center; gap: 8px; }
-h3 { margin: 0; font-size: 14px; flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+header { display: flex; align-items: center; gap: 8px; min-width: 0; }
+h3 { margin: 0; font-size: 14px; flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .url { font-family: ui-monospace, monospace; font-size: 12px; overflow-wrap: anywhere; }
+.reason { margin: 4px 0; overflow-wrap: anywhere; }
 .actions { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }
-ul { list-style: none; padding: 0; margin: 6px 0 0; max-height: 320px; overflow: auto; }
-li label { display: flex; gap: 6px; align-items: baseline; }
-li .desc { font-size: 12px; }
+.ping { font-size: 12px; margin: 4px 0 0; }
+.ping:empty { display: none; }
 `);
 
 export class McpServerCardElement extends HTMLElement {
@@ -74,6 +84,12 @@ export class McpServerCardElement extends HTMLElement {
     return b;
   }
 
+  /** Shows the outcome of the "Test connection" the user asked for (SPEC J3). */
+  showPing(outcome: PingOutcome) {
+    this.#ping.classList.toggle('error', !outcome.ok);
+    this.#ping.textContent = outcome.ok ? t('pingOk', String(Math.round(outcome.latencyMs))) : t('pingFailed', outcome.message);
+  }
+
   #render() {
     const root = this.shadowRoot!;
     const s = this.#server;
@@ -81,12 +97,37 @@ export class McpServerCardElement extends HTMLElement {
       root.replaceChildren();
       return;
     }
-    const badge = el('mcp-status-badge', { status: s.status });
+    if (!root.contains(this.#article)) root.replaceChildren(this.#article);
+    this.#article.setAttribute('aria-label', s.name);
+    this.#title.textContent = s.name;
+    this.#title.title = s.name;
+    this.#badge.setAttribute('status', s.status);
+    this.#url.textContent = s.url;
+    this.#reason.hidden = !s.reason;
+    this.#reason.className = s.status === 'error' || s.status === 'needs-auth' ? 'error reason' : 'muted reason';
+    this.#reason.textContent = s.reason?.message ?? '';
     const enabledTools = s.tools.filter((tool) => !s.disabledTools.includes(tool.name)).length;
-    const actions = el('div', { class: 'actions', role: 'group', 'aria-label': t('serverActions') });
+    this.#count.textContent = t('toolCount', String(enabledTools), String(s.tools.length));
+
+    const actions = this.#actions;
+    const hadFocus = actions.contains(this.shadowRoot!.activeElement) ? this.shadowRoot!.activeElement?.getAttribute('data-action') : null;
+    actions.replaceChildren();
     if (s.status === 'ready' || s.status === 'connecting') actions.append(this.#button(t('disconnect'), 'disconnect', () => this.#action('disconnect')));
     else if (s.enabled) actions.append(this.#button(t('connect'), 'connect', () => this.#action('connect')));
+    if (s.status === 'ready') {
+      actions.append(this.#button(t('testConnection'), 'ping', () => {
+        this.#ping.classList.remove('error');
+        this.#ping.textContent = t('testing');
+        this.#action('ping');
+      }));
+    }
     if (s.reason?.kind === 'permission') actions.append(this.#button(t('grantAccess'), 'grant', () => this.#action('grant')));
+    if (s.authKind === 'oauth') {
+      // Up-front authorization (SPEC E11): offered when the server waits for it or failed on auth.
+      const authIssue = s.status === 'needs-auth' || (s.status === 'error' && (s.reason?.kind === 'auth' || s.reason?.kind === 'auth-denied' || s.reason?.kind === 'auth-discovery'));
+      if (authIssue) actions.append(this.#button(s.status === 'needs-auth' ? t('authorize') : t('reauthorize'), 'authorize', () => this.#action('authorize')));
+      actions.append(this.#button(t('forgetAuthorization'), 'forget-auth', () => this.#action('forget-auth')));
+    }
     actions.append(this.#button(s.enabled ? t('disable') : t('enable'), s.enabled ? 'disable' : 'enable', () => this.#action(s.enabled ? 'disable' : 'enable')));
     if (this.#confirmingDelete) {
       actions.append(
@@ -95,30 +136,40 @@ export class McpServerCardElement extends HTMLElement {
         this.#button(t('cancel'), 'cancel-delete', () => {
           this.#confirmingDelete = false;
           this.#render();
+          this.#actions.querySelector<HTMLButtonElement>('[data-action="delete"]')?.focus();
         }),
       );
     } else {
       actions.append(this.#button(t('delete'), 'delete', () => this.#action('delete')));
     }
+    if (hadFocus) actions.querySelector<HTMLElement>(`[data-action="${hadFocus}"]`)?.focus();
+    if (s.status !== 'ready') this.#ping.textContent = '';
 
-    const tools = el('ul', { 'aria-label': t('toolsOf', s.name) });
-    for (const tool of s.tools) {
-      const box = el('input', { type: 'checkbox', 'data-tool': tool.name, checked: !s.disabledTools.includes(tool.name) });
-      box.addEventListener('change', () => this.dispatchEvent(new ToolToggleEvent(s.id, tool.name, box.checked)));
-      tools.append(
-        el('li', {}, el('label', {}, box, el('strong', {}, tool.title ?? tool.name), tool.description ? el('span', { class: 'desc muted' }, tool.description) : null)),
-      );
-    }
-
-    root.replaceChildren(
-      el('article', { 'aria-label': s.name },
-        el('header', {}, el('h3', { title: s.name }, s.name), badge),
-        el('div', { class: 'url muted' }, s.url),
-        s.reason ? el('p', { class: s.status === 'error' || s.status === 'needs-auth' ? 'error reason' : 'muted reason' }, s.reason.message) : null,
-        el('div', { class: 'tool-count' }, t('toolCount', String(enabledTools), String(s.tools.length))),
-        actions,
-        s.tools.length ? tools : null,
-      ),
-    );
+    this.#tools.setAttribute('server-id', s.id);
+    this.#tools.setAttribute('aria-label', t('toolsOf', s.name));
+    this.#tools.tools = s.tools;
+    this.#tools.disabledTools = s.disabledTools;
+    this.#tools.hidden = s.tools.length === 0;
+    this.#log.setAttribute('server-id', s.id);
   }
+
+  readonly #title = el('h3');
+  readonly #badge = el('mcp-status-badge');
+  readonly #url = el('div', { class: 'url muted' });
+  readonly #reason = el('p', { class: 'reason' });
+  readonly #count = el('div', { class: 'tool-count' });
+  readonly #actions = el('div', { class: 'actions', role: 'group', 'aria-label': t('serverActions') });
+  readonly #ping = el('p', { class: 'ping', role: 'status' });
+  readonly #tools = document.createElement('mcp-tool-list') as McpToolListElement;
+  readonly #log = document.createElement('mcp-log-drawer') as McpLogDrawerElement;
+  readonly #article = el('article', {},
+    el('header', {}, this.#title, this.#badge),
+    this.#url,
+    this.#reason,
+    this.#count,
+    this.#actions,
+    this.#ping,
+    this.#tools,
+    this.#log,
+  );
 }

@@ -2,7 +2,7 @@
 import type { ServerView } from '../protocol/panel.js';
 import { el, sheet } from './dom.js';
 import { t } from './i18n.js';
-import type { McpServerCardElement } from './mcp-server-card.js';
+import type { McpServerCardElement, PingOutcome } from './mcp-server-card.js';
 
 const css = sheet(`.empty { padding: 12px; text-align: center; }`);
 
@@ -34,6 +34,11 @@ export class McpServerListElement extends HTMLElement {
     this.#render();
   }
 
+  /** Routes a "Test connection" outcome to the card that asked for it. */
+  showPing(serverId: string, outcome: PingOutcome) {
+    this.#cards.get(serverId)?.showPing(outcome);
+  }
+
   /** Cards are kept per id so focus and in-progress confirmation survive state pushes. */
   #render() {
     if (this.#servers.length === 0) {
@@ -50,6 +55,9 @@ export class McpServerListElement extends HTMLElement {
       next.set(server.id, card);
     }
     this.#cards = next;
-    this.#list.replaceChildren(...next.values());
+    // Moving a card that is already in place would blur whatever has focus inside it.
+    const cards = [...next.values()];
+    const current = [...this.#list.children];
+    if (cards.length !== current.length || cards.some((card, i) => current[i] !== card)) this.#list.replaceChildren(...cards);
   }
 }

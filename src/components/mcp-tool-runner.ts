@@ -1,11 +1,14 @@
 /**
- * Pick a ready server's enabled tool, give JSON arguments, run it, read the result as text
- * (SPEC K3; the schema-generated form comes later, raw JSON is the always-available fallback).
+ * Pick a ready server's enabled tool, give JSON arguments, run it, watch its progress, abort it,
+ * read the result (SPEC H1, H2, K3). Each run carries its own operationId so the Abort button
+ * and progress notifications name exactly this call. Results show text, images (data: URLs of
+ * image/* types only), embedded resources, resource links, structured content and truncation
+ * markers — every server string as text.
  */
 import type { CallToolResult } from '../protocol/mcp-shapes.js';
 import type { ServerView } from '../protocol/panel.js';
 import { el, sheet } from './dom.js';
-import { RunToolEvent } from './events.js';
+import { CancelToolEvent, RunToolEvent } from './events.js';
 import { t } from './i18n.js';
 
 const css = sheet(`
@@ -14,7 +17,21 @@ label { display: grid; gap: 2px; }
 select, textarea { padding: 4px 6px; border: 1px solid #8888; border-radius: 6px; background: Field; color: FieldText; }
 textarea { font-family: ui-monospace, monospace; min-height: 4em; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; border: 1px solid #8885; border-radius: 6px; padding: 6px; margin: 0; }
+.buttons { display: flex; gap: 6px; }
+progress { width: 100%; }
+img { max-width: 100%; }
 `);
+
+/** An image part's data URL, only for a safe image/* MIME type and base64 data. */
+export function imageDataUrl(block: Record<string, unknown>): string | undefined {
+  const mime = block.mimeType;
+  const data = block.data;
+  if (typeof mime !== 'string' || typeof data !== 'string') return undefined;
+  if (!/^image\/(png|jpeg|gif|webp|bmp|avif)$/i.test(mime) || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return undefined;
+  return `data:${mime.toLowerCase()};base64,${data}`;
+}
+
+const newOperationId = () => crypto.randomUUID().replace(/-/g, '');
 
 export class McpToolRunnerElement extends HTMLElement {
   static define(tag = 'mcp-tool-runner', registry = customElements) {
@@ -22,9 +39,13 @@ export class McpToolRunnerElement extends HTMLElement {
     return this;
   }
   #servers: ServerView[] = [];
+  #running: { serverId: string; operationId: string } | undefined;
   readonly #select = el('select', { name: 'tool' });
   readonly #args = el('textarea', { name: 'arguments', spellcheck: 'false' }, '{}');
   readonly #run = el('button', { type: 'submit' }, t('run'));
+  readonly #abort = el('button', { type: 'button', class: 'abort', hidden: true }, t('abort'));
+  readonly #progress = el('progress', { 'aria-label': t('progress'), hidden: true });
+  readonly #progressText = el('span', { class: 'progress-text muted' });
   readonly #output = el('div', { class: 'output', role: 'region', 'aria-live': 'polite', 'aria-label': t('result') });
 
   constructor() {
@@ -34,12 +55,19 @@ export class McpToolRunnerElement extends HTMLElement {
     const form = el('form', { 'aria-label': t('toolRunner') },
       el('label', {}, t('tool'), this.#select),
       el('label', {}, t('argumentsJson'), this.#args),
-      this.#run,
+      el('div', { class: 'buttons' }, this.#run, this.#abort),
+      this.#progress,
+      this.#progressText,
       this.#output,
     );
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       this.#submit();
+    });
+    this.#abort.addEventListener('click', () => {
+      if (!this.#running) return;
+      this.#abort.disabled = true;
+      this.dispatchEvent(new CancelToolEvent(this.#running.serverId, this.#running.operationId));
     });
     root.append(form);
   }
@@ -50,6 +78,11 @@ export class McpToolRunnerElement extends HTMLElement {
   }
   get servers() {
     return this.#servers;
+  }
+
+  /** The operationId of the call in flight, if any. */
+  get operationId(): string | undefined {
+    return this.#running?.operationId;
   }
 
   #renderOptions() {
@@ -64,11 +97,11 @@ export class McpToolRunnerElement extends HTMLElement {
     }
     this.#select.replaceChildren(...options);
     if (options.some((o) => o.value === previous)) this.#select.value = previous;
-    this.#run.disabled = options.length === 0;
+    this.#run.disabled = options.length === 0 || this.#running !== undefined;
   }
 
   #submit() {
-    if (!this.#select.value) return;
+    if (!this.#select.value || this.#running) return;
     const [serverId, tool] = JSON.parse(this.#select.value) as [string, string];
     let args: unknown;
     try {
@@ -81,26 +114,73 @@ export class McpToolRunnerElement extends HTMLElement {
       this.showError(t('argumentsNotObject'));
       return;
     }
+    const operationId = newOperationId();
+    this.#running = { serverId, operationId };
     this.#run.disabled = true;
+    this.#abort.hidden = false;
+    this.#abort.disabled = false;
+    this.#progress.hidden = true;
+    this.#progress.removeAttribute('value');
+    this.#progressText.textContent = '';
     this.#output.replaceChildren(el('p', { class: 'muted' }, t('running')));
-    this.dispatchEvent(new RunToolEvent(serverId, tool, args as Record<string, unknown>));
+    this.dispatchEvent(new RunToolEvent(serverId, tool, args as Record<string, unknown>, operationId));
+  }
+
+  /** A progress notification; ignored unless it belongs to the call in flight (SPEC H1). */
+  showProgress(operationId: string, progress: number, total?: number, message?: string) {
+    if (this.#running?.operationId !== operationId) return;
+    this.#progress.hidden = false;
+    if (total !== undefined && total > 0) {
+      this.#progress.max = total;
+      this.#progress.value = Math.min(progress, total);
+    } else {
+      this.#progress.removeAttribute('value');
+    }
+    this.#progressText.textContent = message ?? (total ? `${progress} / ${total}` : String(progress));
+  }
+
+  #finish() {
+    this.#running = undefined;
+    this.#abort.hidden = true;
+    this.#progress.hidden = true;
+    this.#progressText.textContent = '';
+    this.#renderOptions();
   }
 
   showError(message: string) {
-    this.#run.disabled = false;
+    this.#finish();
     this.#output.replaceChildren(el('p', { class: 'error' }, message));
   }
 
-  /** Text content and structured content, each as text; other blocks are summarised. */
   showResult(result: CallToolResult) {
-    this.#run.disabled = false;
+    this.#finish();
     const parts: Node[] = [];
     if (result.isError) parts.push(el('p', { class: 'error' }, t('toolReportedError')));
-    for (const block of result.content) {
-      if (block.type === 'text' && typeof block.text === 'string') parts.push(el('pre', { class: 'text' }, block.text));
-      else parts.push(el('p', { class: 'muted' }, `[${block.type}]`));
-    }
+    for (const block of result.content) parts.push(renderBlock(block as Record<string, unknown> & { type: string }));
     if (result.structuredContent) parts.push(el('pre', { class: 'structured' }, JSON.stringify(result.structuredContent, null, 2)));
     this.#output.replaceChildren(...parts);
+  }
+}
+
+function renderBlock(block: Record<string, unknown> & { type: string }): Node {
+  switch (block.type) {
+    case 'text': {
+      const text = typeof block.text === 'string' ? block.text : '';
+      // truncateToolResult's markers start with "[… truncated" or "[… N … omitted".
+      return el('pre', { class: /\[\u2026 (truncated|.*omitted)/.test(text) ? 'text truncated' : 'text' }, text);
+    }
+    case 'image': {
+      const src = imageDataUrl(block);
+      return src ? el('img', { class: 'image', src, alt: `image (${String(block.mimeType)})` }) : el('p', { class: 'muted image-placeholder' }, `[image: ${String(block.mimeType ?? 'unknown type')}]`);
+    }
+    case 'resource': {
+      const r = (block.resource ?? {}) as Record<string, unknown>;
+      const body = typeof r.text === 'string' ? r.text : `[binary ${String(r.mimeType ?? '')}]`;
+      return el('figure', { class: 'resource' }, el('figcaption', {}, String(r.uri ?? '')), el('pre', {}, body));
+    }
+    case 'resource_link':
+      return el('p', { class: 'resource-link' }, `${String(block.name ?? '')} → ${String(block.uri ?? '')}`);
+    default:
+      return el('p', { class: 'muted' }, `[${block.type}]`);
   }
 }

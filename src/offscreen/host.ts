@@ -28,8 +28,14 @@ interface Held {
 const sessions = new Map<string, Held>();
 /** serverId → the connectionId the worker most recently opened for it; older ones are stale. */
 const currentByServer = new Map<string, string>();
+/** Connects still handshaking: a worker that goes away meanwhile must not leave them open. */
+const connecting = new Set<Promise<unknown>>();
+/** How long a closing document waits for handshakes in flight to end (and close) their sessions. */
+const CLOSE_GRACE_MS = 3_000;
 let port: chrome.runtime.Port | undefined;
 const documentId = crypto.randomUUID().replace(/-/g, '');
+
+const noop = () => undefined;
 
 function emit(event: OffscreenEvent) {
   port?.postMessage({ kind: 'event', event });
@@ -62,26 +68,32 @@ const handlers: { [M in OffscreenMethod]: Handler<M> } = {
         emit({ type: 'offscreen:session-lost', connectionId: p.connectionId, error: reason });
       },
     });
-    try {
-      const info = await session.connect();
-      if (currentByServer.get(p.serverId) !== p.connectionId) {
-        throw Object.assign(new Error('A newer connection to this server was opened meanwhile.'), { code: 'stale-connection' });
+    const handshake = (async () => {
+      try {
+        const info = await session.connect();
+        if (currentByServer.get(p.serverId) !== p.connectionId) {
+          throw Object.assign(new Error('A newer connection to this server was opened meanwhile.'), { code: 'stale-connection' });
+        }
+        sessions.set(p.connectionId, { serverId: p.serverId, url: p.url, session, cancels: new CancelRecords() });
+        return info;
+      } catch (e) {
+        if (currentByServer.get(p.serverId) === p.connectionId) currentByServer.delete(p.serverId);
+        await session.close().catch(() => undefined);
+        throw (e as { code?: unknown }).code === 'stale-connection' ? e : wrap(e, p.url, session);
       }
-      sessions.set(p.connectionId, { serverId: p.serverId, url: p.url, session, cancels: new CancelRecords() });
-      return info;
-    } catch (e) {
-      if (currentByServer.get(p.serverId) === p.connectionId) currentByServer.delete(p.serverId);
-      await session.close().catch(() => undefined);
-      throw (e as { code?: unknown }).code === 'stale-connection' ? e : wrap(e, p.url);
-    }
+    })();
+    const settled = handshake.then(noop, noop);
+    connecting.add(settled);
+    void settled.then(() => connecting.delete(settled));
+    return handshake;
   },
   async 'offscreen:list-catalog'(p) {
     const h = held(p.connectionId);
-    return h.session.listCatalog().catch((e) => Promise.reject(wrap(e, h.url)));
+    return h.session.listCatalog().catch((e) => Promise.reject(wrap(e, h.url, h.session)));
   },
   async 'offscreen:list-category'(p) {
     const h = held(p.connectionId);
-    const items = await h.session.listCategory(p.category).catch((e) => Promise.reject(lostOr(h, wrap(e, h.url))));
+    const items = await h.session.listCategory(p.category).catch((e) => Promise.reject(lostOr(h, wrap(e, h.url, h.session))));
     return { category: p.category, items };
   },
   async 'offscreen:call-tool'(p) {
@@ -96,7 +108,11 @@ const handlers: { [M in OffscreenMethod]: Handler<M> } = {
         emit({ type: 'offscreen:progress', connectionId: p.connectionId, operationId: p.operationId, ...progress }),
       );
     } catch (e) {
-      throw lostOr(h, wrap(e, h.url));
+      // The SDK reports a user abort as a timeout; say what really happened (SPEC H2).
+      if (h.cancels.signalOf(p.operationId)?.aborted && sessions.get(p.connectionId) === h && !h.session.lost) {
+        throw Object.assign(new Error('The call was cancelled; the server was told to stop.'), { code: 'cancelled' });
+      }
+      throw lostOr(h, wrap(e, h.url, h.session));
     } finally {
       h.cancels.settle(p.operationId);
     }
@@ -114,9 +130,15 @@ const handlers: { [M in OffscreenMethod]: Handler<M> } = {
     await drop(p.connectionId, 'connection closed');
     return { closed: true };
   },
+  async 'offscreen:set-authorization'(p) {
+    const h = sessions.get(p.connectionId);
+    if (!h || currentByServer.get(h.serverId) !== p.connectionId) return { updated: false };
+    h.session.setAuthorization(p.authorization);
+    return { updated: true };
+  },
   async 'offscreen:ping'(p) {
     const h = held(p.connectionId);
-    return { latencyMs: await h.session.ping().catch((e) => Promise.reject(lostOr(h, wrap(e, h.url)))) };
+    return { latencyMs: await h.session.ping().catch((e) => Promise.reject(lostOr(h, wrap(e, h.url, h.session)))) };
   },
 };
 
@@ -135,8 +157,10 @@ function lostOr(h: Held, e: Error) {
   return Object.assign(new Error('The MCP session ended while this request was running; it was not sent again.'), { code: 'session-lost' });
 }
 
-function wrap(e: unknown, url: string) {
+function wrap(e: unknown, url: string, session?: McpSession) {
   const w = describeSdkError(e, url);
+  // The challenge of a refused request goes to the worker's AuthManager (SPEC E3, E7).
+  if ((w.httpStatus === 401 || w.httpStatus === 403) && session?.lastChallenge) w.wwwAuthenticate = session.lastChallenge;
   return Object.assign(new Error(w.message), w);
 }
 
@@ -156,7 +180,9 @@ async function dispatch(raw: unknown): Promise<{ id: number; result: Result<unkn
     const err = e as { code?: unknown; message?: unknown; httpStatus?: unknown };
     const code = typeof err.code === 'string' ? err.code : 'protocol';
     const message = typeof err.message === 'string' ? err.message : String(e);
-    return { id, result: fail(code, message, typeof err.httpStatus === 'number' ? err.httpStatus : undefined) };
+    const result = fail(code, message, typeof err.httpStatus === 'number' ? err.httpStatus : undefined);
+    if (!result.ok && typeof (err as { wwwAuthenticate?: unknown }).wwwAuthenticate === 'string') result.error.wwwAuthenticate = (err as { wwwAuthenticate: string }).wwwAuthenticate;
+    return { id, result };
   }
 }
 
@@ -177,8 +203,11 @@ export function startOffscreenHost() {
   p.onDisconnect.addListener(() => {
     port = undefined;
     const closing = [...sessions.keys()].map((id) => drop(id, 'worker restarted'));
+    // A handshake that ends now finds its server no longer current and closes its own session.
     currentByServer.clear();
-    void Promise.allSettled(closing).then(() => window.close());
+    const handshakes = Promise.all([...connecting]);
+    const grace = new Promise((r) => setTimeout(r, CLOSE_GRACE_MS));
+    void Promise.allSettled([...closing, Promise.race([handshakes, grace])]).then(() => window.close());
   });
   p.postMessage({ kind: 'event', event: { type: 'offscreen:hello', documentId } });
 }

@@ -88,11 +88,30 @@ export class McpSession {
    * dropped the session. The SDK still sees the 404 and fails that request; we only report it.
    */
   async #fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    if (this.#authorization !== undefined) {
+      const headers = new Headers(init?.headers);
+      headers.set('authorization', this.#authorization);
+      init = { ...init, headers };
+    }
     const response = await (this.options.fetch ?? fetch)(input, init);
+    if (response.status === 401 || response.status === 403) this.#challenge = response.headers.get('www-authenticate')?.slice(0, 4096) ?? undefined;
     if (response.status === 404 && new Headers(init?.headers).has('mcp-session-id')) {
       this.#lost('session-lost', `${new URL(this.options.url).origin} no longer knows this MCP session (HTTP 404); a new session is needed.`);
     }
     return response;
+  }
+
+  #authorization: string | undefined;
+  #challenge: string | undefined;
+
+  /** The `WWW-Authenticate` of the latest 401/403, which the SDK's error does not carry. */
+  get lastChallenge(): string | undefined {
+    return this.#challenge;
+  }
+
+  /** Replaces the `Authorization` header of every later request (a refreshed OAuth token). */
+  setAuthorization(value: string) {
+    this.#authorization = value;
   }
 
   async connect() {

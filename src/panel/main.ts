@@ -8,6 +8,8 @@ import { AddServerEvent, RunToolEvent, ServerActionEvent, ToolToggleEvent } from
 import { t } from '../components/i18n.js';
 import { PANEL_PORT, PanelPushSchema, panelResultSchema, type PanelMethod, type PanelParams, type PanelValue } from '../protocol/panel.js';
 import { originPattern } from '../sw/url-rules.js';
+import { setUpUsePanel } from './use-servers.js';
+import { setUpManagePanel } from './manage-panel.js';
 
 defineAll();
 
@@ -18,9 +20,15 @@ async function call<M extends PanelMethod>(type: M, params: PanelParams<M>): Pro
     if (!parsed.success) return { ok: false, message: 'The extension answered with a malformed message.' };
     return parsed.data.ok ? { ok: true, value: parsed.data.value as PanelValue<M> } : { ok: false, message: parsed.data.error.message };
   } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    const message = e instanceof Error ? e.message : String(e);
+    // The worker stopped after it took the request: it may have acted on it, and it is not retried.
+    if (WORKER_GONE.test(message)) return { ok: false, message: t(type === 'panel:call-tool' ? 'workerRestartedCall' : 'workerRestarted') };
+    return { ok: false, message };
   }
 }
+
+/** Chrome's errors for a message whose receiver went away before answering. */
+const WORKER_GONE = /message (channel|port) closed before a response was received/i;
 
 const list = document.querySelector('mcp-server-list')!;
 const form = document.querySelector('mcp-add-server')!;
@@ -29,8 +37,12 @@ const configErrors = document.querySelector<HTMLElement>('#config-errors')!;
 document.title = t('panelTitle');
 document.querySelector('h1')!.textContent = t('panelTitle');
 
+const onUsePush = setUpUsePanel({ runner, approvals: document.querySelector<HTMLElement>('#approvals')! });
+const ping = setUpManagePanel({ call, list, importer: document.querySelector('mcp-import')! });
+
 function connectPort() {
   const port = chrome.runtime.connect({ name: PANEL_PORT });
+  port.onMessage.addListener(onUsePush);
   port.onMessage.addListener((message) => {
     const push = PanelPushSchema.safeParse(message);
     if (!push.success) return;
@@ -50,17 +62,25 @@ function requestOrigin(url: string): Promise<boolean> {
 }
 
 document.addEventListener(AddServerEvent.type, (e) => {
-  const { name, url, authKind, token } = e.detail;
+  const { name, url, authKind, token, clientId, clientSecret, scopes } = e.detail;
   const permission = requestOrigin(url);
   void (async () => {
     const granted = await permission;
-    const auth = authKind === 'bearer' && token ? { kind: 'bearer' as const, token } : { kind: 'none' as const };
+    const auth =
+      authKind === 'oauth'
+        ? { kind: 'oauth' as const, ...(clientId ? { clientId } : {}), ...(clientSecret ? { clientSecret } : {}), ...(scopes ? { scopes } : {}) }
+        : authKind === 'bearer' && token
+          ? { kind: 'bearer' as const, token }
+          : { kind: 'none' as const };
     const r = await call('panel:add-server', { name, url, auth });
     if (!r.ok) form.showResult(r);
     else if (!granted) form.showResult({ ok: false, message: t('permissionDenied', new URL(url).origin) });
     else form.showResult({ ok: true });
   })();
 });
+
+/** Authorization-server origins the worker said are not granted yet, asked for on the next Authorize click. */
+const authOrigins = new Map<string, string[]>();
 
 document.addEventListener(ServerActionEvent.type, (e) => {
   const serverId = e.serverId;
@@ -88,7 +108,22 @@ document.addEventListener(ServerActionEvent.type, (e) => {
       void call('panel:remove-server', { serverId });
       return;
     case 'ping':
-      void call('panel:ping', { serverId });
+      ping(serverId);
+      return;
+    case 'authorize': {
+      // Asked inside the click, before any await (SPEC L1): the MCP origin and any authorization
+      // server origin an earlier attempt found missing. The window itself opens in the worker (E2).
+      const server = list.servers.find((s) => s.id === serverId);
+      const origins = server ? [originPattern(server.url), ...(authOrigins.get(serverId) ?? [])] : [];
+      const permission = origins.length ? chrome.permissions.request({ origins }).catch(() => false) : Promise.resolve(false);
+      void permission.then(async () => {
+        const r = await call('panel:authorize', { serverId });
+        if (r.ok && r.value.missingOrigins) authOrigins.set(serverId, r.value.missingOrigins);
+      });
+      return;
+    }
+    case 'forget-auth':
+      void call('panel:forget-authorization', { serverId });
   }
 });
 
@@ -97,7 +132,7 @@ document.addEventListener(ToolToggleEvent.type, (e) => {
 });
 
 document.addEventListener(RunToolEvent.type, (e) => {
-  void call('panel:call-tool', { serverId: e.serverId, tool: e.tool, arguments: e.args }).then((r) => {
+  void call('panel:call-tool', { serverId: e.serverId, tool: e.tool, arguments: e.args, ...(e.operationId ? { operationId: e.operationId } : {}) }).then((r) => {
     if (r.ok) runner.showResult(r.value);
     else runner.showError(r.message);
   });

@@ -43,6 +43,8 @@ export const OffscreenRequestSchemas = {
   'offscreen:cancel': z.object({ connectionId: id, operationId: id }),
   'offscreen:close': z.object({ connectionId: id }),
   'offscreen:ping': z.object({ connectionId: id }),
+  /** A refreshed OAuth token for a live session; later requests carry it (SPEC E9). */
+  'offscreen:set-authorization': z.object({ connectionId: id, authorization: z.string().check(z.minLength(1), z.maxLength(16384)) }),
 } as const;
 
 export const OffscreenResponseSchemas = {
@@ -62,6 +64,7 @@ export const OffscreenResponseSchemas = {
   'offscreen:cancel': z.object({ cancelled: z.boolean() }),
   'offscreen:close': z.object({ closed: z.boolean() }),
   'offscreen:ping': z.object({ latencyMs: z.number() }),
+  'offscreen:set-authorization': z.object({ updated: z.boolean() }),
 } as const;
 
 export type OffscreenMethod = keyof typeof OffscreenRequestSchemas;

@@ -6,6 +6,9 @@
 import * as z from 'zod/mini';
 import { CallToolResultSchema, ToolSchema, PromptSchema, ResourceSchema, ResourceTemplateSchema } from './mcp-shapes.js';
 import { resultSchema } from './result.js';
+import { UsePanelRequestSchemas, UsePanelResponseSchemas } from './panel-use.js';
+import { OAuthPanelRequestSchemas, OAuthPanelResponseSchemas } from './panel-oauth.js';
+import { ManagePanelRequestSchemas, ManagePanelResponseSchemas } from './panel-manage.js';
 
 export const PANEL_PORT = 'mcp-panel';
 
@@ -77,8 +80,13 @@ export const PanelRequestSchemas = {
     serverId,
     tool: z.string().check(z.minLength(1), z.maxLength(128)),
     arguments: z.record(z.string(), z.unknown()),
+    /** Chosen by the panel so its Abort button can name the call (SPEC H2). */
+    operationId: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/))),
   }),
   'panel:ping': z.object({ serverId }),
+  ...UsePanelRequestSchemas,
+  ...OAuthPanelRequestSchemas,
+  ...ManagePanelRequestSchemas,
 } as const;
 
 export const PanelResponseSchemas = {
@@ -91,6 +99,9 @@ export const PanelResponseSchemas = {
   'panel:set-tool-enabled': z.object({ enabled: z.boolean() }),
   'panel:call-tool': CallToolResultSchema,
   'panel:ping': z.object({ latencyMs: z.number() }),
+  ...UsePanelResponseSchemas,
+  ...OAuthPanelResponseSchemas,
+  ...ManagePanelResponseSchemas,
 } as const;
 
 export type PanelMethod = keyof typeof PanelRequestSchemas;

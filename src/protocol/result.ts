@@ -10,6 +10,8 @@ export interface WireError {
   /** Plain words for the user, naming what failed and, where possible, what to do next. */
   message: string;
   httpStatus?: number;
+  /** The `WWW-Authenticate` challenge of a 401/403, so the worker's AuthManager can act on it (SPEC E3, E7). */
+  wwwAuthenticate?: string;
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: WireError };
@@ -18,6 +20,7 @@ export const WireErrorSchema = z.object({
   code: z.string().check(z.minLength(1), z.maxLength(64)),
   message: z.string().check(z.maxLength(4096)),
   httpStatus: z.optional(z.number().check(z.int())),
+  wwwAuthenticate: z.optional(z.string().check(z.maxLength(4096))),
 });
 
 /** Validates an envelope whose `value` is checked by `value` schema. */
@@ -38,18 +41,22 @@ export const fail = (code: string, message: string, httpStatus?: number): Result
 export class RemoteError extends Error {
   readonly code: string;
   readonly httpStatus: number | undefined;
+  readonly wwwAuthenticate: string | undefined;
   constructor(error: WireError) {
     super(error.message);
     this.name = 'RemoteError';
     this.code = error.code;
     this.httpStatus = error.httpStatus;
+    this.wwwAuthenticate = error.wwwAuthenticate;
   }
 }
 
 /** Turns any thrown value into a WireError without losing an existing code. */
 export function toWireError(e: unknown, fallbackCode = 'internal'): WireError {
   if (e instanceof RemoteError) {
-    return e.httpStatus === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, httpStatus: e.httpStatus };
+    const w: WireError = e.httpStatus === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, httpStatus: e.httpStatus };
+    if (e.wwwAuthenticate !== undefined) w.wwwAuthenticate = e.wwwAuthenticate;
+    return w;
   }
   const code = typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : fallbackCode;
   const message = e instanceof Error ? e.message : String(e);

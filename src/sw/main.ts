@@ -13,6 +13,12 @@ import type { InvalidEntry } from '../storage/config-store.js';
 import { McpManager } from './mcp-manager.js';
 import { acceptOffscreenPort, ensureOffscreen, onOffscreenLost } from './offscreen-host.js';
 import { createPanelApi } from './panel-api.js';
+import { withRequestLogging } from './request-logging.js';
+import { acceptImportPort } from './import-channel.js';
+import { appendRequestLog } from '../storage/request-log.js';
+import { authConfigOf, authManager, headersWithOAuth } from './oauth/oauth-runtime.js';
+import { withOAuthRetry } from './oauth/oauth-requests.js';
+import { setUpUseServers } from './use-servers.js';
 import { originPattern } from './url-rules.js';
 import { McpWorkerClient } from './worker-client.js';
 
@@ -20,9 +26,16 @@ const newId = () => crypto.randomUUID().replace(/-/g, '');
 
 const worker = new McpWorkerClient(ensureOffscreen);
 const manager = new McpManager({
-  request: (method, params) => worker.request(method, params),
+  // OAuth tokens ride in the connect headers; a 401 refreshes and resends once (oauth-requests.ts).
+  request: withOAuthRetry({
+    // Every request is recorded in the server's request log, redacted (SPEC J2).
+    request: withRequestLogging((method, params) => worker.request(method, params), appendRequestLog),
+    auth: authManager,
+    configOf: async (id) => (await configStore.read()).servers.find((s) => s.id === id),
+    authConfigOf,
+  }),
   hasHostPermission: (url) => chrome.permissions.contains({ origins: [originPattern(url)] }),
-  headersFor,
+  headersFor: (config) => headersWithOAuth(config, headersFor),
   newId,
 });
 let configErrors: InvalidEntry[] = [];
@@ -55,7 +68,16 @@ async function loadConfig(startup: boolean) {
 }
 
 const ready = loadConfig(true).catch((e) => console.error('[sw] could not load the configuration', e));
-const handlePanel = createPanelApi({ manager, state, newOperationId: newId });
+const use = setUpUseServers({
+  manager,
+  request: (method, params) => worker.request(method, params),
+  onWorkerEvent: (listener) => void worker.onEvent(listener),
+  push: (message) => {
+    for (const p of panels) p.postMessage(message);
+  },
+  newId,
+});
+const handlePanel = createPanelApi({ manager, state, newOperationId: newId, useHandlers: use.handlers });
 
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   // Only this extension's own pages may drive the manager; the offscreen document uses its Port.
@@ -69,10 +91,12 @@ chrome.runtime.onConnect.addListener((port) => {
     acceptOffscreenPort(port);
     return;
   }
+  if (acceptImportPort(port)) return;
   if (port.name === PANEL_PORT && port.sender?.id === chrome.runtime.id) {
     panels.add(port);
     port.onDisconnect.addListener(() => panels.delete(port));
     void ready.then(() => port.postMessage({ type: 'panel:state', state: state() }));
+    void ready.then(() => port.postMessage({ type: 'panel:approvals', approvals: use.pendingApprovals() }));
   }
 });
 

@@ -70,7 +70,17 @@ const superseded = () => new RemoteError({ code: 'superseded', message: 'The con
 
 /** What a live session depends on: a change to any of it needs the disconnect barrier (C3). */
 function sameBinding(a: McpServerConfig, b: McpServerConfig): boolean {
-  return a.url === b.url && a.timeoutMs === b.timeoutMs && JSON.stringify(a.auth) === JSON.stringify(b.auth) && JSON.stringify(a.headers) === JSON.stringify(b.headers);
+  return a.url === b.url && a.timeoutMs === b.timeoutMs && JSON.stringify(sessionAuth(a)) === JSON.stringify(sessionAuth(b)) && JSON.stringify(a.headers) === JSON.stringify(b.headers);
+}
+
+/**
+ * The auth settings a session depends on. A rotated refresh token or a registered client is
+ * written into the entry while a session runs on the same binding: no reason to reconnect.
+ */
+function sessionAuth(c: McpServerConfig): unknown {
+  if (c.auth.kind !== 'oauth') return c.auth;
+  const { tokens: _t, registration: _r, ...rest } = c.auth;
+  return rest;
 }
 
 const noop = () => undefined;
@@ -318,6 +328,15 @@ export class McpManager {
   async ping(serverId: string): Promise<number> {
     const rt = await this.ensureReady(serverId);
     return (await this.ports.request('offscreen:ping', { connectionId: this.#connectionOf(rt) })).latencyMs;
+  }
+
+  /**
+   * An interactive authorization failed or was cancelled: a server waiting for authorization
+   * keeps `needs-auth` with this newer reason, so the card says what happened (SPEC E9, K8).
+   */
+  authFailed(serverId: string, reason: Reason) {
+    const rt = this.#servers.get(serverId);
+    if (rt && rt.state.status !== 'ready') this.#apply(rt, { type: 'auth-required', reason });
   }
 
   /** Events from the offscreen host; those for a connection that is not current are ignored (SPEC C6). */

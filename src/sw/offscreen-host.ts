@@ -7,6 +7,8 @@ import { OFFSCREEN_PORT } from '../protocol/offscreen.js';
 
 const OFFSCREEN_PATH = 'offscreen.html';
 const CONNECT_TIMEOUT_MS = 10_000;
+/** How long a previous worker's document gets to close itself before it is closed by force. */
+const OLD_DOCUMENT_GRACE_MS = 1_000;
 
 let current: chrome.runtime.Port | undefined;
 let pending: Promise<chrome.runtime.Port> | undefined;
@@ -49,10 +51,19 @@ export function ensureOffscreen(): Promise<chrome.runtime.Port> {
 
 async function create(): Promise<chrome.runtime.Port> {
   const url = chrome.runtime.getURL(OFFSCREEN_PATH);
-  const existing = await chrome.runtime.getContexts({
-    contextTypes: [chrome.runtime.ContextType.OFFSCREEN_DOCUMENT],
-    documentUrls: [url],
-  });
+  const exists = async () =>
+    (await chrome.runtime.getContexts({ contextTypes: [chrome.runtime.ContextType.OFFSCREEN_DOCUMENT], documentUrls: [url] })).length > 0;
+  if (await exists()) {
+    // A previous worker's document closes itself once its Port is gone, ending its sessions
+    // cleanly; give it that moment before forcing it, so the server is told (SPEC C6, C7).
+    const deadline = Date.now() + OLD_DOCUMENT_GRACE_MS;
+    while (!current && Date.now() < deadline && (await exists())) await new Promise((r) => setTimeout(r, 50));
+    // A document still starting when the old worker stopped connects here instead: it holds no
+    // session yet, so it is ours to use.
+    if (current) return current;
+    if (await exists()) await chrome.offscreen.closeDocument().catch(() => undefined);
+  }
+  // Only a document created below may answer the waiter: one closed above must not.
   const connected = new Promise<chrome.runtime.Port>((resolve, reject) => {
     const timer = setTimeout(() => reject(Object.assign(new Error('The MCP host document did not start.'), { code: 'offscreen-lost' })), CONNECT_TIMEOUT_MS);
     waiter = (port) => {
@@ -60,7 +71,6 @@ async function create(): Promise<chrome.runtime.Port> {
       resolve(port);
     };
   });
-  if (existing.length > 0) await chrome.offscreen.closeDocument().catch(() => undefined);
   await chrome.offscreen.createDocument({
     url: OFFSCREEN_PATH,
     reasons: [chrome.offscreen.Reason.WORKERS],

@@ -10,6 +10,7 @@ import {
   type PanelState,
   type PanelValue,
 } from '../protocol/panel.js';
+import type { UsePanelRequestSchemas } from '../protocol/panel-use.js';
 import { fail, ok, RemoteError, toWireError, type Result } from '../protocol/result.js';
 import type { McpServerConfig } from '../storage/config-schema.js';
 import { slugify } from '../storage/config-store.js';
@@ -17,12 +18,18 @@ import { configStore } from './config-access.js';
 import { sealBearer } from './credentials.js';
 import type { McpManager } from './mcp-manager.js';
 import { checkServerUrl } from './url-rules.js';
+import { newOAuthAuth, oauthPanelHandlers } from './oauth/panel-oauth.js';
+import { managePanelHandlers } from './panel-manage.js';
 
 export interface PanelApiDeps {
   manager: McpManager;
   state(): PanelState;
   newOperationId(): string;
+  /** Approval and cancellation handlers (src/sw/use-servers.ts). */
+  useHandlers: UseHandlers;
 }
+
+type UseHandlers = { [M in keyof typeof UsePanelRequestSchemas]: (p: PanelParams<M>) => Promise<PanelValue<M>> };
 
 type Handlers = { [M in PanelMethod]: (p: PanelParams<M>) => Promise<PanelValue<M>> };
 
@@ -33,9 +40,6 @@ export function createPanelApi(deps: PanelApiDeps) {
     'panel:add-server': async (p) => {
       const checked = checkServerUrl(p.url);
       if (!checked.ok) throw new RemoteError({ code: 'invalid-url', message: checked.message });
-      if (p.auth.kind === 'oauth') {
-        throw new RemoteError({ code: 'not-supported', message: 'OAuth servers cannot be added from the panel yet; use a bearer token or no authorization.' });
-      }
       const auth = p.auth;
       let serverId = '';
       await configStore.update(async (servers, { takenIds }) => {
@@ -47,7 +51,12 @@ export function createPanelApi(deps: PanelApiDeps) {
           id: serverId,
           name: p.name.trim(),
           url: checked.url,
-          auth: auth.kind === 'bearer' ? { kind: 'bearer', token: await sealBearer(serverId, auth.token) } : { kind: 'none' },
+          auth:
+            auth.kind === 'oauth'
+              ? await newOAuthAuth(serverId, auth)
+              : auth.kind === 'bearer'
+                ? { kind: 'bearer', token: await sealBearer(serverId, auth.token) }
+                : { kind: 'none' },
           enabled: true,
           disabledTools: [],
           connectOnStartup: true,
@@ -79,8 +88,11 @@ export function createPanelApi(deps: PanelApiDeps) {
       );
       return { enabled: p.enabled };
     },
-    'panel:call-tool': async (p) => manager.callTool(p.serverId, p.tool, p.arguments, deps.newOperationId()),
+    'panel:call-tool': async (p) => manager.callTool(p.serverId, p.tool, p.arguments, p.operationId ?? deps.newOperationId()),
     'panel:ping': async (p) => ({ latencyMs: await manager.ping(p.serverId) }),
+    ...deps.useHandlers,
+    ...oauthPanelHandlers(manager),
+    ...managePanelHandlers(),
   };
 
   return async function handle(message: unknown): Promise<Result<unknown>> {

@@ -84,7 +84,7 @@ describe('mcp-server-list', () => {
     const list = await fixture<McpServerListElement>(html`<mcp-server-list></mcp-server-list>`);
     list.servers = [server()];
     await settled();
-    const box = cards(list)[0]!.shadowRoot!.querySelector<HTMLInputElement>('input[data-tool="add"]')!;
+    const box = cards(list)[0]!.shadowRoot!.querySelector('mcp-tool-list')!.shadowRoot!.querySelector<HTMLInputElement>('input[data-tool="add"]')!;
     expect(box.checked).to.equal(false);
     const toggled = oneEvent(list, ToolToggleEvent.type);
     box.click();
@@ -98,9 +98,49 @@ describe('mcp-server-list', () => {
     list.servers = [server({ name: evil, tools: [{ name: 'x', title: evil, description: evil, inputSchema: {} }], disabledTools: [] })];
     await settled();
     const root = cards(list)[0]!.shadowRoot!;
+    const toolRoot = root.querySelector('mcp-tool-list')!.shadowRoot!;
     expect(root.querySelector('img')).to.equal(null);
+    expect(toolRoot.querySelector('img')).to.equal(null);
     expect(root.querySelector('h3')!.textContent).to.equal(evil);
+    expect(toolRoot.querySelector('.desc')!.textContent).to.equal(evil);
     expect((window as unknown as { __pwned?: number }).__pwned).to.equal(undefined);
+  });
+
+  it('shows the latency of "Test connection" on the card that asked', async () => {
+    const list = await fixture<McpServerListElement>(html`<mcp-server-list></mcp-server-list>`);
+    list.servers = [server(), server({ id: 'other', name: 'Other' })];
+    await settled();
+    const card = cards(list)[0]!;
+    const asked = oneEvent(list, ServerActionEvent.type);
+    card.shadowRoot!.querySelector<HTMLButtonElement>('[data-action="ping"]')!.click();
+    const e = (await asked) as unknown as ServerActionEvent;
+    expect([e.serverId, e.action]).to.deep.equal(['demo', 'ping']);
+    expect(card.shadowRoot!.querySelector('.ping')!.textContent).to.equal('Testing…');
+    list.showPing('demo', { ok: true, latencyMs: 12.4 });
+    expect(card.shadowRoot!.querySelector('.ping')!.textContent).to.equal('Answered in 12 ms');
+    expect(cards(list)[1]!.shadowRoot!.querySelector('.ping')!.textContent).to.equal('');
+    list.showPing('demo', { ok: false, message: 'timed out' });
+    expect(card.shadowRoot!.querySelector('.ping')!.textContent).to.equal('No answer: timed out');
+  });
+
+  it('offers "Test connection" only when the server is ready', async () => {
+    const list = await fixture<McpServerListElement>(html`<mcp-server-list></mcp-server-list>`);
+    list.servers = [server({ status: 'disconnected' })];
+    await settled();
+    expect(cards(list)[0]!.shadowRoot!.querySelector('[data-action="ping"]')).to.equal(null);
+  });
+
+  it('keeps focus in the tool search across a state push', async () => {
+    const list = await fixture<McpServerListElement>(html`<mcp-server-list></mcp-server-list>`);
+    list.servers = [server()];
+    await settled();
+    const toolList = cards(list)[0]!.shadowRoot!.querySelector('mcp-tool-list')!;
+    const search = toolList.shadowRoot!.querySelector<HTMLInputElement>('input[type=search]')!;
+    search.focus();
+    list.servers = [server({ status: 'connecting' })];
+    await settled();
+    expect(toolList.shadowRoot!.activeElement).to.equal(search);
+    expect(cards(list)[0]!.shadowRoot!.querySelector('mcp-tool-list')).to.equal(toolList);
   });
 
   it('is accessible', async () => {

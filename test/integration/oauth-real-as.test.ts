@@ -7,17 +7,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPublicKey, generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import express from 'express';
-import Provider from 'oidc-provider';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import { mcpAuthMetadataRouter, getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
-import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { startOAuthServers, type OAuthServers } from '../support/oauth-servers.js';
 import { AuthManager, bearerHeaders, newRequestAuthState } from '../../src/sw/auth/auth-manager.js';
 import { MemoryCredentialStore } from '../../src/sw/auth/memory-store.js';
 import { AuthorizationRequiredError, TokenError } from '../../src/sw/auth/errors.js';
@@ -25,121 +15,16 @@ import { refreshTokens } from '../../src/sw/auth/token.js';
 import type { AuthServerConfig } from '../../src/sw/auth/ports.js';
 
 const REDIRECT = 'https://abcdefghijklmnopabcdefghijklmnop.chromiumapp.org/mcp-oauth';
-const SCOPE = 'mcp:tools';
-
-let asServer: Server;
-let mcpServer: Server;
+let servers: OAuthServers;
 let issuer: string;
 let mcpUrl: string;
-let publicKey: KeyObject;
-
-function listen(app: express.Express): Promise<Server> {
-  return new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-}
-const portOf = (s: Server) => (s.address() as AddressInfo).port;
-
-/** RS256 JWT check: signature, audience = the MCP resource, expiry. */
-function verifyJwt(token: string) {
-  const [h, p, sig] = token.split('.');
-  if (!h || !p || !sig) throw new InvalidTokenError('not a JWT');
-  const ok = verify('sha256', Buffer.from(`${h}.${p}`), publicKey, Buffer.from(sig, 'base64url'));
-  if (!ok) throw new InvalidTokenError('bad signature');
-  const claims = JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>;
-  const aud = Array.isArray(claims['aud']) ? claims['aud'] : [claims['aud']];
-  if (!aud.includes(mcpUrl)) throw new InvalidTokenError('wrong audience');
-  return claims;
-}
 
 before(async () => {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  publicKey = createPublicKey(privateKey);
-  const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'k1', use: 'sig', alg: 'RS256' };
-
-  // Authorization server.
-  const asApp = express();
-  asServer = await listen(asApp);
-  issuer = `http://127.0.0.1:${portOf(asServer)}`;
-  const mcpApp = express();
-  mcpServer = await listen(mcpApp);
-  mcpUrl = `http://127.0.0.1:${portOf(mcpServer)}/mcp`;
-
-  const provider = new Provider(issuer, {
-    jwks: { keys: [jwk as never] },
-    scopes: ['openid', 'offline_access', SCOPE],
-    pkce: { required: () => true },
-    features: {
-      devInteractions: { enabled: false },
-      registration: { enabled: true },
-      revocation: { enabled: true },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: () => mcpUrl,
-        useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx: unknown, resource: string) => {
-          if (resource !== mcpUrl) throw new Error(`unknown resource ${resource}`);
-          return { scope: SCOPE, audience: mcpUrl, accessTokenFormat: 'jwt', accessTokenTTL: 3600, jwt: { sign: { alg: 'RS256' } } };
-        },
-      },
-    },
-    issueRefreshToken: () => true,
-    rotateRefreshToken: true,
-    findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id }) }),
-    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
-  });
-  // Login and consent without a person.
-  asApp.get('/interaction/:uid', async (req, res, next) => {
-    try {
-      const details = await provider.interactionDetails(req, res);
-      if (details.prompt.name === 'login') {
-        await provider.interactionFinished(req, res, { login: { accountId: 'alice' } }, { mergeWithLastSubmission: false });
-        return;
-      }
-      const grant = details.grantId
-        ? await provider.Grant.find(details.grantId)
-        : new provider.Grant({ accountId: details.session!.accountId, clientId: details.params['client_id'] as string });
-      const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
-      if (missing.missingOIDCScope) grant!.addOIDCScope(missing.missingOIDCScope.join(' '));
-      for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant!.addResourceScope(resource, scopes.join(' '));
-      const grantId = await grant!.save();
-      await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
-    } catch (e) {
-      next(e);
-    }
-  });
-  asApp.use(provider.callback());
-
-  // MCP resource server.
-  const oauthMetadata = (await (await fetch(`${issuer}/.well-known/oauth-authorization-server`)).json()) as OAuthMetadata;
-  mcpApp.use(mcpAuthMetadataRouter({ oauthMetadata, resourceServerUrl: new URL(mcpUrl), scopesSupported: [SCOPE] }));
-  const bearer = requireBearerAuth({
-    resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(new URL(mcpUrl)),
-    verifier: {
-      async verifyAccessToken(token) {
-        const c = verifyJwt(token);
-        return { token, clientId: String(c['client_id']), scopes: String(c['scope'] ?? '').split(' '), expiresAt: Number(c['exp']) };
-      },
-    },
-  });
-  mcpApp.post('/mcp', express.json(), bearer, async (req, res) => {
-    const server = new McpServer({ name: 'real-rs', version: '1.0.0' });
-    server.registerTool('whoami', { description: 'client id of the caller' }, async (extra) => ({
-      content: [{ type: 'text', text: `client=${extra.authInfo?.clientId}` }],
-    }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => void transport.close());
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
-  });
+  servers = await startOAuthServers({ approval: 'auto' });
+  ({ issuer, mcpUrl } = servers);
 });
 
-after(() => {
-  asServer?.closeAllConnections();
-  mcpServer?.closeAllConnections();
-  asServer?.close();
-  mcpServer?.close();
-});
+after(() => servers?.close());
 
 /** The identity port outside a browser: follow redirects by hand, keeping cookies, until our redirect URI. */
 async function followToRedirectUri(authorizationUrl: string): Promise<string> {

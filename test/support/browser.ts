@@ -89,12 +89,29 @@ export async function launchExtension(options: { grantLoopback?: boolean; locale
   browser.on('targetcreated', (t) => void watch(t));
   for (const t of browser.targets()) await watch(t);
 
+  /**
+   * The extension's worker, once its script has run. Right after launch (or a restart) the
+   * target can exist before the extension APIs are bound, and a worker whose script failed
+   * still answers one evaluate (FIELD-NOTES): so poll until `chrome.runtime.id` is seen twice.
+   */
   const serviceWorker = async () => {
-    const target = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url() === `${origin}sw.js`, { timeout: 15_000 });
-    const worker = (await target.worker())!;
-    // A worker whose script failed still answers once; check twice (FIELD-NOTES).
-    for (let i = 0; i < 2; i++) await worker.evaluate(() => typeof chrome.runtime.id);
-    return worker;
+    const deadline = Date.now() + 20_000;
+    let lastError: unknown;
+    while (Date.now() < deadline) {
+      try {
+        const target = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url() === `${origin}sw.js`, { timeout: 15_000 });
+        const worker = await target.worker();
+        if (worker) {
+          let seen = 0;
+          for (let i = 0; i < 2; i++) if (await worker.evaluate(() => typeof chrome !== 'undefined' && typeof chrome.runtime?.id === 'string')) seen++;
+          if (seen === 2) return worker;
+        }
+      } catch (e) {
+        lastError = e;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`The extension's service worker did not become ready: ${String(lastError ?? 'extension APIs never appeared')}`);
   };
 
   return {

@@ -1,0 +1,82 @@
+/**
+ * One tool call waiting for the user's approval (SPEC G1, K3): who asks, which tool on which
+ * server, the exact arguments, and the server's annotations — shown as the server's own claims,
+ * since they never relax approval. Three answers: allow once, always allow this tool, deny.
+ * Every server-provided string is text.
+ */
+import type { ApprovalView } from '../protocol/panel-use.js';
+import { el, sheet } from './dom.js';
+import { ApprovalDecisionEvent } from './events.js';
+import { t } from './i18n.js';
+
+const css = sheet(`
+:host { border: 2px solid var(--accent, #1a73e8); border-radius: 8px; padding: 8px; margin: 6px 0; }
+h3 { margin: 0 0 4px; font-size: 14px; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 12em; overflow: auto; border: 1px solid #8885; border-radius: 6px; padding: 6px; margin: 4px 0; }
+.actions { display: flex; gap: 6px; flex-wrap: wrap; }
+`);
+
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
+/** Annotation flags as plain words, e.g. `readOnlyHint=true, openWorldHint=false`. */
+export function describeHints(annotations: ApprovalView['annotations']): string {
+  if (!annotations) return '';
+  return HINTS.filter((h) => typeof annotations[h] === 'boolean').map((h) => `${h}=${String(annotations[h])}`).join(', ');
+}
+
+export class McpApprovalCardElement extends HTMLElement {
+  static define(tag = 'mcp-approval-card', registry = customElements) {
+    if (!registry.get(tag)) registry.define(tag, this);
+    return this;
+  }
+  #approval: ApprovalView | undefined;
+  #queued = false;
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' }).adoptedStyleSheets = [css];
+  }
+
+  set approval(value: ApprovalView | undefined) {
+    this.#approval = value;
+    this.#update();
+  }
+  get approval() {
+    return this.#approval;
+  }
+
+  #update() {
+    if (this.#queued) return;
+    this.#queued = true;
+    queueMicrotask(() => {
+      this.#queued = false;
+      this.#render();
+    });
+  }
+
+  #render() {
+    const a = this.#approval;
+    const root = this.shadowRoot!;
+    if (!a) {
+      root.replaceChildren();
+      return;
+    }
+    const hints = describeHints(a.annotations);
+    const button = (decision: 'once' | 'always' | 'deny', label: string) => {
+      const b = el('button', { type: 'button', 'data-decision': decision }, label);
+      b.addEventListener('click', () => {
+        for (const other of root.querySelectorAll('button')) other.disabled = true;
+        this.dispatchEvent(new ApprovalDecisionEvent(a.id, decision));
+      });
+      return b;
+    };
+    const section = el('section', { role: 'alertdialog', 'aria-labelledby': 'title', 'aria-describedby': 'from' },
+      el('h3', { id: 'title' }, t('approvalTitle')),
+      el('p', { id: 'from', class: 'from' }, t('approvalFrom', a.agentName, a.toolTitle ? `${a.toolTitle} (${a.tool})` : a.tool, a.serverName)),
+      hints ? el('p', { class: 'hints muted' }, t('approvalHints', hints)) : null,
+      el('pre', { class: 'arguments', 'aria-label': t('argumentsJson') }, a.argumentsJson),
+      el('div', { class: 'actions' }, button('once', t('allowOnce')), button('always', t('allowAlways')), button('deny', t('deny'))),
+    );
+    root.replaceChildren(section);
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * Panel requests about OAuth authorization (SPEC E2, E11, K1), spread into the panel protocol
+ * table. `panel:authorize` is sent only from the user's click: it may open the authorization
+ * window, which background work never does (E9).
+ */
+import * as z from 'zod/mini';
+
+const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
+
+export const OAuthPanelRequestSchemas = {
+  'panel:authorize': z.object({ serverId }),
+  'panel:forget-authorization': z.object({ serverId }),
+} as const;
+
+export const OAuthPanelResponseSchemas = {
+  'panel:authorize': z.object({
+    status: z.enum(['disconnected', 'connecting', 'ready', 'needs-auth', 'error']),
+    /** Authorization-server origins Chrome must grant first; the panel asks for them on the next click (L1). */
+    missingOrigins: z.optional(z.array(z.string().check(z.maxLength(2048))).check(z.maxLength(8))),
+  }),
+  'panel:forget-authorization': z.object({ revoked: z.boolean(), revokeError: z.optional(z.string().check(z.maxLength(4096))) }),
+} as const;

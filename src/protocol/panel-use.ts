@@ -1,0 +1,51 @@
+/**
+ * Panel ↔ worker messages for *using* servers (SPEC G1, H1, H2, K3): tool-call approvals, call
+ * progress and cancellation. Kept apart from `panel.ts` so the connection-management protocol
+ * stays readable; its request schemas are spread into the one panel request table there.
+ * Pushes travel over the same panel Port as `panel:state`, each validated on receipt.
+ */
+import * as z from 'zod/mini';
+import { ToolSchema } from './mcp-shapes.js';
+
+const id = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
+const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
+
+export const APPROVAL_DECISIONS = ['once', 'always', 'deny'] as const;
+export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
+
+/** One call waiting for the user's decision, as the approval card shows it. */
+export const ApprovalViewSchema = z.object({
+  id,
+  serverId,
+  serverName: z.string().check(z.maxLength(256)),
+  tool: z.string().check(z.maxLength(128)),
+  toolTitle: z.optional(z.string().check(z.maxLength(512))),
+  agentName: z.string().check(z.maxLength(128)),
+  /** The arguments as pretty JSON, cut to a bounded length for display. */
+  argumentsJson: z.string().check(z.maxLength(20_000)),
+  annotations: z.optional(ToolSchema.shape.annotations),
+  requestedAt: z.number(),
+});
+export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
+
+export const UsePanelPushSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('panel:approvals'), approvals: z.array(ApprovalViewSchema).check(z.maxLength(100)) }),
+  z.object({
+    type: z.literal('panel:progress'),
+    operationId: id,
+    progress: z.number(),
+    total: z.optional(z.number()),
+    message: z.optional(z.string().check(z.maxLength(1024))),
+  }),
+]);
+export type UsePanelPush = z.infer<typeof UsePanelPushSchema>;
+
+export const UsePanelRequestSchemas = {
+  'panel:answer-approval': z.object({ approvalId: id, decision: z.enum(APPROVAL_DECISIONS) }),
+  'panel:cancel-call': z.object({ serverId, operationId: id }),
+} as const;
+
+export const UsePanelResponseSchemas = {
+  'panel:answer-approval': z.object({ settled: z.boolean() }),
+  'panel:cancel-call': z.object({ cancelled: z.boolean() }),
+} as const;

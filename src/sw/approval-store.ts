@@ -1,0 +1,129 @@
+/**
+ * Persistent "always allow this tool" grants (SPEC G1, K3). A grant is only as good as what the
+ * user saw when giving it: it records the server URL and a hash of the tool's `inputSchema`, and
+ * is discarded the moment either differs (a server that changes what a tool accepts, or a config
+ * that now points somewhere else, must ask again). Annotations such as `readOnlyHint` play no
+ * part: they are claims of the server and never relax approval.
+ *
+ * Stored in `chrome.storage.local` under {@link APPROVALS_KEY}; the storage area is injected so
+ * the store runs unchanged in Node tests.
+ */
+import { fnv1a32 } from './tool-names.js';
+
+export const APPROVALS_KEY = 'mcp_tool_approvals';
+
+/** The subset of `chrome.storage.StorageArea` the store uses. */
+export interface StorageAreaLike {
+  get(key: string): Promise<Record<string, unknown>>;
+  set(items: Record<string, unknown>): Promise<void>;
+}
+
+export interface ApprovalGrant {
+  url: string;
+  schemaHash: string;
+  grantedAt: number;
+}
+
+/** JSON with object keys sorted, so two equal schemas hash equally whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value as Record<string, unknown>)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** Hash of an input schema; two hashes (different seeds) make an accidental match negligible. */
+export function schemaHash(inputSchema: unknown): string {
+  const text = canonicalJson(inputSchema);
+  return `${fnv1a32(text)}${fnv1a32(`\u0001${text}`)}`;
+}
+
+const keyOf = (serverId: string, tool: string) => `${serverId}\u0000${tool}`;
+
+function isGrant(v: unknown): v is ApprovalGrant {
+  const g = v as Partial<ApprovalGrant> | null;
+  return !!g && typeof g.url === 'string' && typeof g.schemaHash === 'string' && typeof g.grantedAt === 'number';
+}
+
+export class ApprovalStore {
+  /** Writes are serialized so two grants given in quick succession cannot overwrite each other. */
+  #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly area: StorageAreaLike,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async #read(): Promise<Record<string, ApprovalGrant>> {
+    const raw = (await this.area.get(APPROVALS_KEY))[APPROVALS_KEY];
+    const out: Record<string, ApprovalGrant> = {};
+    if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+      for (const [k, v] of Object.entries(raw)) if (isGrant(v)) out[k] = v;
+    }
+    return out;
+  }
+
+  #mutate(change: (grants: Record<string, ApprovalGrant>) => boolean): Promise<void> {
+    const run = this.#tail.then(async () => {
+      const grants = await this.#read();
+      if (change(grants)) await this.area.set({ [APPROVALS_KEY]: grants });
+    });
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Remembers "always allow" for this tool as it is now (URL and schema). */
+  grant(serverId: string, tool: string, url: string, inputSchema: unknown): Promise<void> {
+    return this.#mutate((grants) => {
+      grants[keyOf(serverId, tool)] = { url, schemaHash: schemaHash(inputSchema), grantedAt: this.now() };
+      return true;
+    });
+  }
+
+  /**
+   * Whether a standing grant covers the tool as it is now. A grant recorded for another URL or
+   * another schema is deleted here, so it cannot come back if the old values return.
+   */
+  async isAlwaysAllowed(serverId: string, tool: string, url: string, inputSchema: unknown): Promise<boolean> {
+    await this.#tail;
+    const grant = (await this.#read())[keyOf(serverId, tool)];
+    if (!grant) return false;
+    if (grant.url === url && grant.schemaHash === schemaHash(inputSchema)) return true;
+    await this.revoke(serverId, tool);
+    return false;
+  }
+
+  revoke(serverId: string, tool: string): Promise<void> {
+    return this.#mutate((grants) => delete grants[keyOf(serverId, tool)]);
+  }
+
+  /** Drops every grant of servers whose URL changed or that no longer exist. */
+  pruneServers(servers: readonly { id: string; url: string }[]): Promise<void> {
+    const urls = new Map(servers.map((s) => [s.id, s.url]));
+    return this.#mutate((grants) => {
+      let changed = false;
+      for (const [k, g] of Object.entries(grants)) {
+        const serverId = k.slice(0, k.indexOf('\u0000'));
+        if (urls.get(serverId) !== g.url) {
+          delete grants[k];
+          changed = true;
+        }
+      }
+      return changed;
+    });
+  }
+
+  /** Every standing grant, for a settings view and tests. */
+  async list(): Promise<Array<ApprovalGrant & { serverId: string; tool: string }>> {
+    await this.#tail;
+    return Object.entries(await this.#read()).map(([k, g]) => {
+      const i = k.indexOf('\u0000');
+      return { serverId: k.slice(0, i), tool: k.slice(i + 1), ...g };
+    });
+  }
+}

@@ -1,0 +1,73 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import './setup.js';
+import type { McpToolRunnerElement } from '../../src/components/mcp-tool-runner.js';
+import { CancelToolEvent, RunToolEvent } from '../../src/components/events.js';
+import type { ServerView } from '../../src/protocol/panel.js';
+
+const servers: ServerView[] = [
+  {
+    id: 'demo', name: 'Demo', url: 'http://127.0.0.1/mcp', authKind: 'none', enabled: true, connectOnStartup: true, status: 'ready',
+    tools: [{ name: 'slow', inputSchema: { type: 'object' } }], prompts: [], resources: [], resourceTemplates: [], disabledTools: [],
+  },
+];
+
+async function runner() {
+  const el = await fixture<McpToolRunnerElement>(html`<mcp-tool-runner></mcp-tool-runner>`);
+  el.servers = servers;
+  return el;
+}
+
+async function start(el: McpToolRunnerElement): Promise<RunToolEvent> {
+  setTimeout(() => el.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click());
+  return (await oneEvent(el, RunToolEvent.type)) as RunToolEvent;
+}
+
+describe('mcp-tool-runner', () => {
+  it('gives every run its own operationId and offers Abort for it', async () => {
+    const el = await runner();
+    const run = await start(el);
+    expect(run.operationId).to.match(/^[0-9a-f]{32}$/);
+    const abort = el.shadowRoot!.querySelector<HTMLButtonElement>('button.abort')!;
+    expect(abort.hidden).to.equal(false);
+    setTimeout(() => abort.click());
+    const cancel = (await oneEvent(el, CancelToolEvent.type)) as CancelToolEvent;
+    expect([cancel.serverId, cancel.operationId]).to.deep.equal(['demo', run.operationId]);
+  });
+
+  it('shows progress of its own call only', async () => {
+    const el = await runner();
+    const run = await start(el);
+    const bar = el.shadowRoot!.querySelector('progress')!;
+    el.showProgress('someoneelse', 5, 10, 'not mine');
+    expect(bar.hidden).to.equal(true);
+    el.showProgress(run.operationId!, 3, 10, 'step 3/10');
+    expect(bar.hidden).to.equal(false);
+    expect([bar.value, bar.max]).to.deep.equal([3, 10]);
+    expect(el.shadowRoot!.querySelector('.progress-text')!.textContent).to.equal('step 3/10');
+    el.showResult({ content: [{ type: 'text', text: 'done' }] });
+    expect(bar.hidden).to.equal(true);
+    expect(el.shadowRoot!.querySelector<HTMLButtonElement>('button.abort')!.hidden).to.equal(true);
+  });
+
+  it('renders images only from image/* data, and resources and links as text', async () => {
+    const el = await runner();
+    el.showResult({
+      content: [
+        { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+        { type: 'image', mimeType: 'text/html', data: 'PGI+' },
+        { type: 'resource', resource: { uri: 'demo://x', text: '<b>hi</b>' } },
+        { type: 'resource_link', uri: 'demo://y', name: 'Y' },
+        { type: 'text', text: 'abc\n[… truncated: 2.0 KiB cut to fit the result size budget]' },
+      ],
+    });
+    const root = el.shadowRoot!;
+    const imgs = root.querySelectorAll('img');
+    expect(imgs.length).to.equal(1);
+    expect(imgs[0]!.getAttribute('src')).to.equal('data:image/png;base64,iVBORw0KGgo=');
+    expect(root.querySelector('.image-placeholder')!.textContent).to.contain('text/html');
+    expect(root.querySelector('.resource pre')!.textContent).to.equal('<b>hi</b>');
+    expect(root.querySelector('b')).to.equal(null);
+    expect(root.querySelector('.resource-link')!.textContent).to.equal('Y → demo://y');
+    expect(root.querySelector('pre.truncated')).to.not.equal(null);
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * OAuth servers in the running extension (SPEC E2, E9–E11, F1–F3, K1): an OAuth server added in
+ * the panel waits in `needs-auth` with no tools; "Authorize" opens the real authorization
+ * window (chrome.identity.launchWebAuthFlow) on a real oidc-provider; closing it says the
+ * authorization was cancelled; approving it makes the server ready and its tool callable with
+ * the issued token; no access or refresh token is left in plaintext in storage.local or
+ * IndexedDB; "Forget authorization" revokes at the AS and returns the server to `needs-auth`.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page, Target } from 'puppeteer-core';
+import { launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { startOAuthServers, type OAuthServers } from '../support/oauth-servers.js';
+
+let as: OAuthServers;
+let ext: ExtensionBrowser;
+let panel: Page;
+
+const CARD = 'mcp-server-list >>> mcp-server-card[server-id="secure"]';
+
+before(async () => {
+  as = await startOAuthServers({ approval: 'button' });
+  ext = await launchExtension();
+  panel = await ext.openPanel();
+});
+
+after(async () => {
+  await ext?.close();
+  await as?.close();
+});
+
+/** The authorization window: a new page target on the authorization server. */
+async function authWindow(): Promise<Page> {
+  const target: Target = await ext.browser.waitForTarget((t) => t.type() === 'page' && t.url().startsWith(`${as.issuer}/interaction/`), { timeout: 15_000 });
+  return (await target.asPage())!;
+}
+
+async function clickAuthorize() {
+  await (await waitFor(panel, `${CARD} >>> button[data-action="authorize"]`)).click();
+}
+
+test('an added OAuth server waits for authorization and shows no tools', async () => {
+  await panel.type('mcp-add-server >>> input[name="name"]', 'Secure');
+  await panel.type('mcp-add-server >>> input[name="url"]', as.mcpUrl);
+  await (await waitFor(panel, 'mcp-add-server >>> select[name="auth-kind"]')).select('oauth');
+  await panel.click('mcp-add-server >>> button[type="submit"]');
+  await waitFor(panel, `${CARD} >>> mcp-status-badge[status="needs-auth"]`, 20_000);
+  assert.equal(await panel.$(`${CARD} >>> input[data-tool]`), null, 'no tools before authorization');
+  assert.equal(as.stats.toolCalls, 0);
+  assert.equal(as.issued.accessTokens.length, 0);
+});
+
+test('closing the authorization window leaves the server in needs-auth, saying it was cancelled', async () => {
+  await clickAuthorize();
+  const popup = await authWindow();
+  await waitFor(popup, '#approve');
+  await popup.close();
+  await waitFor(panel, `${CARD} >>> mcp-status-badge[status="needs-auth"]`);
+  const deadline = Date.now() + 10_000;
+  let reason = '';
+  while (Date.now() < deadline && !/cancelled/i.test(reason)) {
+    reason = await textOf(panel, `${CARD} >>> .reason`).catch(() => '');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.match(reason, /Authorization cancelled/);
+  assert.equal(as.issued.accessTokens.length, 0);
+});
+
+test('approving in the authorization window makes the server ready and its tool callable', async () => {
+  await clickAuthorize();
+  const popup = await authWindow();
+  await (await waitFor(popup, '#approve')).click();
+  await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`, 20_000);
+  await waitFor(panel, `${CARD} >>> input[data-tool="whoami"]`);
+  assert.equal(as.issued.accessTokens.length, 1);
+  assert.equal(as.issued.refreshTokens.length, 1);
+
+  const result = (await panel.evaluate(() =>
+    chrome.runtime.sendMessage({ type: 'panel:call-tool', params: { serverId: 'secure', tool: 'whoami', arguments: {} } }),
+  )) as { ok: boolean; value?: { content: { type: string; text: string }[] } };
+  assert.equal(result.ok, true, JSON.stringify(result));
+  assert.match(result.value!.content[0]!.text, /^client=\S+/);
+  assert.equal(as.stats.toolCalls, 1);
+});
+
+test('no access or refresh token is stored in plaintext in chrome.storage.local or IndexedDB', async () => {
+  const worker = await ext.serviceWorker();
+  const dump = await worker.evaluate(async () => {
+    const local = await chrome.storage.local.get(null);
+    const session = await chrome.storage.session.get(null);
+    const idb: Record<string, unknown> = {};
+    for (const info of await indexedDB.databases()) {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const r = indexedDB.open(info.name!);
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      for (const store of Array.from(db.objectStoreNames)) {
+        idb[`${info.name}/${store}`] = await new Promise((resolve, reject) => {
+          const r = db.transaction(store).objectStore(store).getAll();
+          r.onsuccess = () => resolve(r.result.map((v) => (v instanceof CryptoKey ? { cryptoKey: v.type, extractable: v.extractable } : v)));
+          r.onerror = () => reject(r.error);
+        });
+      }
+      db.close();
+    }
+    return { local, session, idb };
+  });
+  const atRest = JSON.stringify({ local: dump.local, idb: dump.idb });
+  const tokens = [...as.issued.accessTokens, ...as.issued.refreshTokens];
+  assert.ok(tokens.length >= 2);
+  for (const token of tokens) assert.equal(atRest.includes(token), false, 'a token was found at rest');
+  // The access token lives in session storage only (F1); the refresh token is sealed in the entry (F2).
+  assert.ok(JSON.stringify(dump.session).includes(as.issued.accessTokens.at(-1)!), 'the access token is in chrome.storage.session');
+  const entry = (dump.local as { mcp_servers: { id: string; auth: { kind: string; binding?: unknown; tokens?: { refresh?: object } } }[] }).mcp_servers.find((s) => s.id === 'secure')!;
+  assert.equal(entry.auth.kind, 'oauth');
+  assert.deepEqual(entry.auth.binding, { resource: as.mcpUrl, issuer: as.issuer });
+  assert.deepEqual(Object.keys(entry.auth.tokens!.refresh!).sort(), ['ct', 'iv', 'v']);
+});
+
+test('a rejected access token is refreshed once with the sealed refresh token and the server reconnects (E9)', async () => {
+  const worker = await ext.serviceWorker();
+  // Spoil the session-stored access token, as an expiry or a server-side revocation would.
+  await worker.evaluate(async () => {
+    const all = await chrome.storage.session.get(null);
+    for (const [k, v] of Object.entries(all)) {
+      if (k.startsWith('mcp_token_') && k !== 'mcp_token_owners') await chrome.storage.session.set({ [k]: { ...(v as object), accessToken: 'spoiled-token' } });
+    }
+  });
+  const send = (type: string) => panel.evaluate((t) => chrome.runtime.sendMessage({ type: t, params: { serverId: 'secure' } }), type);
+  await send('panel:disconnect');
+  const unauthorizedBefore = as.stats.unauthorized;
+  const connected = (await send('panel:connect')) as { ok: boolean };
+  assert.equal(connected.ok, true, JSON.stringify(connected));
+  await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`, 20_000);
+  assert.ok(as.stats.unauthorized > unauthorizedBefore, 'the spoiled token was sent and refused');
+  assert.equal(as.issued.refreshTokens.length, 2, 'one refresh, with rotation');
+  assert.equal(as.issued.accessTokens.length, 2);
+  const local = JSON.stringify(await worker.evaluate(() => chrome.storage.local.get(null)));
+  for (const token of [...as.issued.accessTokens, ...as.issued.refreshTokens]) assert.equal(local.includes(token), false);
+});
+
+test('"Forget authorization" revokes at the authorization server and returns the server to needs-auth', async () => {
+  await (await waitFor(panel, `${CARD} >>> button[data-action="forget-auth"]`)).click();
+  await waitFor(panel, `${CARD} >>> mcp-status-badge[status="needs-auth"]`, 20_000);
+  assert.ok(as.stats.revocations >= 1, 'the tokens were revoked at the AS');
+  const worker = await ext.serviceWorker();
+  const local = JSON.stringify(await worker.evaluate(() => chrome.storage.local.get(null)));
+  assert.equal(local.includes('"tokens"'), false, 'no sealed refresh token is left');
+  assert.equal(ext.errors.filter((e) => !/Failed to load resource/.test(e)).length, 0, ext.errors.join('\n'));
+});

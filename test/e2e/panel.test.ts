@@ -1,0 +1,184 @@
+/**
+ * The side panel end to end (SPEC B2–B4, J2, J3, K1, K2): a Cursor-style paste is previewed
+ * (through the offscreen validation channel) and imported, the server connects, tools are
+ * toggled one by one and in bulk and disappear from the tool runner, "Test connection" shows a
+ * latency, the log drawer lists the requests, a second import of the same paste is a conflict
+ * that is not applied without confirmation, and delete asks first. Screenshots of the panel in
+ * light and dark go to test-output/screenshots/.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import type { Page } from 'puppeteer-core';
+import { launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+
+const CARD = 'mcp-server-list >>> mcp-server-card';
+const TOOLS = `${CARD} >>> mcp-tool-list`;
+const SHOTS = 'test-output/screenshots';
+
+let server: DemoServer;
+let ext: ExtensionBrowser;
+let panel: Page;
+
+before(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  server = await startDemoServer();
+  ext = await launchExtension();
+  panel = await ext.openPanel();
+});
+
+after(async () => {
+  await ext?.close();
+  await server?.close();
+});
+
+function paste() {
+  return JSON.stringify({
+    mcpServers: {
+      Demo: { url: server.url, headers: { 'X-Demo-Key': 'header-s3cret' } },
+      local: { command: 'npx', args: ['-y', 'some-stdio-server'] },
+    },
+  });
+}
+
+async function storedServers() {
+  const worker = await ext.serviceWorker();
+  return worker.evaluate(async () => (await chrome.storage.local.get('mcp_servers')).mcp_servers as { id: string; disabledTools: string[]; headers?: unknown[] }[]);
+}
+
+async function runnerOptions(): Promise<string[]> {
+  return panel.$$eval('mcp-tool-runner >>> option', (els) => els.map((e) => (e as HTMLOptionElement).value));
+}
+
+/** Polls a condition in Node until it holds (the panel updates on the worker's pushes). */
+async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; last value ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function pasteAndPreview(text: string) {
+  await panel.$eval('mcp-import >>> textarea', (el, value) => {
+    (el as HTMLTextAreaElement).value = value;
+  }, text);
+  await panel.click('mcp-import >>> button[data-action="preview"]');
+}
+
+test('a pasted Cursor config is previewed, imported with its header sealed, and connects', async () => {
+  await pasteAndPreview(paste());
+  await waitFor(panel, 'mcp-import >>> tbody tr[data-entry="local"]');
+  const outcomes = await panel.$$eval('mcp-import >>> tbody [data-status]', (els) => els.map((e) => e.getAttribute('data-status')));
+  assert.deepEqual(outcomes, ['add', 'skip']);
+  assert.match(await textOf(panel, 'mcp-import >>> tr[data-entry="local"]'), /stdio/);
+  assert.match(await textOf(panel, 'mcp-import >>> .result p'), /cursor/);
+
+  await panel.click('mcp-import >>> button[data-action="import"]');
+  await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`, 20_000);
+  assert.equal(await textOf(panel, 'mcp-import >>> [role="status"]'), 'Imported 1 server(s).');
+  assert.equal(await textOf(panel, `${CARD} >>> .tool-count`), '3 of 3 tools enabled');
+
+  const stored = await storedServers();
+  assert.equal(stored.length, 1);
+  assert.equal(stored[0]!.id, 'demo');
+  assert.equal(stored[0]!.headers?.length, 1);
+  assert.ok(!JSON.stringify(stored).includes('header-s3cret'), 'the header value is sealed at rest');
+  assert.deepEqual(await runnerOptions(), ['["demo","echo"]', '["demo","add"]', '["demo","slow"]']);
+});
+
+test('the tool list shows annotations as hints and the input schema on demand', async () => {
+  const chips = await panel.$$eval(`${TOOLS} >>> li:first-child .chip`, (els) => els.map((e) => e.textContent));
+  assert.deepEqual(chips, ['read-only hint']);
+  await panel.click(`${TOOLS} >>> li:first-child summary`);
+  const schema = JSON.parse(await textOf(panel, `${TOOLS} >>> li:first-child pre`));
+  assert.equal(schema.properties.text.type, 'string');
+});
+
+test('a tool switched off is stored and gone from the tool runner', async () => {
+  await panel.click(`${TOOLS} >>> input[data-tool="add"]`);
+  await eventually(runnerOptions, (o) => !o.includes('["demo","add"]'), 'add to leave the runner');
+  assert.deepEqual((await storedServers())[0]!.disabledTools, ['add']);
+  assert.equal(await textOf(panel, `${CARD} >>> .tool-count`), '2 of 3 tools enabled');
+});
+
+test('bulk toggles: disable the searched tools, then all, then enable all', async () => {
+  await panel.type(`${TOOLS} >>> input[type="search"]`, 'echo');
+  await panel.click(`${TOOLS} >>> button[data-bulk="disable-shown"]`);
+  await eventually(runnerOptions, (o) => o.length === 1 && o[0] === '["demo","slow"]', 'only slow left');
+  assert.deepEqual((await storedServers())[0]!.disabledTools, ['add', 'echo']);
+
+  await panel.click(`${TOOLS} >>> button[data-bulk="disable-all"]`);
+  await eventually(runnerOptions, (o) => o.length === 0, 'no tool left in the runner');
+  await panel.click(`${TOOLS} >>> button[data-bulk="enable-all"]`);
+  await eventually(runnerOptions, (o) => o.length === 3, 'all tools back');
+  assert.deepEqual((await storedServers())[0]!.disabledTools, []);
+  await panel.$eval(`${TOOLS} >>> input[type="search"]`, (el) => {
+    (el as HTMLInputElement).value = '';
+    el.dispatchEvent(new Event('input'));
+  });
+});
+
+test('"Test connection" shows the latency', async () => {
+  await panel.click(`${CARD} >>> button[data-action="ping"]`);
+  const text = await eventually(() => textOf(panel, `${CARD} >>> .ping`), (t) => t.startsWith('Answered in'), 'a latency');
+  assert.match(text, /^Answered in \d+ ms$/);
+});
+
+test('the log drawer lists this server\'s requests, redacted', async () => {
+  await panel.click(`${CARD} >>> mcp-log-drawer >>> summary`);
+  const methods = await eventually(
+    () => panel.$$eval(`${CARD} >>> mcp-log-drawer >>> td.method`, (els) => els.map((e) => e.textContent ?? '')),
+    (m) => m.includes('ping') && m.includes('connect'),
+    'connect and ping in the log',
+  );
+  assert.ok(methods.includes('list-category'), methods.join(','));
+  assert.equal(methods[0], 'ping', 'newest first');
+  const worker = await ext.serviceWorker();
+  const dump = await panel.evaluate(async () => JSON.stringify(await chrome.runtime.sendMessage({ type: 'panel:get-log', params: { serverId: 'demo' } })));
+  assert.ok(!dump.includes('header-s3cret'), 'no header value in the log');
+  assert.ok(worker);
+});
+
+test('export carries the server but no secret', async () => {
+  const reply = await panel.evaluate(async () => chrome.runtime.sendMessage({ type: 'panel:export', params: {} }));
+  const doc = JSON.parse((reply as { value: { json: string } }).value.json);
+  assert.equal(doc.format, 'remote-mcp-for-chrome');
+  assert.deepEqual(doc.servers.map((s: { name: string; headerNames?: string[] }) => [s.name, s.headerNames]), [['Demo', ['X-Demo-Key']]]);
+  assert.ok(!JSON.stringify(doc).includes('header-s3cret'));
+});
+
+test('screenshots of the panel in light and dark', async () => {
+  await panel.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+  await panel.screenshot({ path: `${SHOTS}/panel-en-light.png`, fullPage: true });
+  await panel.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+  await panel.screenshot({ path: `${SHOTS}/panel-en-dark.png`, fullPage: true });
+  const dark = await panel.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches);
+  await panel.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+  assert.equal(dark, true);
+});
+
+test('importing the same paste again is a conflict that is not applied without confirmation', async () => {
+  await pasteAndPreview(paste());
+  await waitFor(panel, 'mcp-import >>> input[data-overwrite="Demo"]');
+  const box = await waitFor(panel, 'mcp-import');
+  await box.screenshot({ path: `${SHOTS}/import-preview-en-light.png` });
+  await panel.click('mcp-import >>> button[data-action="import"]');
+  assert.match(await textOf(panel, 'mcp-import >>> p.error'), /Nothing to import/);
+  const stored = await storedServers();
+  assert.equal(stored.length, 1);
+});
+
+test('delete asks for confirmation, then removes the server', async () => {
+  await panel.click(`${CARD} >>> button[data-action="delete"]`);
+  await waitFor(panel, `${CARD} >>> [role="alert"]`);
+  assert.equal((await storedServers()).length, 1, 'nothing removed before confirming');
+  await panel.click(`${CARD} >>> button[data-action="confirm-delete"]`);
+  await eventually(storedServers, (s) => s.length === 0, 'the server to be removed');
+  await eventually(() => panel.$$(CARD).then((c) => c.length), (n) => n === 0, 'the card to go');
+  assert.deepEqual(await runnerOptions(), []);
+  assert.deepEqual(ext.errors, []);
+});

@@ -1,0 +1,225 @@
+/**
+ * Service-worker restarts end to end (SPEC C6, C7, H3): with the real extension in Chromium and a
+ * real SDK server, the worker is stopped the way MV3 evicts it (Puppeteer closes its target,
+ * FIELD-NOTES) and woken the way a user wakes it (the open panel's Port reconnects). The panel
+ * shows the server ready again without the user doing anything, the old worker's session is
+ * closed and a new one opened, and nothing in flight at the stop is ever sent again.
+ * One browser launch for the whole file.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'puppeteer-core';
+import { launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+
+let server: DemoServer;
+let ext: ExtensionBrowser;
+let panel: Page;
+
+const READY = 'mcp-server-list >>> mcp-server-card >>> mcp-status-badge[status="ready"]';
+const TOOL_COUNT = 'mcp-server-list >>> mcp-server-card >>> .tool-count';
+const timings: { stopMs: number; wakeMs: number; readyMs: number }[] = [];
+
+before(async () => {
+  server = await startDemoServer();
+  ext = await launchExtension();
+  panel = await ext.openPanel();
+  await panel.type('mcp-add-server >>> input[name="name"]', 'Demo');
+  await panel.type('mcp-add-server >>> input[name="url"]', server.url);
+  await panel.click('mcp-add-server >>> button[type="submit"]');
+  await waitFor(panel, READY, 20_000);
+});
+
+after(async () => {
+  if (timings.length > 0) console.log(`[sw-restart] timings (ms): ${JSON.stringify(timings)}`);
+  await ext?.close();
+  await server?.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+const swUrl = () => `chrome-extension://${ext.extensionId}/sw.js`;
+const swTarget = () => ext.browser.targets().find((t) => t.type() === 'service_worker' && t.url() === swUrl());
+const count = (tool: string) => server.stats.toolCalls.filter((c) => c === tool).length;
+
+/**
+ * Stops the service worker through Puppeteer's own session (FIELD-NOTES: a close right after
+ * start is sometimes ignored, so retry, bounded, until the target is gone). Returns the stop time.
+ */
+async function stopWorker(): Promise<number> {
+  const started = Date.now();
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const target = swTarget();
+    if (!target) return Date.now() - started;
+    try {
+      await (await target.worker())?.close();
+    } catch {
+      // The target may already be going away.
+    }
+    const deadline = Date.now() + 500;
+    while (swTarget() === target && Date.now() < deadline) await sleep(10);
+    if (swTarget() !== target) return Date.now() - started;
+  }
+  throw new Error('The service worker did not stop after 20 attempts');
+}
+
+/**
+ * Stops the worker, then waits for the panel's Port to wake a fresh one (as a user's open panel
+ * does) and for the server to be ready again in the panel. Records how long each part took.
+ */
+async function restartWorker() {
+  const before = await ext.serviceWorker();
+  await before.evaluate(() => {
+    (globalThis as { __oldWorker?: boolean }).__oldWorker = true;
+  });
+  const stopMs = await stopWorker();
+  const woke = Date.now();
+  const worker = await ext.serviceWorker();
+  const wakeMs = Date.now() - woke;
+  assert.equal(await worker.evaluate(() => (globalThis as { __oldWorker?: boolean }).__oldWorker ?? false), false, 'a fresh worker, not the old one');
+  await workerReady();
+  timings.push({ stopMs, wakeMs, readyMs: Date.now() - woke });
+  return worker;
+}
+
+interface StateAnswer {
+  ok: boolean;
+  value?: { servers: { id: string; status: string; tools: { title?: string; name: string }[] }[] };
+}
+
+/** The running worker's own view (the panel's DOM may still show the stopped worker's last push). */
+async function workerState() {
+  const answer = (await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'panel:get-state', params: {} }))) as StateAnswer;
+  return answer.value?.servers.find((s) => s.id === 'demo');
+}
+
+/** Waits until the running worker reports the demo server ready, then for the panel to show it. */
+async function workerReady() {
+  await until('the worker to report the server ready', async () => ((await workerState())?.status === 'ready' ? true : undefined));
+  await waitFor(panel, READY, 20_000);
+}
+
+/** Runs a tool from the panel's tool runner; resolves with its text or its error message. */
+async function runTool(tool: string, args: unknown): Promise<{ text?: string; error?: string }> {
+  const select = await waitFor(panel, 'mcp-tool-runner >>> select');
+  await select.select(JSON.stringify(['demo', tool]));
+  await panel.$eval('mcp-tool-runner >>> textarea', (el, value) => {
+    (el as HTMLTextAreaElement).value = value;
+  }, JSON.stringify(args));
+  await panel.$eval('mcp-tool-runner >>> .output', (el) => el.replaceChildren());
+  await panel.click('mcp-tool-runner >>> button[type="submit"]');
+  return until('the tool result', () =>
+    panel.$eval('mcp-tool-runner >>> .output', (el) => {
+      const out = el.querySelector('pre.text')?.textContent;
+      const error = el.querySelector('p.error')?.textContent;
+      return out != null ? { text: out } : error != null ? { error } : undefined;
+    }),
+  );
+}
+
+test('C7: a stopped and re-woken worker restores the ready server with its tools, on a new session', async () => {
+  const opened = server.stats.sessionsOpened;
+  const closed = server.stats.sessionsClosed;
+  const echoes = count('echo');
+  assert.equal(opened - closed, 1, 'one live session before the stop');
+
+  await restartWorker();
+  assert.equal(await textOf(panel, TOOL_COUNT), '3 of 3 tools enabled');
+  assert.deepEqual((await workerState())?.tools.map((t) => t.title ?? t.name), ['Echo', 'Add numbers', 'Slow task']);
+
+  await until('the old session to be closed', async () => (server.stats.sessionsClosed > closed ? true : undefined));
+  assert.equal(server.stats.sessionsOpened, opened + 1, 'exactly one new session');
+  assert.equal(server.stats.sessionsClosed, closed + 1, 'the old session was closed, not left behind');
+  assert.equal(count('echo'), echoes, 'nothing was replayed by the restart');
+
+  const result = await runTool('echo', { text: 'after restart' });
+  assert.equal(result.text?.trim(), 'echo: after restart', result.error);
+  assert.equal(count('echo'), echoes + 1, 'the echo ran exactly once');
+});
+
+test('C6: only one offscreen document survives a restart, owned by the new worker', async () => {
+  const worker = await ext.serviceWorker();
+  const contexts = await worker.evaluate(async () =>
+    (await chrome.runtime.getContexts({ contextTypes: [chrome.runtime.ContextType.OFFSCREEN_DOCUMENT] })).length,
+  );
+  assert.equal(contexts, 1);
+  assert.equal(server.stats.sessionsOpened - server.stats.sessionsClosed, 1, 'one live session on the server');
+});
+
+test('H3: a tool call in flight when the worker stops is reported failed and is never sent again', async () => {
+  const slowBefore = count('slow');
+  const cancelsBefore = server.stats.cancellations.length;
+  const opened = server.stats.sessionsOpened;
+  const pending = runTool('slow', { steps: 40, ms: 100 });
+  await until('the slow call to start', async () => (count('slow') > slowBefore ? true : undefined));
+
+  await restartWorker();
+  const result = await pending;
+  assert.equal(result.text, undefined, 'the interrupted call did not report a result');
+  assert.ok(result.error, 'the interrupted call was reported failed');
+  assert.match(result.error!, /not sent again/, result.error);
+
+  await until('a new session', async () => (server.stats.sessionsOpened > opened ? true : undefined));
+  // Long enough for a replay (the worker's recovery, a retried message) to have reached the server.
+  await sleep(1000);
+  assert.equal(count('slow'), slowBefore + 1, 'the slow tool ran exactly once');
+  assert.equal(server.stats.cancellations.length, cancelsBefore + 1, 'the server was told to stop the abandoned call');
+
+  const after = await runTool('echo', { text: 'still works' });
+  assert.equal(after.text?.trim(), 'echo: still works', after.error);
+});
+
+test('C6/C7: a message that wakes the worker at once, while the old document is still closing, leaves one session', async () => {
+  const opened = server.stats.sessionsOpened;
+  const closed = server.stats.sessionsClosed;
+  const stopMs = await stopWorker();
+  const woke = Date.now();
+  const answer = (await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'panel:get-state', params: {} }))) as { ok: boolean };
+  const wakeMs = Date.now() - woke;
+  assert.equal(answer.ok, true);
+  await until('a new session', async () => (server.stats.sessionsOpened > opened ? true : undefined));
+  await workerReady();
+  timings.push({ stopMs, wakeMs, readyMs: Date.now() - woke });
+  await until('the old session to be closed', async () => (server.stats.sessionsClosed > closed ? true : undefined), 5_000);
+  assert.equal(server.stats.sessionsOpened - server.stats.sessionsClosed, 1, 'one live session on the server');
+  const result = await runTool('echo', { text: 'after a fast wake' });
+  assert.equal(result.text?.trim(), 'echo: after a fast wake', result.error);
+});
+
+test('C7: two restarts in a row still end with one ready session', async () => {
+  const opened = server.stats.sessionsOpened;
+  await restartWorker();
+  await restartWorker();
+  await until('the old sessions to be closed', async () => (server.stats.sessionsOpened - server.stats.sessionsClosed === 1 ? true : undefined));
+  assert.equal(server.stats.sessionsOpened, opened + 2);
+  const result = await runTool('add', { a: 1, b: 2 });
+  assert.equal(result.text?.trim(), 'sum=3', result.error);
+});
+
+test('C6/C7: a worker stopped again while it is still reconnecting leaves no session behind', async () => {
+  const opened = server.stats.sessionsOpened;
+  await stopWorker();
+  await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'panel:get-state', params: {} }));
+  // Stop the fresh worker as soon as its handshake reached the server, before it is ready.
+  await until('the reconnect to reach the server', async () => (server.stats.sessionsOpened > opened ? true : undefined), 10_000);
+  await stopWorker();
+  await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'panel:get-state', params: {} }));
+  await workerReady();
+  await until('every stale session to be closed', async () => (server.stats.sessionsOpened - server.stats.sessionsClosed === 1 ? true : undefined), 10_000);
+  const result = await runTool('echo', { text: 'after two quick stops' });
+  assert.equal(result.text?.trim(), 'echo: after two quick stops', result.error);
+});
+
+test('no extension context logged an error or a CSP violation', () => {
+  assert.deepEqual(ext.errors, []);
+});

@@ -1,0 +1,203 @@
+/**
+ * A real OAuth 2.1 authorization server (oidc-provider) and a real MCP resource server (the
+ * SDK's McpServer behind requireBearerAuth) on 127.0.0.1, shared by the integration and
+ * end-to-end tests (FIELD-NOTES). Login is either automatic (`approval: 'auto'`, for Node
+ * harnesses that follow redirects by hand) or a real page with an "Approve" button
+ * (`approval: 'button'`), which is what the browser's authorization window shows.
+ * Every access and refresh token the AS issues is recorded, so a test can look for them at rest.
+ */
+import { createPublicKey, generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import Provider from 'oidc-provider';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
+import { mcpAuthMetadataRouter, getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+
+export const OAUTH_SCOPE = 'mcp:tools';
+
+export interface OAuthServers {
+  issuer: string;
+  mcpUrl: string;
+  /** Every access and refresh token the token endpoint handed out. */
+  issued: { accessTokens: string[]; refreshTokens: string[] };
+  stats: { toolCalls: number; unauthorized: number; revocations: number };
+  close(): Promise<void>;
+}
+
+export interface OAuthServerOptions {
+  approval?: 'auto' | 'button';
+  /** Lifetime of access tokens in seconds. */
+  accessTokenTtl?: number;
+}
+
+function listen(app: express.Express): Promise<Server> {
+  return new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+}
+const portOf = (s: Server) => (s.address() as AddressInfo).port;
+
+/** RS256 JWT check: signature, audience = the MCP resource, expiry. */
+function verifyJwt(token: string, publicKey: KeyObject, audience: string) {
+  const [h, p, sig] = token.split('.');
+  if (!h || !p || !sig) throw new InvalidTokenError('not a JWT');
+  const ok = verify('sha256', Buffer.from(`${h}.${p}`), publicKey, Buffer.from(sig, 'base64url'));
+  if (!ok) throw new InvalidTokenError('bad signature');
+  const claims = JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>;
+  const aud = Array.isArray(claims['aud']) ? claims['aud'] : [claims['aud']];
+  if (!aud.includes(audience)) throw new InvalidTokenError('wrong audience');
+  return claims;
+}
+
+const APPROVE_PAGE = (uid: string) => `<!doctype html><html><head><meta charset="utf-8"><title>Sign in</title></head>
+<body><h1>Test authorization server</h1><p>Allow Remote MCP for Chrome to use the MCP server as alice?</p>
+<form method="post" action="/interaction/${encodeURIComponent(uid)}/approve"><button id="approve" type="submit">Approve</button></form></body></html>`;
+
+export async function startOAuthServers(options: OAuthServerOptions = {}): Promise<OAuthServers> {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const publicKey = createPublicKey(privateKey);
+  const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'k1', use: 'sig', alg: 'RS256' };
+  const issued = { accessTokens: [] as string[], refreshTokens: [] as string[] };
+  const stats = { toolCalls: 0, unauthorized: 0, revocations: 0 };
+
+  const asApp = express();
+  const asServer = await listen(asApp);
+  const issuer = `http://127.0.0.1:${portOf(asServer)}`;
+  const mcpApp = express();
+  const mcpServer = await listen(mcpApp);
+  const mcpUrl = `http://127.0.0.1:${portOf(mcpServer)}/mcp`;
+
+  const provider = new Provider(issuer, {
+    jwks: { keys: [jwk as never] },
+    scopes: ['openid', 'offline_access', OAUTH_SCOPE],
+    pkce: { required: () => true },
+    // The extension's token requests carry `Origin: chrome-extension://…` (FIELD-NOTES).
+    clientBasedCORS: () => true,
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      revocation: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => mcpUrl,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: unknown, resource: string) => {
+          if (resource !== mcpUrl) throw new Error(`unknown resource ${resource}`);
+          return { scope: OAUTH_SCOPE, audience: mcpUrl, accessTokenFormat: 'jwt', accessTokenTTL: options.accessTokenTtl ?? 3600, jwt: { sign: { alg: 'RS256' } } };
+        },
+      },
+    },
+    issueRefreshToken: () => true,
+    rotateRefreshToken: true,
+    findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id }) }),
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+  });
+
+  const finishLogin = (req: express.Request, res: express.Response) =>
+    provider.interactionFinished(req, res, { login: { accountId: 'alice' } }, { mergeWithLastSubmission: false });
+
+  asApp.get('/interaction/:uid', async (req, res, next) => {
+    try {
+      const details = await provider.interactionDetails(req, res);
+      if (details.prompt.name === 'login') {
+        if (options.approval === 'button') {
+          res.type('html').send(APPROVE_PAGE(details.uid));
+          return;
+        }
+        await finishLogin(req, res);
+        return;
+      }
+      const grant = details.grantId
+        ? await provider.Grant.find(details.grantId)
+        : new provider.Grant({ accountId: details.session!.accountId, clientId: details.params['client_id'] as string });
+      const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+      if (missing.missingOIDCScope) grant!.addOIDCScope(missing.missingOIDCScope.join(' '));
+      for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant!.addResourceScope(resource, scopes.join(' '));
+      const grantId = await grant!.save();
+      await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    } catch (e) {
+      next(e);
+    }
+  });
+  asApp.post('/interaction/:uid/approve', async (req, res, next) => {
+    try {
+      await finishLogin(req, res);
+    } catch (e) {
+      next(e);
+    }
+  });
+  // Record what the token endpoint issues (the response body is JSON with the tokens).
+  asApp.use((req, res, next) => {
+    if (req.path.endsWith('/token/revocation') || req.path.endsWith('/revocation')) stats.revocations++;
+    if (req.method === 'POST' && req.path === '/token') {
+      const end = res.end.bind(res) as (...a: unknown[]) => express.Response;
+      (res as unknown as { end: (...a: unknown[]) => express.Response }).end = (...args: unknown[]) => {
+        const chunk = args[0];
+        if (chunk && (typeof chunk === 'string' || Buffer.isBuffer(chunk))) {
+          try {
+            const body = JSON.parse(chunk.toString()) as { access_token?: string; refresh_token?: string };
+            if (body.access_token) issued.accessTokens.push(body.access_token);
+            if (body.refresh_token) issued.refreshTokens.push(body.refresh_token);
+          } catch {
+            // Not JSON: nothing issued.
+          }
+        }
+        return end(...args);
+      };
+    }
+    next();
+  });
+  asApp.use(provider.callback());
+
+  const oauthMetadata = (await (await fetch(`${issuer}/.well-known/oauth-authorization-server`)).json()) as OAuthMetadata;
+  mcpApp.use(mcpAuthMetadataRouter({ oauthMetadata, resourceServerUrl: new URL(mcpUrl), scopesSupported: [OAUTH_SCOPE] }));
+  const bearer = requireBearerAuth({
+    resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(new URL(mcpUrl)),
+    verifier: {
+      async verifyAccessToken(token) {
+        try {
+          const c = verifyJwt(token, publicKey, mcpUrl);
+          return { token, clientId: String(c['client_id']), scopes: String(c['scope'] ?? '').split(' '), expiresAt: Number(c['exp']) };
+        } catch (e) {
+          stats.unauthorized++;
+          throw e;
+        }
+      },
+    },
+  });
+  mcpApp.post('/mcp', (req, res, next) => {
+    if (!req.headers.authorization) stats.unauthorized++;
+    next();
+  }, express.json(), bearer, async (req, res) => {
+    const server = new McpServer({ name: 'real-rs', version: '1.0.0' });
+    server.registerTool('whoami', { description: 'client id of the caller' }, async (extra) => {
+      stats.toolCalls++;
+      return { content: [{ type: 'text', text: `client=${extra.authInfo?.clientId}` }] };
+    });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => void transport.close());
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  });
+  // Stateless server: no standalone SSE stream and no session to delete.
+  mcpApp.get('/mcp', (_req, res) => void res.status(405).end());
+  mcpApp.delete('/mcp', (_req, res) => void res.status(405).end());
+
+  return {
+    issuer,
+    mcpUrl,
+    issued,
+    stats,
+    async close() {
+      for (const s of [asServer, mcpServer]) {
+        s.closeAllConnections();
+        await new Promise((r) => s.close(() => r(undefined)));
+      }
+    },
+  };
+}
