@@ -76,7 +76,21 @@ globalThis.__bench = globalThis.__bench || {
     const results = await Promise.all(jobs);
     return { wallMs: performance.now() - t0, ok: results.filter((r) => r.ok).length, latencies: results.map((r) => r.ms), errors: results.filter((r) => !r.ok).slice(0, 3).map((r) => r.error) };
   },
-  /** A fresh <mcp-server-card> for a real server view, timed from assignment to laid out. */
+  /** The card's <mcp-tool-list> (inside the card's shadow root), and that list's shadow root. */
+  toolList(card) {
+    const list = card.shadowRoot && card.shadowRoot.querySelector('mcp-tool-list');
+    return list && list.shadowRoot ? { list, root: list.shadowRoot } : null;
+  },
+  /** Rows the tool list has attached (it detaches rows a search does not match). */
+  rowCount(card) {
+    const t = this.toolList(card);
+    return t ? t.root.querySelectorAll('ul > li').length : 0;
+  },
+  /** Resolves after the next frame was produced: a task queued from requestAnimationFrame runs after that frame's paint. */
+  nextFrame() {
+    return new Promise((r) => requestAnimationFrame(() => { const c = new MessageChannel(); c.port1.onmessage = () => r(); c.port2.postMessage(0); }));
+  },
+  /** A fresh <mcp-server-card> for a real server view, timed from assignment until its rows are attached and laid out. */
   async renderCard(serverId, reps) {
     const view = (await this.state()).servers.find((s) => s.id === serverId);
     const out = [];
@@ -85,32 +99,45 @@ globalThis.__bench = globalThis.__bench || {
       const t0 = performance.now();
       document.body.append(card);
       card.server = view;
-      await Promise.resolve(); await Promise.resolve(); await new Promise((r) => setTimeout(r, 0));
+      // The card and its tool list each render in a microtask; wait (bounded) until the rows are in.
+      for (let k = 0; k < 50 && this.rowCount(card) < view.tools.length; k++) await new Promise((r) => setTimeout(r, 0));
       card.getBoundingClientRect(); document.body.offsetHeight;
       out.push(performance.now() - t0);
       if (i < reps - 1) card.remove(); else this.card = card;
     }
-    return { ms: out, tools: view.tools.length, rows: this.card.shadowRoot.querySelectorAll('li').length };
+    return { ms: out, tools: view.tools.length, rows: this.rowCount(this.card) };
   },
-  /** n keystrokes in the card's tool filter, each timed from input to laid out; null without a filter. */
+  /**
+   * n keystrokes in the tool list's search input (card → mcp-tool-list → input), typing
+   * "tool_09" and clearing it, over and over. Each keystroke is timed twice: from dispatching the
+   * input event until style and layout are done (forced), and until the next frame was painted
+   * (which also includes waiting for that frame's vsync). null when the card has no filter.
+   */
   async filterKeys(n) {
-    const root = this.card.shadowRoot;
-    const input = root.querySelector('input[type=search], input[name=filter], input[name=tool-filter], input[aria-label*="ilter" i], input[placeholder*="ilter" i]');
+    const t = this.toolList(this.card);
+    const input = t && t.root.querySelector('input[type=search]');
     if (!input) return null;
     const word = 'tool_09';
-    const out = [];
+    const layout = [];
+    const frame = [];
+    const rows = [];
+    const changed = [];
     let text = '';
+    await this.nextFrame();
     for (let i = 0; i < n; i++) {
       text = text.length < word.length ? word.slice(0, text.length + 1) : '';
+      const before = this.rowCount(this.card);
       const t0 = performance.now();
       input.value = text;
-      input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, data: text.slice(-1) || null }));
-      await Promise.resolve(); await Promise.resolve();
-      root.host.getBoundingClientRect(); document.body.offsetHeight;
-      out.push(performance.now() - t0);
-      await new Promise((r) => setTimeout(r, 0));
+      input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: text ? 'insertText' : 'deleteContentBackward', data: text.slice(-1) || null }));
+      t.list.getBoundingClientRect(); document.body.offsetHeight;
+      layout.push(performance.now() - t0);
+      await this.nextFrame();
+      frame.push(performance.now() - t0);
+      rows.push(this.rowCount(this.card));
+      changed.push(rows[i] !== before);
     }
-    return { ms: out, visibleAtEnd: [...root.querySelectorAll('li')].filter((li) => li.offsetParent !== null).length };
+    return { ms: layout, frameMs: frame, changed, rowsMin: Math.min(...rows), rowsMax: Math.max(...rows), rowsAtEnd: this.rowCount(this.card), queryAtEnd: text };
   },
   async state() {
     const r = await chrome.runtime.sendMessage({ type: 'panel:get-state', params: {} });

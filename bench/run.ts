@@ -169,8 +169,11 @@ try {
   await addServers(rig, [{ id: 'many', url: manyUrl }]);
   await waitReady(rig, ['many'], 1000, 90_000);
   const render = await inPage<{ ms: number[]; tools: number; rows: number }>(panel, 'renderCard', 'many', P.render);
-  const filter = await inPage<{ ms: number[]; visibleAtEnd: number } | null>(panel, 'filterKeys', P.keys);
-  results.panel = { tools: render.tools, rowsRendered: render.rows, firstRender: summarize(render.ms), filter: filter ? { ...summarize(filter.ms), goal: '< 16 ms' } : 'filter not present' };
+  const filter = await inPage<{ ms: number[]; frameMs: number[]; changed: boolean[]; rowsMin: number; rowsMax: number; rowsAtEnd: number; queryAtEnd: string } | null>(panel, 'filterKeys', P.keys);
+  results.panel = {
+    tools: render.tools, rowsRendered: render.rows, firstRender: summarize(render.ms),
+    filter: filter ? { ...summarize(filter.ms), toFrame: summarize(filter.frameMs), rowsChanged: summarize(filter.ms.filter((_, i) => filter.changed[i])), rowsMin: filter.rowsMin, rowsMax: filter.rowsMax, rowsAtEnd: filter.rowsAtEnd, queryAtEnd: filter.queryAtEnd, goal: '< 16 ms' } : 'filter not present',
+  };
   results.extensionErrors = rig.ext.errors.slice(0, 10);
   await sdk.sse.close();
   await sdk.json.close();
