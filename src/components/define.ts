@@ -8,8 +8,13 @@ import { McpApprovalCardElement } from './mcp-approval-card.js';
 import { McpToolListElement } from './mcp-tool-list.js';
 import { McpLogDrawerElement } from './mcp-log-drawer.js';
 import { McpImportElement } from './mcp-import.js';
+import { McpSchemaFormElement } from './mcp-schema-form.js';
+import { McpElicitationCardElement } from './mcp-elicitation-card.js';
+import { McpComposerElement } from './mcp-composer.js';
 
 export function defineAll(registry = customElements) {
+  // Before the elements that create it, so it is upgraded before they set its properties.
+  McpSchemaFormElement.define('mcp-schema-form', registry);
   McpStatusBadgeElement.define('mcp-status-badge', registry);
   McpToolListElement.define('mcp-tool-list', registry);
   McpLogDrawerElement.define('mcp-log-drawer', registry);
@@ -19,6 +24,8 @@ export function defineAll(registry = customElements) {
   McpAddServerElement.define('mcp-add-server', registry);
   McpToolRunnerElement.define('mcp-tool-runner', registry);
   McpApprovalCardElement.define('mcp-approval-card', registry);
+  McpElicitationCardElement.define('mcp-elicitation-card', registry);
+  McpComposerElement.define('mcp-composer', registry);
 }
 
 declare global {
@@ -32,5 +39,8 @@ declare global {
     'mcp-tool-list': McpToolListElement;
     'mcp-log-drawer': McpLogDrawerElement;
     'mcp-import': McpImportElement;
+    'mcp-schema-form': McpSchemaFormElement;
+    'mcp-elicitation-card': McpElicitationCardElement;
+    'mcp-composer': McpComposerElement;
   }
 }

@@ -86,7 +86,34 @@ export class ApprovalDecisionEvent extends Event {
   }
 }
 
+/** The user's answer on an elicitation card (SPEC I1); `content` only with `accept`. */
+export class ElicitationAnswerEvent extends Event {
+  static readonly type = 'mcp-elicitation-answer';
+  constructor(readonly interactionId: string, readonly action: 'accept' | 'decline' | 'cancel', readonly content?: Record<string, unknown>) {
+    super(ElicitationAnswerEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+/** Re-run (after "retry is safe" was confirmed) or dismiss a failed interaction (SPEC I3). */
+export class InteractionActionEvent extends Event {
+  static readonly type = 'mcp-interaction-action';
+  constructor(readonly interactionId: string, readonly action: 'rerun' | 'dismiss') {
+    super(InteractionActionEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+/** The composer asks for a ContextBlock: a prompt with its arguments, or a resource (SPEC K4). */
+export class ComposerRequestEvent extends Event {
+  static readonly type = 'mcp-composer-request';
+  constructor(readonly detail: { kind: 'prompt'; serverId: string; prompt: string; arguments: Record<string, string> } | { kind: 'resource'; serverId: string; uri: string }) {
+    super(ComposerRequestEvent.type, { bubbles: true, composed: true });
+  }
+}
+
 interface PanelEventMap {
+  'mcp-elicitation-answer': ElicitationAnswerEvent;
+  'mcp-interaction-action': InteractionActionEvent;
+  'mcp-composer-request': ComposerRequestEvent;
   'mcp-cancel-tool': CancelToolEvent;
   'mcp-approval-decision': ApprovalDecisionEvent;
   'mcp-add-server': AddServerEvent;

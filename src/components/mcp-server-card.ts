@@ -8,6 +8,7 @@
  * schema or log drawer.
  */
 import type { ServerView } from '../protocol/panel.js';
+import { authorizeLabelKey } from './authorize-label.js';
 import { el, sheet } from './dom.js';
 import { ServerActionEvent, type ServerAction } from './events.js';
 import { t } from './i18n.js';
@@ -123,9 +124,8 @@ export class McpServerCardElement extends HTMLElement {
     }
     if (s.reason?.kind === 'permission') actions.append(this.#button(t('grantAccess'), 'grant', () => this.#action('grant')));
     if (s.authKind === 'oauth') {
-      // Up-front authorization (SPEC E11): offered when the server waits for it or failed on auth.
-      const authIssue = s.status === 'needs-auth' || (s.status === 'error' && (s.reason?.kind === 'auth' || s.reason?.kind === 'auth-denied' || s.reason?.kind === 'auth-discovery'));
-      if (authIssue) actions.append(this.#button(s.status === 'needs-auth' ? t('authorize') : t('reauthorize'), 'authorize', () => this.#action('authorize')));
+      // Up-front authorization (SPEC E11), and "Re-authorize" on every OAuth card, ready ones too (E9).
+      actions.append(this.#button(t(authorizeLabelKey(s)), 'authorize', () => this.#action('authorize')));
       actions.append(this.#button(t('forgetAuthorization'), 'forget-auth', () => this.#action('forget-auth')));
     }
     actions.append(this.#button(s.enabled ? t('disable') : t('enable'), s.enabled ? 'disable' : 'enable', () => this.#action(s.enabled ? 'disable' : 'enable')));

@@ -10,6 +10,7 @@ import type { ServerView } from '../protocol/panel.js';
 import { el, sheet } from './dom.js';
 import { CancelToolEvent, RunToolEvent } from './events.js';
 import { t } from './i18n.js';
+import type { McpSchemaFormElement } from './mcp-schema-form.js';
 
 const css = sheet(`
 form { display: grid; gap: 6px; }
@@ -41,7 +42,8 @@ export class McpToolRunnerElement extends HTMLElement {
   #servers: ServerView[] = [];
   #running: { serverId: string; operationId: string } | undefined;
   readonly #select = el('select', { name: 'tool' });
-  readonly #args = el('textarea', { name: 'arguments', spellcheck: 'false' }, '{}');
+  /** Arguments: a form generated from the tool's input schema, with a raw-JSON view (K3). */
+  readonly #args = document.createElement('mcp-schema-form') as McpSchemaFormElement;
   readonly #run = el('button', { type: 'submit' }, t('run'));
   readonly #abort = el('button', { type: 'button', class: 'abort', hidden: true }, t('abort'));
   readonly #progress = el('progress', { 'aria-label': t('progress'), hidden: true });
@@ -54,12 +56,13 @@ export class McpToolRunnerElement extends HTMLElement {
     root.adoptedStyleSheets = [css];
     const form = el('form', { 'aria-label': t('toolRunner') },
       el('label', {}, t('tool'), this.#select),
-      el('label', {}, t('argumentsJson'), this.#args),
+      el('div', { class: 'args', role: 'group', 'aria-label': t('argumentsJson') }, this.#args),
       el('div', { class: 'buttons' }, this.#run, this.#abort),
       this.#progress,
       this.#progressText,
       this.#output,
     );
+    this.#select.addEventListener('change', () => this.#applySchema());
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       this.#submit();
@@ -98,22 +101,31 @@ export class McpToolRunnerElement extends HTMLElement {
     this.#select.replaceChildren(...options);
     if (options.some((o) => o.value === previous)) this.#select.value = previous;
     this.#run.disabled = options.length === 0 || this.#running !== undefined;
+    this.#applySchema();
+  }
+
+  /** Rebuilds the arguments form when the chosen tool (or its schema) changed. */
+  #schemaOf = '';
+  #applySchema() {
+    const tool = this.#selectedTool();
+    const key = tool ? JSON.stringify([this.#select.value, tool.inputSchema]) : '';
+    if (key === this.#schemaOf) return;
+    this.#schemaOf = key;
+    this.#args.schema = tool?.inputSchema ?? { type: 'object', properties: {} };
+  }
+
+  #selectedTool() {
+    if (!this.#select.value) return undefined;
+    const [serverId, name] = JSON.parse(this.#select.value) as [string, string];
+    return this.#servers.find((s) => s.id === serverId)?.tools.find((t) => t.name === name);
   }
 
   #submit() {
     if (!this.#select.value || this.#running) return;
     const [serverId, tool] = JSON.parse(this.#select.value) as [string, string];
-    let args: unknown;
-    try {
-      args = JSON.parse(this.#args.value || '{}');
-    } catch {
-      this.showError(t('argumentsNotJson'));
-      return;
-    }
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-      this.showError(t('argumentsNotObject'));
-      return;
-    }
+    const read = this.#args.read();
+    if (!read.ok) return;
+    const args = read.value;
     const operationId = newOperationId();
     this.#running = { serverId, operationId };
     this.#run.disabled = true;
@@ -123,7 +135,7 @@ export class McpToolRunnerElement extends HTMLElement {
     this.#progress.removeAttribute('value');
     this.#progressText.textContent = '';
     this.#output.replaceChildren(el('p', { class: 'muted' }, t('running')));
-    this.dispatchEvent(new RunToolEvent(serverId, tool, args as Record<string, unknown>, operationId));
+    this.dispatchEvent(new RunToolEvent(serverId, tool, args, operationId));
   }
 
   /** A progress notification; ignored unless it belongs to the call in flight (SPEC H1). */

@@ -86,6 +86,18 @@ export class CancelRecords {
     this.#remember(opId, 'finished');
   }
 
+  /**
+   * The server refused the call before running it (HTTP 401): the worker may resend it once
+   * with a refreshed token under the same id (oauth-requests.ts), so no "finished" record is
+   * kept — but a cancel that landed meanwhile still wins over that resend.
+   */
+  release(opId: string): void {
+    const controller = this.#live.get(opId);
+    if (!controller) return;
+    this.#live.delete(opId);
+    if (controller.signal.aborted) this.#remember(opId, 'cancelled');
+  }
+
   /** The connection is closing: abort what is still running and forget everything. */
   close(reason = 'The connection was closed.'): void {
     for (const controller of this.#live.values()) controller.abort(reason);

@@ -17,6 +17,7 @@ import { fail, ok, type Result } from '../protocol/result.js';
 import { CancelRecords } from './cancel-records.js';
 import { describeSdkError } from './errors.js';
 import { McpSession } from './session.js';
+import { ElicitationRelay } from './elicitation-relay.js';
 
 interface Held {
   serverId: string;
@@ -36,6 +37,8 @@ let port: chrome.runtime.Port | undefined;
 const documentId = crypto.randomUUID().replace(/-/g, '');
 
 const noop = () => undefined;
+/** Form-mode elicitation questions waiting for the user's answer in the panel (SPEC I1). */
+const elicitations = new ElicitationRelay((event) => emit(event));
 
 function emit(event: OffscreenEvent) {
   port?.postMessage({ kind: 'event', event });
@@ -59,6 +62,7 @@ const handlers: { [M in OffscreenMethod]: Handler<M> } = {
       url: p.url,
       headers: p.headers,
       timeoutMs: p.timeoutMs,
+      onElicitation: (params, signal) => elicitations.ask(p.connectionId, params, signal),
       onListChanged: (category) => {
         if (sessions.get(p.connectionId)?.session === session) emit({ type: 'offscreen:list-changed', connectionId: p.connectionId, category });
       },
@@ -102,6 +106,8 @@ const handlers: { [M in OffscreenMethod]: Handler<M> } = {
     if (!h.cancels.admit(p.operationId)) {
       throw Object.assign(new Error('The call was cancelled before it started; it was not sent.'), { code: 'cancelled' });
     }
+    elicitations.callStarted(p.connectionId, p.operationId);
+    let refusedUnauthorized = false;
     try {
       const signal = h.cancels.signalOf(p.operationId)!;
       return await h.session.callTool(p.name, p.arguments, signal, (progress) =>
@@ -112,9 +118,14 @@ const handlers: { [M in OffscreenMethod]: Handler<M> } = {
       if (h.cancels.signalOf(p.operationId)?.aborted && sessions.get(p.connectionId) === h && !h.session.lost) {
         throw Object.assign(new Error('The call was cancelled; the server was told to stop.'), { code: 'cancelled' });
       }
-      throw lostOr(h, wrap(e, h.url, h.session));
+      const wrapped = wrap(e, h.url, h.session);
+      // A 401 was refused before it ran: the worker may resend it with a fresh token (E9).
+      refusedUnauthorized = (wrapped as { httpStatus?: number }).httpStatus === 401 && !h.session.lost;
+      throw lostOr(h, wrapped);
     } finally {
-      h.cancels.settle(p.operationId);
+      elicitations.callEnded(p.connectionId, p.operationId);
+      if (refusedUnauthorized) h.cancels.release(p.operationId);
+      else h.cancels.settle(p.operationId);
     }
   },
   async 'offscreen:cancel'(p) {
@@ -136,6 +147,17 @@ const handlers: { [M in OffscreenMethod]: Handler<M> } = {
     h.session.setAuthorization(p.authorization);
     return { updated: true };
   },
+  async 'offscreen:answer-elicitation'(p) {
+    return elicitations.answer(p);
+  },
+  async 'offscreen:get-prompt'(p) {
+    const h = held(p.connectionId);
+    return h.session.getPrompt(p.name, p.arguments).catch((e) => Promise.reject(lostOr(h, wrap(e, h.url, h.session))));
+  },
+  async 'offscreen:read-resource'(p) {
+    const h = held(p.connectionId);
+    return h.session.readResource(p.uri).catch((e) => Promise.reject(lostOr(h, wrap(e, h.url, h.session))));
+  },
   async 'offscreen:ping'(p) {
     const h = held(p.connectionId);
     return { latencyMs: await h.session.ping().catch((e) => Promise.reject(lostOr(h, wrap(e, h.url, h.session)))) };
@@ -147,6 +169,7 @@ async function drop(connectionId: string, reason: string) {
   const h = sessions.get(connectionId);
   if (!h) return;
   sessions.delete(connectionId);
+  elicitations.dropConnection(connectionId);
   h.cancels.close(reason);
   await h.session.close().catch(() => undefined);
 }

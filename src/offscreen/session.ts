@@ -161,6 +161,16 @@ export class McpSession {
     });
   }
 
+  /** `prompts/get` (SPEC G2); the worker validates and fences the result. */
+  async getPrompt(name: string, args: Record<string, string>) {
+    return this.client.getPrompt({ name, arguments: args }, { timeout: this.#timeoutMs });
+  }
+
+  /** `resources/read` (SPEC G3). */
+  async readResource(uri: string) {
+    return this.client.readResource({ uri }, { timeout: this.#timeoutMs });
+  }
+
   async ping(): Promise<number> {
     const start = performance.now();
     await this.client.ping({ timeout: this.#timeoutMs });

@@ -10,15 +10,16 @@ import { PANEL_PORT, PanelPushSchema, panelResultSchema, type PanelMethod, type 
 import { originPattern } from '../sw/url-rules.js';
 import { setUpUsePanel } from './use-servers.js';
 import { setUpManagePanel } from './manage-panel.js';
+import { setUpStepUp } from './step-up.js';
 
 defineAll();
 
-async function call<M extends PanelMethod>(type: M, params: PanelParams<M>): Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }> {
+async function call<M extends PanelMethod>(type: M, params: PanelParams<M>): Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string; code?: string }> {
   try {
     const raw = await chrome.runtime.sendMessage({ type, params });
     const parsed = panelResultSchema(type).safeParse(raw);
     if (!parsed.success) return { ok: false, message: 'The extension answered with a malformed message.' };
-    return parsed.data.ok ? { ok: true, value: parsed.data.value as PanelValue<M> } : { ok: false, message: parsed.data.error.message };
+    return parsed.data.ok ? { ok: true, value: parsed.data.value as PanelValue<M> } : { ok: false, message: parsed.data.error.message, code: parsed.data.error.code };
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     // The worker stopped after it took the request: it may have acted on it, and it is not retried.
@@ -37,7 +38,9 @@ const configErrors = document.querySelector<HTMLElement>('#config-errors')!;
 document.title = t('panelTitle');
 document.querySelector('h1')!.textContent = t('panelTitle');
 
-const onUsePush = setUpUsePanel({ runner, approvals: document.querySelector<HTMLElement>('#approvals')! });
+const composer = document.querySelector('mcp-composer')!;
+const onUsePush = setUpUsePanel({ runner, approvals: document.querySelector<HTMLElement>('#approvals')!, elicitations: document.querySelector<HTMLElement>('#elicitations')!, composer });
+const stepUp = setUpStepUp({ call, after: runner });
 const ping = setUpManagePanel({ call, list, importer: document.querySelector('mcp-import')! });
 
 function connectPort() {
@@ -48,6 +51,7 @@ function connectPort() {
     if (!push.success) return;
     list.servers = push.data.state.servers;
     runner.servers = push.data.state.servers;
+    composer.servers = push.data.state.servers;
     configErrors.replaceChildren(
       ...push.data.state.configErrors.map((c) => Object.assign(document.createElement('p'), { className: 'error', textContent: `${t('configError')} ${c.message}` })),
     );
@@ -132,8 +136,11 @@ document.addEventListener(ToolToggleEvent.type, (e) => {
 });
 
 document.addEventListener(RunToolEvent.type, (e) => {
+  stepUp.clear();
   void call('panel:call-tool', { serverId: e.serverId, tool: e.tool, arguments: e.args, ...(e.operationId ? { operationId: e.operationId } : {}) }).then((r) => {
     if (r.ok) runner.showResult(r.value);
     else runner.showError(r.message);
+    // Refused for missing scope: offer the step-up; the user re-runs the call afterwards (E7, H3).
+    if (!r.ok && r.code === 'insufficient-scope') stepUp.offer(e.serverId, e.tool, r.message);
   });
 });

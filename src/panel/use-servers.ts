@@ -1,16 +1,33 @@
 /**
- * Panel side of using servers (SPEC G1, H1, H2, K3): approval cards from `panel:approvals`
- * pushes, progress for the tool runner, and the Abort button → `panel:cancel-call`.
- * `main.ts` feeds it the panel Port's messages; pushes are validated on receipt.
+ * Panel side of using servers (SPEC G1, G2, G3, H1, H2, I1–I3, K3, K4): approval cards from
+ * `panel:approvals` pushes, elicitation cards from `panel:elicitations`, progress for the tool
+ * runner, the Abort button → `panel:cancel-call`, answers and re-runs of interactions, and the
+ * composer's ContextBlock requests. `main.ts` feeds it the panel Port's messages; pushes and
+ * answers are validated on receipt.
  */
-import { ApprovalDecisionEvent, CancelToolEvent } from '../components/events.js';
+import { ApprovalDecisionEvent, CancelToolEvent, ComposerRequestEvent, ElicitationAnswerEvent, InteractionActionEvent } from '../components/events.js';
+import type { McpComposerElement } from '../components/mcp-composer.js';
 import type { McpToolRunnerElement } from '../components/mcp-tool-runner.js';
-import { UsePanelPushSchema, type ApprovalView } from '../protocol/panel-use.js';
+import { UsePanelPushSchema, type ApprovalView, type ElicitationView } from '../protocol/panel-use.js';
+import { panelResultSchema, type PanelMethod, type PanelParams, type PanelValue } from '../protocol/panel.js';
 
 export interface UsePanelElements {
   runner: McpToolRunnerElement;
   /** Where approval cards go; one card per pending approval, oldest first. */
   approvals: HTMLElement;
+  /** Where elicitation cards go: pending questions and failed ones, oldest first. */
+  elicitations: HTMLElement;
+  composer: McpComposerElement;
+}
+
+async function call<M extends PanelMethod>(type: M, params: PanelParams<M>): Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }> {
+  try {
+    const parsed = panelResultSchema(type).safeParse(await chrome.runtime.sendMessage({ type, params }));
+    if (!parsed.success) return { ok: false, message: 'The extension answered with a malformed message.' };
+    return parsed.data.ok ? { ok: true, value: parsed.data.value as PanelValue<M> } : { ok: false, message: parsed.data.error.message };
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
 }
 
 function renderApprovals(container: HTMLElement, approvals: ApprovalView[]) {
@@ -23,17 +40,52 @@ function renderApprovals(container: HTMLElement, approvals: ApprovalView[]) {
   container.replaceChildren(...cards);
 }
 
-export function setUpUsePanel({ runner, approvals }: UsePanelElements): (message: unknown) => void {
+/** Keeps a card whose id and status did not change, so a half-filled form survives a push. */
+function renderElicitations(container: HTMLElement, views: ElicitationView[]) {
+  const existing = new Map([...container.querySelectorAll('mcp-elicitation-card')].map((c) => [c.interaction?.id, c]));
+  const cards = views.map((v) => {
+    const card = existing.get(v.id) ?? document.createElement('mcp-elicitation-card');
+    if (card.interaction?.id !== v.id || card.interaction.status !== v.status) card.interaction = v;
+    return card;
+  });
+  // A re-run card stays (showing its outcome) until it is dismissed.
+  for (const c of existing.values()) if (c.dataset.rerun && !cards.includes(c)) cards.push(c);
+  container.replaceChildren(...cards);
+}
+
+export function setUpUsePanel({ runner, approvals, elicitations, composer }: UsePanelElements): (message: unknown) => void {
   document.addEventListener(ApprovalDecisionEvent.type, (e) => {
     void chrome.runtime.sendMessage({ type: 'panel:answer-approval', params: { approvalId: e.approvalId, decision: e.decision } }).catch(() => undefined);
   });
   document.addEventListener(CancelToolEvent.type, (e) => {
     void chrome.runtime.sendMessage({ type: 'panel:cancel-call', params: { serverId: e.serverId, operationId: e.operationId } }).catch(() => undefined);
   });
+  document.addEventListener(ElicitationAnswerEvent.type, (e) => {
+    void call('panel:answer-elicitation', { interactionId: e.interactionId, action: e.action, ...(e.content ? { content: e.content } : {}) });
+  });
+  document.addEventListener(InteractionActionEvent.type, (e) => {
+    const card = e.target as HTMLElement & { showRerunOutcome?(text: string, isError: boolean): void; remove(): void };
+    if (e.action === 'dismiss') {
+      card.remove();
+      void call('panel:dismiss-interaction', { interactionId: e.interactionId });
+      return;
+    }
+    card.dataset.rerun = 'true';
+    void call('panel:rerun-interaction', { interactionId: e.interactionId, confirmSafe: true }).then((r) => {
+      if (r.ok) card.showRerunOutcome?.(r.value.content.map((c) => (typeof c.text === 'string' ? c.text : `[${c.type}]`)).join('\n'), r.value.isError === true);
+      else card.showRerunOutcome?.(r.message, true);
+    });
+  });
+  document.addEventListener(ComposerRequestEvent.type, (e) => {
+    const d = e.detail;
+    const pending = d.kind === 'prompt' ? call('panel:get-prompt-block', { serverId: d.serverId, prompt: d.prompt, arguments: d.arguments }) : call('panel:read-resource-block', { serverId: d.serverId, uri: d.uri });
+    void pending.then((r) => (r.ok ? composer.addBlock(r.value) : composer.showError(r.message)));
+  });
   return (message) => {
     const push = UsePanelPushSchema.safeParse(message);
     if (!push.success) return;
     if (push.data.type === 'panel:approvals') renderApprovals(approvals, push.data.approvals);
+    else if (push.data.type === 'panel:elicitations') renderElicitations(elicitations, push.data.elicitations);
     else runner.showProgress(push.data.operationId, push.data.progress, push.data.total, push.data.message);
   };
 }

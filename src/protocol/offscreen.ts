@@ -15,6 +15,7 @@ import {
   ToolSchema,
 } from './mcp-shapes.js';
 import { WireErrorSchema, resultSchema } from './result.js';
+import { ElicitationEventSchema, ElicitationRequestSchemas, ElicitationResponseSchemas } from './offscreen-elicitation.js';
 
 /** Fixed Port name; the offscreen document connects to the worker with it. */
 export const OFFSCREEN_PORT = 'mcp-offscreen';
@@ -45,6 +46,7 @@ export const OffscreenRequestSchemas = {
   'offscreen:ping': z.object({ connectionId: id }),
   /** A refreshed OAuth token for a live session; later requests carry it (SPEC E9). */
   'offscreen:set-authorization': z.object({ connectionId: id, authorization: z.string().check(z.minLength(1), z.maxLength(16384)) }),
+  ...ElicitationRequestSchemas,
 } as const;
 
 export const OffscreenResponseSchemas = {
@@ -65,6 +67,7 @@ export const OffscreenResponseSchemas = {
   'offscreen:close': z.object({ closed: z.boolean() }),
   'offscreen:ping': z.object({ latencyMs: z.number() }),
   'offscreen:set-authorization': z.object({ updated: z.boolean() }),
+  ...ElicitationResponseSchemas,
 } as const;
 
 export type OffscreenMethod = keyof typeof OffscreenRequestSchemas;
@@ -97,6 +100,7 @@ export const OffscreenEventSchema = z.discriminatedUnion('type', [
     total: z.optional(z.number()),
     message: z.optional(z.string().check(z.maxLength(1024))),
   }),
+  ElicitationEventSchema,
 ]);
 export type OffscreenEvent = z.infer<typeof OffscreenEventSchema>;
 

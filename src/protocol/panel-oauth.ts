@@ -10,6 +10,8 @@ const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
 export const OAuthPanelRequestSchemas = {
   'panel:authorize': z.object({ serverId }),
   'panel:forget-authorization': z.object({ serverId }),
+  /** "Grant more access" after a tool call was refused with 403 insufficient_scope (E7); a click only. */
+  'panel:step-up': z.object({ serverId, tool: z.string().check(z.minLength(1), z.maxLength(128)) }),
 } as const;
 
 export const OAuthPanelResponseSchemas = {
@@ -19,4 +21,5 @@ export const OAuthPanelResponseSchemas = {
     missingOrigins: z.optional(z.array(z.string().check(z.maxLength(2048))).check(z.maxLength(8))),
   }),
   'panel:forget-authorization': z.object({ revoked: z.boolean(), revokeError: z.optional(z.string().check(z.maxLength(4096))) }),
+  'panel:step-up': z.object({ granted: z.boolean(), sessionsUpdated: z.number().check(z.int(), z.minimum(0)) }),
 } as const;

@@ -5,7 +5,8 @@
  * Pushes travel over the same panel Port as `panel:state`, each validated on receipt.
  */
 import * as z from 'zod/mini';
-import { ToolSchema } from './mcp-shapes.js';
+import { CallToolResultSchema, ToolSchema } from './mcp-shapes.js';
+import { ComposerPanelRequestSchemas, ComposerPanelResponseSchemas } from './panel-composer.js';
 
 const id = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
 const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
@@ -28,7 +29,30 @@ export const ApprovalViewSchema = z.object({
 });
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
 
+export const ELICITATION_ACTIONS = ['accept', 'decline', 'cancel'] as const;
+export type ElicitationAction = (typeof ELICITATION_ACTIONS)[number];
+
+/**
+ * A server's form-mode question during a tool call (SPEC I1), or one that could no longer be
+ * answered because the worker restarted (I3, `status: 'failed'` with the reason). `message` and
+ * `requestedSchema` are the server's, untrusted: shown as text and a generated form.
+ */
+export const ElicitationViewSchema = z.object({
+  id,
+  serverId,
+  serverName: z.string().check(z.maxLength(256)),
+  tool: z.optional(z.string().check(z.maxLength(128))),
+  message: z.string().check(z.maxLength(4096)),
+  requestedSchema: z.unknown(),
+  status: z.enum(['pending', 'failed']),
+  reason: z.optional(z.string().check(z.maxLength(2048))),
+  /** Whether the original call is known, so it can be re-run after the user's confirmation. */
+  canRerun: z.boolean(),
+});
+export type ElicitationView = z.infer<typeof ElicitationViewSchema>;
+
 export const UsePanelPushSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('panel:elicitations'), elicitations: z.array(ElicitationViewSchema).check(z.maxLength(100)) }),
   z.object({ type: z.literal('panel:approvals'), approvals: z.array(ApprovalViewSchema).check(z.maxLength(100)) }),
   z.object({
     type: z.literal('panel:progress'),
@@ -43,9 +67,22 @@ export type UsePanelPush = z.infer<typeof UsePanelPushSchema>;
 export const UsePanelRequestSchemas = {
   'panel:answer-approval': z.object({ approvalId: id, decision: z.enum(APPROVAL_DECISIONS) }),
   'panel:cancel-call': z.object({ serverId, operationId: id }),
+  'panel:answer-elicitation': z.object({
+    interactionId: id,
+    action: z.enum(ELICITATION_ACTIONS),
+    content: z.optional(z.record(z.string(), z.unknown())),
+  }),
+  /** Re-sends the tool call of a failed interaction; `confirmSafe` is the user's explicit "retry is safe" (H3, I3). */
+  'panel:rerun-interaction': z.object({ interactionId: id, confirmSafe: z.literal(true) }),
+  'panel:dismiss-interaction': z.object({ interactionId: id }),
+  ...ComposerPanelRequestSchemas,
 } as const;
 
 export const UsePanelResponseSchemas = {
   'panel:answer-approval': z.object({ settled: z.boolean() }),
   'panel:cancel-call': z.object({ cancelled: z.boolean() }),
+  'panel:answer-elicitation': z.object({ delivered: z.boolean() }),
+  'panel:rerun-interaction': CallToolResultSchema,
+  'panel:dismiss-interaction': z.object({ dismissed: z.boolean() }),
+  ...ComposerPanelResponseSchemas,
 } as const;

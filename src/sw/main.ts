@@ -97,6 +97,7 @@ chrome.runtime.onConnect.addListener((port) => {
     port.onDisconnect.addListener(() => panels.delete(port));
     void ready.then(() => port.postMessage({ type: 'panel:state', state: state() }));
     void ready.then(() => port.postMessage({ type: 'panel:approvals', approvals: use.pendingApprovals() }));
+    void ready.then(() => use.panelOpened((m) => port.postMessage(m))).catch(() => undefined);
   }
 });
 

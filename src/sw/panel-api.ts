@@ -19,6 +19,7 @@ import { sealBearer } from './credentials.js';
 import type { McpManager } from './mcp-manager.js';
 import { checkServerUrl } from './url-rules.js';
 import { newOAuthAuth, oauthPanelHandlers } from './oauth/panel-oauth.js';
+import { stepUpPanelHandlers, stepUps } from './oauth/panel-step-up.js';
 import { managePanelHandlers } from './panel-manage.js';
 
 export interface PanelApiDeps {
@@ -88,10 +89,12 @@ export function createPanelApi(deps: PanelApiDeps) {
       );
       return { enabled: p.enabled };
     },
-    'panel:call-tool': async (p) => manager.callTool(p.serverId, p.tool, p.arguments, p.operationId ?? deps.newOperationId()),
+    // A user-started call: a 403 insufficient_scope becomes an offer to grant more access (E7).
+    'panel:call-tool': async (p) => stepUps.track(p.serverId, p.tool, () => manager.callTool(p.serverId, p.tool, p.arguments, p.operationId ?? deps.newOperationId())),
     'panel:ping': async (p) => ({ latencyMs: await manager.ping(p.serverId) }),
     ...deps.useHandlers,
     ...oauthPanelHandlers(manager),
+    ...stepUpPanelHandlers(),
     ...managePanelHandlers(),
   };
 

@@ -16,6 +16,9 @@ import { ApprovalBroker } from './approval-broker.js';
 import { ApprovalStore } from './approval-store.js';
 import type { McpManager } from './mcp-manager.js';
 import { AgentToolRegistry } from './tool-registry.js';
+import { InteractionStore } from '../storage/interaction-store.js';
+import { composerHandlers } from './composer-handlers.js';
+import { Elicitations, type CallInfo } from './elicitations.js';
 
 export interface UseServersDeps {
   manager: McpManager;
@@ -40,6 +43,37 @@ export function setUpUseServers(deps: UseServersDeps) {
   const store = new ApprovalStore(chrome.storage.local as unknown as ConstructorParameters<typeof ApprovalStore>[0]);
   const broker = new ApprovalBroker(store, deps.newId);
 
+  // Calls in flight, so a server's question during one can name it and keep it for a re-run (I3).
+  // Every path (panel runner, AgentTools, re-runs) goes through manager.callTool, so it is wrapped once here.
+  const calls = new Map<string, CallInfo>();
+  const callTool = manager.callTool.bind(manager);
+  manager.callTool = async (serverId, tool, args, operationId) => {
+    calls.set(operationId, { tool, arguments: args });
+    try {
+      return await callTool(serverId, tool, args, operationId);
+    } finally {
+      calls.delete(operationId);
+      void elicitations.callEnded(operationId);
+    }
+  };
+  const elicitations = new Elicitations({
+    store: new InteractionStore(),
+    session: chrome.storage.session as unknown as ConstructorParameters<typeof Elicitations>[0]['session'],
+    request: deps.request,
+    serverOf: (connectionId) => {
+      for (const v of manager.views()) {
+        const st = manager.state(v.id);
+        if (st?.status === 'ready' && st.connectionId === connectionId) return { serverId: v.id, serverName: v.name };
+      }
+      return undefined;
+    },
+    serverName: (serverId) => manager.views().find((v) => v.id === serverId)?.name ?? serverId,
+    callOf: (operationId) => calls.get(operationId),
+    callTool: (serverId, tool, args, operationId) => manager.callTool(serverId, tool, args, operationId),
+    push: (views) => deps.push({ type: 'panel:elicitations', elicitations: views }),
+    newId: deps.newId,
+  });
+
   /** `offscreen:cancel` on the server's live connection; the offscreen side also records early cancels. */
   const cancel = async (serverId: string, operationId: string): Promise<boolean> => {
     const state = manager.state(serverId);
@@ -59,6 +93,7 @@ export function setUpUseServers(deps: UseServersDeps) {
 
   broker.onChange((approvals) => deps.push({ type: 'panel:approvals', approvals }));
   deps.onWorkerEvent((event) => {
+    if (event.type === 'offscreen:elicitation') void elicitations.onEvent(event).catch((e) => console.error('[use-servers] elicitation failed', e));
     if (event.type !== 'offscreen:progress') return;
     deps.push({
       type: 'panel:progress',
@@ -78,6 +113,18 @@ export function setUpUseServers(deps: UseServersDeps) {
     'panel:cancel-call': async (p: PanelParams<'panel:cancel-call'>): Promise<PanelValue<'panel:cancel-call'>> => ({
       cancelled: await cancel(p.serverId, p.operationId),
     }),
+    'panel:answer-elicitation': (p: PanelParams<'panel:answer-elicitation'>) => elicitations.answer(p),
+    'panel:rerun-interaction': (p: PanelParams<'panel:rerun-interaction'>) => elicitations.rerun(p),
+    'panel:dismiss-interaction': (p: PanelParams<'panel:dismiss-interaction'>) => elicitations.dismiss(p),
+    ...composerHandlers({ manager, request: deps.request }),
   };
-  return { registry, broker, store, handlers, pendingApprovals: () => broker.pending() };
+  return {
+    registry,
+    broker,
+    store,
+    handlers,
+    pendingApprovals: () => broker.pending(),
+    /** Everything a newly opened panel needs pushed at once (approvals are sent by main.ts). */
+    panelOpened: async (send: (message: UsePanelPush) => void) => send({ type: 'panel:elicitations', elicitations: await elicitations.views() }),
+  };
 }

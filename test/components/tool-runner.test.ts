@@ -7,7 +7,10 @@ import type { ServerView } from '../../src/protocol/panel.js';
 const servers: ServerView[] = [
   {
     id: 'demo', name: 'Demo', url: 'http://127.0.0.1/mcp', authKind: 'none', enabled: true, connectOnStartup: true, status: 'ready',
-    tools: [{ name: 'slow', inputSchema: { type: 'object' } }], prompts: [], resources: [], resourceTemplates: [], disabledTools: [],
+    tools: [
+      { name: 'slow', inputSchema: { type: 'object' } },
+      { name: 'add', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } },
+    ], prompts: [], resources: [], resourceTemplates: [], disabledTools: [],
   },
 ];
 
@@ -69,5 +72,25 @@ describe('mcp-tool-runner', () => {
     expect(root.querySelector('b')).to.equal(null);
     expect(root.querySelector('.resource-link')!.textContent).to.equal('Y → demo://y');
     expect(root.querySelector('pre.truncated')).to.not.equal(null);
+  });
+
+  it('fills a form generated from the chosen tool\'s schema, and does not run with invalid input', async () => {
+    const el = await runner();
+    const select = el.shadowRoot!.querySelector('select')!;
+    select.value = JSON.stringify(['demo', 'add']);
+    select.dispatchEvent(new Event('change'));
+    const form = el.shadowRoot!.querySelector('mcp-schema-form')!;
+    const a = form.shadowRoot!.querySelector<HTMLInputElement>(`[name='${JSON.stringify(['a'])}']`)!;
+    const b = form.shadowRoot!.querySelector<HTMLInputElement>(`[name='${JSON.stringify(['b'])}']`)!;
+    a.value = 'x';
+    let ran = false;
+    el.addEventListener(RunToolEvent.type, () => (ran = true), { once: true });
+    el.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+    expect(ran).to.equal(false);
+    expect(form.shadowRoot!.querySelector('.field-error')!.textContent).to.equal('must be a number');
+    a.value = '2';
+    b.value = '3';
+    const run = await start(el);
+    expect([run.tool, run.args]).to.deep.equal(['add', { a: 2, b: 3 }]);
   });
 });

@@ -5,12 +5,16 @@
  * authorization was cancelled; approving it makes the server ready and its tool callable with
  * the issued token; no access or refresh token is left in plaintext in storage.local or
  * IndexedDB; "Forget authorization" revokes at the AS and returns the server to `needs-auth`.
+ * Also: a token the resource server stops accepting mid-session is refreshed once and handed to
+ * the live session, and the call runs once (E9); a tool needing more scope offers "Grant more
+ * access", whose step-up lets the user's re-run succeed with both scopes (E7, H3); a refresh the
+ * AS refuses with no user present leaves "Sign-in expired — click Re-authorize" on the card (E9).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page, Target } from 'puppeteer-core';
 import { launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
-import { startOAuthServers, type OAuthServers } from '../support/oauth-servers.js';
+import { ADMIN_SCOPE, OAUTH_SCOPE, startOAuthServers, type OAuthServers } from '../support/oauth-servers.js';
 
 let as: OAuthServers;
 let ext: ExtensionBrowser;
@@ -140,6 +144,107 @@ test('a rejected access token is refreshed once with the sealed refresh token an
   for (const token of [...as.issued.accessTokens, ...as.issued.refreshTokens]) assert.equal(local.includes(token), false);
 });
 
+/** Runs a tool the way a user does: pick it in the runner, click Run. */
+async function runInPanel(tool: string) {
+  const select = await waitFor(panel, 'mcp-tool-runner >>> select[name="tool"]');
+  const value = JSON.stringify(['secure', tool]);
+  const deadline = Date.now() + 15_000;
+  while (!(await panel.$$eval('mcp-tool-runner >>> option', (els) => els.map((e) => (e as HTMLOptionElement).value))).includes(value)) {
+    if (Date.now() > deadline) throw new Error(`${tool} is not offered by the runner`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await select.select(value);
+  await panel.$eval('mcp-tool-runner >>> .output', (el) => el.replaceChildren());
+  await panel.click('mcp-tool-runner >>> button[type="submit"]');
+}
+
+/** The runner's output once the call finished (not the "running" placeholder). */
+async function runnerOutput(pattern: RegExp, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = await panel.$eval('mcp-tool-runner >>> .output', (el) => el.textContent ?? '');
+    if (pattern.test(text)) return text;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`runner output never matched ${pattern}: ${text}`);
+}
+
+/** The authorization window, if the AS shows one, is approved like a user would; a silent one needs nothing. */
+function approveIfShown(): { stop(): void } {
+  let stopped = false;
+  void (async () => {
+    while (!stopped) {
+      const target = ext.browser.targets().find((t) => t.type() === 'page' && t.url().startsWith(`${as.issuer}/interaction/`));
+      const popup = target ? await target.asPage().catch(() => null) : null;
+      const approve = popup ? await popup.$('#approve').catch(() => null) : null;
+      if (approve) await approve.click().catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return { stop: () => void (stopped = true) };
+}
+
+/** Still waiting: the offer's text is the refusal or the "asking…" line. */
+const stepUpBusy = (text: string) => /Grant more access|Asking the authorization server/.test(text);
+
+const scopesOf = (jwt: string) => String((JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { scope?: string }).scope ?? '').split(' ');
+
+test('a token the resource server stops accepting mid-session is refreshed once and handed to the live session; the call runs once (E9)', async () => {
+  await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`, 20_000);
+  const before = { calls: as.stats.toolCalls, refreshes: as.issued.refreshTokens.length, unauthorized: as.stats.unauthorized };
+  as.rejectIssuedAccessTokens(); // a server-side revocation while the session is live
+  const result = (await panel.evaluate(() =>
+    chrome.runtime.sendMessage({ type: 'panel:call-tool', params: { serverId: 'secure', tool: 'whoami', arguments: {} } }),
+  )) as { ok: boolean; value?: { content: { text: string }[] } };
+  assert.equal(result.ok, true, JSON.stringify(result));
+  assert.match(result.value!.content[0]!.text, /^client=\S+/);
+  assert.equal(as.stats.toolCalls, before.calls + 1, 'the tool ran exactly once at the server');
+  assert.equal(as.issued.refreshTokens.length, before.refreshes + 1, 'exactly one refresh');
+  assert.equal(as.stats.unauthorized, before.unauthorized + 1, 'one 401, then the refreshed token was accepted');
+  assert.equal(ext.browser.targets().some((t) => t.url().startsWith(`${as.issuer}/interaction/`)), false, 'no window: the user was not needed');
+  await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`);
+});
+
+test('a tool needing more scope: refused with 403, "Grant more access" steps up, the user re-runs it and the token carries both scopes (E7, H3)', async () => {
+  assert.equal((await textOf(panel, `${CARD} >>> button[data-action="authorize"]`)).trim(), 'Re-authorize', 'a ready OAuth card offers Re-authorize');
+  const tokensBefore = as.issued.accessTokens.length;
+  await runInPanel('admin-op');
+  await runnerOutput(/Grant more access/);
+  assert.equal(as.stats.forbidden, 1);
+  assert.equal(as.stats.adminCalls, 0);
+  assert.equal(as.issued.accessTokens.length, tokensBefore, 'no authorization without the user');
+  const grant = await waitFor(panel, '#step-up:not([hidden]) button[data-action="grant-more-access"]');
+  const approver = approveIfShown();
+  try {
+    await grant.click();
+    const deadline = Date.now() + 30_000;
+    let outcome = { granted: false, text: '' };
+    while (Date.now() < deadline) {
+      outcome = await panel.$eval('#step-up .step-up-text', (el) => ({ granted: el.classList.contains('granted'), text: el.textContent ?? '' }));
+      if (outcome.granted || !(stepUpBusy(outcome.text))) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(outcome.granted, `step-up did not succeed: ${outcome.text}`);
+  } finally {
+    approver.stop();
+  }
+  assert.equal(as.stats.adminCalls, 0, 'granting does not re-send the call');
+  assert.equal(as.stats.forbidden, 1);
+  const stepped = as.issued.accessTokens.at(-1)!;
+  assert.equal(as.issued.accessTokens.length, tokensBefore + 1);
+  for (const scope of [OAUTH_SCOPE, ADMIN_SCOPE]) assert.ok(scopesOf(stepped).includes(scope), `the new token carries ${scope}: ${scopesOf(stepped).join(' ')}`);
+
+  await runInPanel('admin-op');
+  const out = await runnerOutput(/admin ok/);
+  assert.match(out, new RegExp(`scopes=.*${OAUTH_SCOPE}`));
+  assert.match(out, new RegExp(`scopes=.*${ADMIN_SCOPE}`));
+  assert.equal(as.stats.adminCalls, 1, 'the re-run ran once');
+  assert.equal(as.stats.forbidden, 1);
+  assert.equal(await panel.$eval('#step-up', (el) => (el as HTMLElement).hidden), true, 'the offer is gone after a new run');
+  await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`);
+});
+
 test('"Forget authorization" revokes at the authorization server and returns the server to needs-auth', async () => {
   await (await waitFor(panel, `${CARD} >>> button[data-action="forget-auth"]`)).click();
   await waitFor(panel, `${CARD} >>> mcp-status-badge[status="needs-auth"]`, 20_000);
@@ -147,5 +252,33 @@ test('"Forget authorization" revokes at the authorization server and returns the
   const worker = await ext.serviceWorker();
   const local = JSON.stringify(await worker.evaluate(() => chrome.storage.local.get(null)));
   assert.equal(local.includes('"tokens"'), false, 'no sealed refresh token is left');
+  assert.equal(ext.errors.filter((e) => !/Failed to load resource/.test(e)).length, 0, ext.errors.join('\n'));
+});
+
+test('a refresh refused with no user present: needs-auth, and the card says "Sign-in expired — click Re-authorize" next to that button (E9)', async () => {
+  // Authorize again after "Forget authorization".
+  const approver = approveIfShown();
+  try {
+    await clickAuthorize();
+    await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`, 30_000);
+  } finally {
+    approver.stop();
+  }
+  await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'panel:disconnect', params: { serverId: 'secure' } }));
+  as.rejectIssuedAccessTokens();
+  as.refuseTokenRequests = true;
+  try {
+    const connected = (await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'panel:connect', params: { serverId: 'secure' } }))) as { ok: boolean };
+    assert.equal(connected.ok, false);
+    await waitFor(panel, `${CARD} >>> mcp-status-badge[status="needs-auth"]`, 20_000);
+    const reason = await textOf(panel, `${CARD} >>> .reason`);
+    assert.ok(reason.startsWith('Sign-in expired — click Re-authorize.'), reason);
+    assert.match(reason, /invalid_grant/);
+    assert.equal((await textOf(panel, `${CARD} >>> button[data-action="authorize"]`)).trim(), 'Re-authorize');
+    const badge = await (await ext.serviceWorker()).evaluate(() => chrome.action.getBadgeText({}));
+    assert.notEqual(badge, '', 'the toolbar badge counts the server that needs attention');
+  } finally {
+    as.refuseTokenRequests = false;
+  }
   assert.equal(ext.errors.filter((e) => !/Failed to load resource/.test(e)).length, 0, ext.errors.join('\n'));
 });

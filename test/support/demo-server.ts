@@ -17,6 +17,8 @@ export interface DemoServerOptions {
   name?: string;
   /** When set, every request must carry `Authorization: Bearer <token>` (else 401). */
   bearerToken?: string;
+  /** Also offer `confirm_booking`, which asks the user through form-mode elicitation (SPEC I1). */
+  elicitation?: boolean;
 }
 
 export interface DemoServerStats {
@@ -24,6 +26,8 @@ export interface DemoServerStats {
   sessionsClosed: number;
   cancellations: string[];
   toolCalls: string[];
+  /** What `confirm_booking` got back from each elicitation: the action and the content. */
+  elicitations?: Array<{ action: string; content?: Record<string, unknown> }>;
 }
 
 export interface DemoServer {
@@ -37,7 +41,7 @@ export interface DemoServer {
   close(): Promise<void>;
 }
 
-function buildServer(name: string, stats: DemoServerStats, extraTools: string[]): McpServer {
+function buildServer(name: string, stats: DemoServerStats, extraTools: string[], elicitation = false): McpServer {
   const server = new McpServer({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
   server.registerTool(
     'echo',
@@ -89,6 +93,7 @@ function buildServer(name: string, stats: DemoServerStats, extraTools: string[])
     },
   );
   for (const extra of extraTools) registerExtra(server, extra);
+  if (elicitation) registerConfirmBooking(server, stats);
   server.registerPrompt(
     'greet',
     { title: 'Greeting', description: 'A greeting for someone.', argsSchema: { name: z.string() } },
@@ -98,6 +103,26 @@ function buildServer(name: string, stats: DemoServerStats, extraTools: string[])
     contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'This is the demo server of Remote MCP for Chrome.' }],
   }));
   return server;
+}
+
+function registerConfirmBooking(server: McpServer, stats: DemoServerStats) {
+  server.registerTool('confirm_booking', { description: 'Asks the user to confirm a booking (elicitation).', inputSchema: { place: z.string().default('Lisbon') } }, async ({ place }) => {
+    stats.toolCalls.push('confirm_booking');
+    const answer = await server.server.elicitInput({
+      message: `Confirm your booking in ${place}?`,
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          guests: { type: 'integer', title: 'Guests', minimum: 1, maximum: 8 },
+          seat: { type: 'string', title: 'Seat', enum: ['window', 'aisle'] },
+          newsletter: { type: 'boolean', title: 'Newsletter', default: false },
+        },
+        required: ['guests'],
+      },
+    });
+    (stats.elicitations ??= []).push({ action: answer.action, ...(answer.content ? { content: answer.content } : {}) });
+    return { content: [{ type: 'text', text: `booking ${answer.action}: ${JSON.stringify(answer.content ?? {})}` }] };
+  });
 }
 
 function registerExtra(server: McpServer, name: string) {
@@ -142,7 +167,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'No session' }, id: null }));
       return;
     }
-    const server = buildServer(name, stats, extraTools);
+    const server = buildServer(name, stats, extraTools, options.elicitation);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: options.jsonResponse ?? false,

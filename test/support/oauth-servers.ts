@@ -19,13 +19,19 @@ import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.
 import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 
 export const OAUTH_SCOPE = 'mcp:tools';
+/** Needed only by the `admin-op` tool: calling it with less gets a 403 insufficient_scope challenge (E7). */
+export const ADMIN_SCOPE = 'mcp:admin';
 
 export interface OAuthServers {
   issuer: string;
   mcpUrl: string;
   /** Every access and refresh token the token endpoint handed out. */
   issued: { accessTokens: string[]; refreshTokens: string[] };
-  stats: { toolCalls: number; unauthorized: number; revocations: number };
+  stats: { toolCalls: number; unauthorized: number; revocations: number; forbidden: number; adminCalls: number };
+  /** The resource server refuses (401) every access token issued so far, as after a server-side revocation. */
+  rejectIssuedAccessTokens(): void;
+  /** While true the token endpoint answers every request with 400 invalid_grant (an expired sign-in). */
+  refuseTokenRequests: boolean;
   close(): Promise<void>;
 }
 
@@ -63,7 +69,9 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
   const publicKey = createPublicKey(privateKey);
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'k1', use: 'sig', alg: 'RS256' };
   const issued = { accessTokens: [] as string[], refreshTokens: [] as string[] };
-  const stats = { toolCalls: 0, unauthorized: 0, revocations: 0 };
+  const stats = { toolCalls: 0, unauthorized: 0, revocations: 0, forbidden: 0, adminCalls: 0 };
+  const rejected = new Set<string>();
+  const controls = { refuseTokenRequests: false };
 
   const asApp = express();
   const asServer = await listen(asApp);
@@ -74,7 +82,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
 
   const provider = new Provider(issuer, {
     jwks: { keys: [jwk as never] },
-    scopes: ['openid', 'offline_access', OAUTH_SCOPE],
+    scopes: ['openid', 'offline_access', OAUTH_SCOPE, ADMIN_SCOPE],
     pkce: { required: () => true },
     // The extension's token requests carry `Origin: chrome-extension://…` (FIELD-NOTES).
     clientBasedCORS: () => true,
@@ -88,7 +96,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx: unknown, resource: string) => {
           if (resource !== mcpUrl) throw new Error(`unknown resource ${resource}`);
-          return { scope: OAUTH_SCOPE, audience: mcpUrl, accessTokenFormat: 'jwt', accessTokenTTL: options.accessTokenTtl ?? 3600, jwt: { sign: { alg: 'RS256' } } };
+          return { scope: `${OAUTH_SCOPE} ${ADMIN_SCOPE}`, audience: mcpUrl, accessTokenFormat: 'jwt', accessTokenTTL: options.accessTokenTtl ?? 3600, jwt: { sign: { alg: 'RS256' } } };
         },
       },
     },
@@ -133,6 +141,10 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
   });
   // Record what the token endpoint issues (the response body is JSON with the tokens).
   asApp.use((req, res, next) => {
+    if (controls.refuseTokenRequests && req.method === 'POST' && req.path === '/token') {
+      res.status(400).json({ error: 'invalid_grant', error_description: 'grant request is invalid' });
+      return;
+    }
     if (req.path.endsWith('/token/revocation') || req.path.endsWith('/revocation')) stats.revocations++;
     if (req.method === 'POST' && req.path === '/token') {
       const end = res.end.bind(res) as (...a: unknown[]) => express.Response;
@@ -161,6 +173,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     verifier: {
       async verifyAccessToken(token) {
         try {
+          if (rejected.has(token)) throw new InvalidTokenError('token revoked');
           const c = verifyJwt(token, publicKey, mcpUrl);
           return { token, clientId: String(c['client_id']), scopes: String(c['scope'] ?? '').split(' '), expiresAt: Number(c['exp']) };
         } catch (e) {
@@ -173,11 +186,26 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
   mcpApp.post('/mcp', (req, res, next) => {
     if (!req.headers.authorization) stats.unauthorized++;
     next();
-  }, express.json(), bearer, async (req, res) => {
+  }, express.json(), bearer, (req, res, next) => {
+    // Step-up (E7): calling admin-op needs a scope the first authorization did not ask for.
+    const body = req.body as { method?: string; params?: { name?: string } } | undefined;
+    if (body?.method === 'tools/call' && body.params?.name === 'admin-op' && !req.auth?.scopes.includes(ADMIN_SCOPE)) {
+      stats.forbidden++;
+      const prm = getOAuthProtectedResourceMetadataUrl(new URL(mcpUrl));
+      res.set('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${OAUTH_SCOPE} ${ADMIN_SCOPE}", resource_metadata="${prm}", error_description="admin-op needs ${ADMIN_SCOPE}"`);
+      res.status(403).json({ error: 'insufficient_scope', error_description: `admin-op needs ${ADMIN_SCOPE}` });
+      return;
+    }
+    next();
+  }, async (req, res) => {
     const server = new McpServer({ name: 'real-rs', version: '1.0.0' });
     server.registerTool('whoami', { description: 'client id of the caller' }, async (extra) => {
       stats.toolCalls++;
       return { content: [{ type: 'text', text: `client=${extra.authInfo?.clientId}` }] };
+    });
+    server.registerTool('admin-op', { description: `needs the ${ADMIN_SCOPE} scope` }, async (extra) => {
+      stats.adminCalls++;
+      return { content: [{ type: 'text', text: `admin ok, scopes=${extra.authInfo?.scopes.join(' ')}` }] };
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => void transport.close());
@@ -193,6 +221,15 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     mcpUrl,
     issued,
     stats,
+    rejectIssuedAccessTokens() {
+      for (const t of issued.accessTokens) rejected.add(t);
+    },
+    get refuseTokenRequests() {
+      return controls.refuseTokenRequests;
+    },
+    set refuseTokenRequests(value: boolean) {
+      controls.refuseTokenRequests = value;
+    },
     async close() {
       for (const s of [asServer, mcpServer]) {
         s.closeAllConnections();

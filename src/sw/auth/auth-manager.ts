@@ -8,6 +8,7 @@ import { createPkce, randomState } from './pkce.js';
 import { buildAuthorizationUrl, mapAuthorizeFailure, parseAuthorizationCallback } from './authorize.js';
 import { discover, type DiscoveryResult } from './discovery.js';
 import {
+  AuthorizationDeniedError,
   AuthorizationRequiredError,
   BearerRejectedError,
   ForbiddenError,
@@ -350,8 +351,37 @@ export class AuthManager {
       ...(auth.scopes ? { configuredScopes: auth.scopes } : {}),
       ...(d.metadata.scopes_supported ? { asScopes: d.metadata.scopes_supported } : {}),
     });
-    const client = (await this.#storedClient(auth, key, d)) ?? (await this.#registerClient(auth, key, d, scope));
+    const stored = await this.#storedClient(auth, key, d);
+    let client = stored ?? (await this.#registerClient(auth, key, d, scope));
+    let result: { code: string; codeVerifier: string };
+    try {
+      result = await this.#authorizeCode(d, client, scope);
+    } catch (e) {
+      // Step-up with a client we registered for the narrower first scope: an AS that holds
+      // clients to their registered scope answers invalid_scope. Register once more with the
+      // wider scope and try once more; the new client is stored only if that succeeds.
+      if (!(stepUp && !auth.clientId && stored && d.metadata.registration_endpoint && e instanceof AuthorizationDeniedError && e.oauthError === 'invalid_scope')) throw e;
+      client = await this.#registerClient(auth, key, d, scope, false);
+      result = await this.#authorizeCode(d, client, scope);
+      await ports.store.putClient(key, client);
+    }
+    const { code, codeVerifier } = result;
+    const tokens = await exchangeCode(ports.fetch, {
+      tokenEndpoint: d.metadata.token_endpoint,
+      client,
+      code,
+      codeVerifier,
+      redirectUri: ports.redirectUri,
+      ...(d.legacy ? {} : { resource: d.resource }),
+    });
+    await ports.store.putBinding(cfg.id, { resource: key.resource, issuer: key.issuer });
+    await this.#storeTokens(key, tokens, scope, undefined);
+    return tokens.accessToken;
+  }
 
+  /** One authorization request through the identity port: PKCE, state, and the checked callback (E2, N3). */
+  async #authorizeCode(d: DiscoveryResult, client: StoredClient, scope: string | undefined): Promise<{ code: string; codeVerifier: string }> {
+    const ports = this.#ports;
     const pkce = await createPkce(ports.random);
     const state = randomState(ports.random);
     const url = buildAuthorizationUrl({
@@ -375,17 +405,7 @@ export class AuthManager {
       issuer: d.metadata.issuer,
       issRequired: d.metadata.authorization_response_iss_parameter_supported === true,
     });
-    const tokens = await exchangeCode(ports.fetch, {
-      tokenEndpoint: d.metadata.token_endpoint,
-      client,
-      code,
-      codeVerifier: pkce.verifier,
-      redirectUri: ports.redirectUri,
-      ...(d.legacy ? {} : { resource: d.resource }),
-    });
-    await ports.store.putBinding(cfg.id, { resource: key.resource, issuer: key.issuer });
-    await this.#storeTokens(key, tokens, scope, undefined);
-    return tokens.accessToken;
+    return { code, codeVerifier: pkce.verifier };
   }
 
   /** The preconfigured client, or one registered earlier under exactly this key. */
@@ -401,7 +421,7 @@ export class AuthManager {
     return this.#ports.store.getClient(key);
   }
 
-  async #registerClient(auth: OAuthAuth, key: CredentialKey, d: DiscoveryResult, scope: string | undefined): Promise<StoredClient> {
+  async #registerClient(auth: OAuthAuth, key: CredentialKey, d: DiscoveryResult, scope: string | undefined, store = true): Promise<StoredClient> {
     const resolved = await resolveClient(this.#ports.fetch, {
       metadata: d.metadata,
       redirectUri: this.#ports.redirectUri,
@@ -410,7 +430,7 @@ export class AuthManager {
       ...(auth.clientMetadataUrl ? { clientMetadataUrl: auth.clientMetadataUrl } : {}),
     });
     const { source: _source, ...client } = resolved;
-    await this.#ports.store.putClient(key, client);
+    if (store) await this.#ports.store.putClient(key, client);
     return client;
   }
 
@@ -443,8 +463,17 @@ function resourceMetadataOption(challenge: BearerChallenge | undefined): { resou
   return challenge?.resourceMetadata ? { resourceMetadataUrl: challenge.resourceMetadata } : {};
 }
 
-/** `needs-auth`, carrying why a refresh failed when it did (E9 attributed reason). */
+/**
+ * `needs-auth`, carrying why a refresh failed when it did (E9 attributed reason). A failed
+ * refresh happens with no user present, so the text opens with what to do: the card shows it
+ * next to its "Re-authorize" button (E9 beyond).
+ */
 function needsAuth(cfg: AuthServerConfig, cause: unknown): AuthorizationRequiredError {
-  const why = cause === undefined ? '' : ` (refreshing the token failed: ${errorText(cause)})`;
-  return new AuthorizationRequiredError(`${cfg.url} needs authorization${why}.`, cfg.url, cause === undefined ? undefined : { cause });
+  if (cause === undefined) return new AuthorizationRequiredError(`${cfg.url} needs authorization.`, cfg.url);
+  const expired = cause instanceof TokenError && cause.oauthError !== undefined && DEAD_REFRESH_ERRORS.has(cause.oauthError);
+  const what = expired ? SIGN_IN_EXPIRED : 'Could not renew the sign-in — click Re-authorize, or Connect to try again.';
+  return new AuthorizationRequiredError(`${what} ${cfg.url} needs authorization (refreshing the token failed: ${errorText(cause)}).`, cfg.url, { cause });
 }
+
+/** The first words of the reason when the authorization server refused the refresh token. */
+export const SIGN_IN_EXPIRED = 'Sign-in expired — click Re-authorize.';

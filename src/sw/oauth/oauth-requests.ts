@@ -63,9 +63,43 @@ function asRemote(e: unknown): RemoteError {
   return e instanceof RemoteError ? e : new RemoteError(toWireError(e, 'auth'));
 }
 
+/**
+ * Every wrapper's way to hand a new token to its live sessions. Module-level because the
+ * worker builds its one wrapper inline (main.ts) while a user's "Re-authorize" or "Grant more
+ * access" (panel-oauth.ts, step-up.ts) must reach the same sessions without reconnecting them.
+ */
+const handovers = new Set<(serverId: string, token: string) => Promise<number>>();
+
+/**
+ * Sends `token` to every live session of `serverId` (`offscreen:set-authorization`), so the
+ * next request uses the freshly granted token; resolves to the number of sessions updated.
+ */
+export async function handTokenToLiveSessions(serverId: string, token: string): Promise<number> {
+  let n = 0;
+  for (const handover of handovers) n += await handover(serverId, token);
+  return n;
+}
+
 export function withOAuthRetry(deps: OAuthRequestDeps): RequestFn {
   /** connectionId → server and the token its session currently sends. */
   const sessions = new Map<string, { serverId: string; token: string }>();
+  // The worker makes one wrapper; tests make many: keep only the newest few (bounded).
+  if (handovers.size >= 8) handovers.delete(handovers.values().next().value!);
+  handovers.add(async (serverId, token) => {
+    let n = 0;
+    for (const [connectionId, held] of sessions) {
+      if (held.serverId !== serverId || held.token === token) continue;
+      try {
+        const { updated } = await deps.request('offscreen:set-authorization', { connectionId, authorization: `Bearer ${token}` });
+        if (!updated) continue;
+        held.token = token;
+        n++;
+      } catch {
+        // A session that went away meanwhile reconnects with the stored token anyway.
+      }
+    }
+    return n;
+  });
 
   async function freshToken(serverId: string, error: unknown, rejected: string | undefined, state: RequestAuthState): Promise<string | undefined> {
     const config = await deps.configOf(serverId);
@@ -82,6 +116,8 @@ export function withOAuthRetry(deps: OAuthRequestDeps): RequestFn {
         interactive: false,
       });
     } catch (e) {
+      // A scope challenge keeps its 403 and header, so a panel-started call can offer step-up (step-up.ts).
+      if (isScopeChallenge(error)) throw new RemoteError({ ...toWireError(asRemote(e)), httpStatus: 403, ...(challenge ? { wwwAuthenticate: challenge } : {}) });
       throw asRemote(e);
     }
   }

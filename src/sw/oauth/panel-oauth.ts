@@ -9,6 +9,7 @@ import { configStore } from '../config-access.js';
 import type { McpManager } from '../mcp-manager.js';
 import { originPattern } from '../url-rules.js';
 import { missingAuthOrigins } from './as-permission.js';
+import { handTokenToLiveSessions } from './oauth-requests.js';
 import { authConfigOf, authManager, sealClientSecret } from './oauth-runtime.js';
 
 export interface OAuthAddParams {
@@ -55,8 +56,9 @@ export async function authorizeServer(manager: McpManager, serverId: string): Pr
     manager.authFailed(serverId, { kind: 'auth', message });
     return { status: 'needs-auth', missingOrigins: [originPattern(config.url), ...missingOrigins] };
   }
+  let token: string;
   try {
-    await authManager.authorize(await authConfigOf(config));
+    token = await authManager.authorize(await authConfigOf(config));
   } catch (e) {
     const w = toWireError(e, 'auth');
     const kind = w.code === 'auth-cancelled' || w.code === 'auth-denied' ? 'auth-denied' : w.code === 'auth-discovery' ? 'auth-discovery' : 'auth';
@@ -67,6 +69,8 @@ export async function authorizeServer(manager: McpManager, serverId: string): Pr
   for (let attempt = 0; ; attempt++) {
     try {
       await manager.connect(serverId);
+      // "Re-authorize" on a ready server: its live session switches to the new token now.
+      await handTokenToLiveSessions(serverId, token);
       return { status: 'ready' as const };
     } catch (e) {
       if (toWireError(e).code !== 'superseded' || attempt >= 2) throw e;

@@ -21,14 +21,12 @@ describe('tool filter', () => {
     assert.deepEqual(filterTools(tools, 'nothing-like-this'), []);
   });
 
-  it('filters 1,000 tools well inside one frame', () => {
+  // Its speed is measured by `npm run bench` (filter keystroke), never asserted here.
+  it('filters 1,000 tools to exactly the matches, in catalog order', () => {
     const many = Array.from({ length: 1000 }, (_, i) => ({ name: `tool_${i}`, description: `Does thing number ${i}` }));
-    const start = performance.now();
     const hit = filterTools(many, 'number 99');
-    const elapsed = performance.now() - start;
     assert.equal(hit.length, 19); // 99, 199 … 899, 990 … 999
     assert.deepEqual(hit.slice(0, 3), ['tool_99', 'tool_199', 'tool_299']);
-    assert.ok(elapsed < 50, `took ${elapsed} ms`);
   });
 });
 

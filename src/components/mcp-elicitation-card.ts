@@ -1,0 +1,117 @@
+/**
+ * A server's question during a tool call (SPEC I1, K3): the server's message as text, the
+ * server's name as provenance, a form generated from its `requestedSchema`, and Send / Decline /
+ * Cancel. A question that could not be answered because the extension restarted (I3) shows the
+ * reason and offers to re-run the tool call only after the user ticks "I confirm it is safe".
+ */
+import type { ElicitationView } from '../protocol/panel-use.js';
+import { el, sheet } from './dom.js';
+import { ElicitationAnswerEvent, InteractionActionEvent } from './events.js';
+import { t } from './i18n.js';
+import type { McpSchemaFormElement } from './mcp-schema-form.js';
+
+const css = sheet(`
+:host { border: 2px solid var(--accent, #1a73e8); border-radius: 8px; padding: 8px; margin: 6px 0; }
+:host([status="failed"]) { border-color: var(--danger, #b3261e); }
+h3 { margin: 0 0 4px; font-size: 14px; }
+.message { white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; }
+.actions { display: flex; gap: 6px; flex-wrap: wrap; margin-top: 6px; }
+label.confirm { display: flex; gap: 6px; align-items: center; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 12em; overflow: auto; }
+`);
+
+export class McpElicitationCardElement extends HTMLElement {
+  static define(tag = 'mcp-elicitation-card', registry = customElements) {
+    if (!registry.get(tag)) registry.define(tag, this);
+    return this;
+  }
+  #view: ElicitationView | undefined;
+  #queued = false;
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' }).adoptedStyleSheets = [css];
+  }
+
+  set interaction(value: ElicitationView | undefined) {
+    this.#view = value;
+    if (value) this.setAttribute('status', value.status);
+    if (this.#queued) return;
+    this.#queued = true;
+    queueMicrotask(() => {
+      this.#queued = false;
+      this.#render();
+    });
+  }
+  get interaction() {
+    return this.#view;
+  }
+
+  /** The outcome of a re-run, as text (the card stays until it is dismissed). */
+  showRerunOutcome(text: string, isError: boolean) {
+    const out = this.shadowRoot!.querySelector('.rerun-outcome');
+    if (!out) return;
+    out.className = `rerun-outcome${isError ? ' error' : ''}`;
+    out.textContent = text;
+  }
+
+  #render() {
+    const v = this.#view;
+    const root = this.shadowRoot!;
+    if (!v) {
+      root.replaceChildren();
+      return;
+    }
+    const from = el('p', { class: 'from muted', id: 'from' }, t('elicitationFrom', v.serverName, v.tool ?? '?'));
+    root.replaceChildren(v.status === 'pending' ? this.#pending(v, from) : this.#failed(v, from));
+  }
+
+  #pending(v: ElicitationView, from: HTMLElement) {
+    const form = document.createElement('mcp-schema-form') as McpSchemaFormElement;
+    form.schema = v.requestedSchema;
+    const buttons: HTMLButtonElement[] = [];
+    const send = (action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>) => {
+      for (const b of buttons) b.disabled = true;
+      this.dispatchEvent(new ElicitationAnswerEvent(v.id, action, content));
+    };
+    const button = (action: 'accept' | 'decline' | 'cancel', label: string) => {
+      const b = el('button', { type: 'button', 'data-action': action }, label);
+      b.addEventListener('click', () => {
+        if (action !== 'accept') return send(action);
+        const read = form.read();
+        if (read.ok) send('accept', read.value);
+      });
+      buttons.push(b);
+      return b;
+    };
+    return el('section', { role: 'dialog', 'aria-labelledby': 'message', 'aria-describedby': 'from' },
+      el('p', { class: 'message', id: 'message' }, v.message),
+      from,
+      form,
+      el('div', { class: 'actions' }, button('accept', t('elicitationAccept')), button('decline', t('elicitationDecline')), button('cancel', t('elicitationCancel'))),
+    );
+  }
+
+  #failed(v: ElicitationView, from: HTMLElement) {
+    const confirm = el('input', { type: 'checkbox', class: 'confirm-safe' });
+    const rerun = el('button', { type: 'button', 'data-action': 'rerun', disabled: true }, t('rerun'));
+    confirm.addEventListener('change', () => (rerun.disabled = !confirm.checked));
+    rerun.addEventListener('click', () => {
+      // The confirmation is the user's statement that sending the call again is safe (H3).
+      if (!confirm.checked) return;
+      rerun.disabled = true;
+      confirm.disabled = true;
+      this.dispatchEvent(new InteractionActionEvent(v.id, 'rerun'));
+    });
+    const dismiss = el('button', { type: 'button', 'data-action': 'dismiss' }, t('dismiss'));
+    dismiss.addEventListener('click', () => this.dispatchEvent(new InteractionActionEvent(v.id, 'dismiss')));
+    return el('section', { role: 'alert', 'aria-describedby': 'from' },
+      el('p', { class: 'reason error' }, t('elicitationFailed', v.reason ?? '')),
+      el('p', { class: 'message' }, v.message),
+      from,
+      v.canRerun ? el('label', { class: 'confirm' }, confirm, el('span', {}, t('rerunConfirm'))) : null,
+      el('div', { class: 'actions' }, v.canRerun ? rerun : null, dismiss),
+      el('pre', { class: 'rerun-outcome', role: 'status' }),
+    );
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Carries a server's form-mode `elicitation/create` to the worker and back (SPEC I1). Each
+ * question is a pending object that owns its resolver and settles exactly once: by the user's
+ * answer, by the server cancelling its request (abort signal), or by its connection closing.
+ * A question is attributed to the tool call in flight on its connection when there is exactly
+ * one; the SDK does not tell the client which request an elicitation belongs to.
+ */
+import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { OffscreenEvent, OffscreenParams, OffscreenValue } from '../protocol/offscreen.js';
+import { MAX_ELICITATION_MESSAGE } from '../protocol/offscreen-elicitation.js';
+
+/** A schema bigger than this is declined rather than shipped to the panel (SPEC N8). */
+export const MAX_SCHEMA_JSON = 64 * 1024;
+
+interface Question {
+  connectionId: string;
+  settle(result: ElicitResult | Error): void;
+}
+
+export class ElicitationRelay {
+  readonly #questions = new Map<string, Question>();
+  readonly #calls = new Map<string, Set<string>>();
+
+  constructor(private readonly emit: (event: OffscreenEvent) => void) {}
+
+  callStarted(connectionId: string, operationId: string) {
+    let set = this.#calls.get(connectionId);
+    if (!set) this.#calls.set(connectionId, (set = new Set()));
+    set.add(operationId);
+  }
+
+  callEnded(connectionId: string, operationId: string) {
+    const set = this.#calls.get(connectionId);
+    set?.delete(operationId);
+    if (set?.size === 0) this.#calls.delete(connectionId);
+  }
+
+  /** The session's `onElicitation`: resolves when the user answers in the panel. */
+  ask(connectionId: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
+    const requestedSchema = (params as { requestedSchema?: unknown }).requestedSchema;
+    if (!requestedSchema || typeof requestedSchema !== 'object' || JSON.stringify(requestedSchema).length > MAX_SCHEMA_JSON) {
+      return Promise.resolve({ action: 'decline' });
+    }
+    const elicitationId = crypto.randomUUID().replace(/-/g, '');
+    const calls = this.#calls.get(connectionId);
+    const operationId = calls?.size === 1 ? [...calls][0] : undefined;
+    return new Promise<ElicitResult>((resolve, reject) => {
+      const onAbort = () => q.settle(new Error('The server withdrew its question.'));
+      const q: Question = {
+        connectionId,
+        settle: (result) => {
+          if (!this.#questions.delete(elicitationId)) return;
+          signal.removeEventListener('abort', onAbort);
+          if (result instanceof Error) reject(result);
+          else resolve(result);
+        },
+      };
+      this.#questions.set(elicitationId, q);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.emit({
+        type: 'offscreen:elicitation',
+        connectionId,
+        ...(operationId ? { operationId } : {}),
+        elicitationId,
+        message: String(params.message ?? '').slice(0, MAX_ELICITATION_MESSAGE),
+        requestedSchema: requestedSchema as Record<string, unknown>,
+      });
+    });
+  }
+
+  answer(p: OffscreenParams<'offscreen:answer-elicitation'>): OffscreenValue<'offscreen:answer-elicitation'> {
+    const q = this.#questions.get(p.elicitationId);
+    if (!q) return { delivered: false };
+    q.settle(p.action === 'accept' ? { action: 'accept', content: (p.content ?? {}) as ElicitResult['content'] } : { action: p.action });
+    return { delivered: true };
+  }
+
+  /** A closed connection can no longer deliver answers: its questions fail at once. */
+  dropConnection(connectionId: string) {
+    this.#calls.delete(connectionId);
+    for (const q of [...this.#questions.values()]) if (q.connectionId === connectionId) q.settle(new Error('The connection was closed.'));
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The panel's "Grant more access" offer (SPEC E7, H3). Shown under the tool runner when a call
+ * the user started was refused with 403 `insufficient_scope`; its click asks the worker to run
+ * the interactive step-up (`panel:step-up`, which may open the authorization window — hence only
+ * from a click). The refused call is not re-sent: the user runs it again once access is granted.
+ */
+import { el } from '../components/dom.js';
+import { t } from '../components/i18n.js';
+import type { PanelMethod, PanelParams, PanelValue } from '../protocol/panel.js';
+
+type Call = <M extends PanelMethod>(type: M, params: PanelParams<M>) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string; code?: string }>;
+
+export interface StepUpOffer {
+  /** Offer a step-up for this refused call, with the worker's explanation. */
+  offer(serverId: string, tool: string, message: string): void;
+  /** A new run started: the old offer no longer applies. */
+  clear(): void;
+}
+
+export function setUpStepUp(deps: { call: Call; after: Element }): StepUpOffer {
+  const text = el('p', { class: 'error step-up-text' });
+  const button = el('button', { type: 'button', 'data-action': 'grant-more-access' }, t('grantMoreAccess'));
+  const box = el('div', { id: 'step-up', role: 'status', hidden: true }, text, button);
+  deps.after.after(box);
+  let target: { serverId: string; tool: string } | undefined;
+
+  button.addEventListener('click', () => {
+    if (!target) return;
+    const { serverId, tool } = target;
+    button.disabled = true;
+    text.className = 'muted step-up-text';
+    text.textContent = t('grantingMoreAccess');
+    void deps.call('panel:step-up', { serverId, tool }).then((r) => {
+      if (target?.serverId !== serverId || target.tool !== tool) return;
+      if (r.ok) {
+        text.className = 'step-up-text granted';
+        text.textContent = t('moreAccessGranted');
+        button.hidden = true;
+        return;
+      }
+      text.className = 'error step-up-text';
+      text.textContent = r.message;
+      // Over the limit for this call (N5): offering the button again would only loop.
+      button.hidden = r.code === 'step-up-limit';
+      button.disabled = false;
+    });
+  });
+
+  return {
+    offer(serverId, tool, message) {
+      target = { serverId, tool };
+      text.className = 'error step-up-text';
+      text.textContent = message;
+      button.hidden = false;
+      button.disabled = false;
+      box.hidden = false;
+    },
+    clear() {
+      target = undefined;
+      box.hidden = true;
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * Worker ↔ offscreen messages for elicitation (SPEC I1) and for prompts and resources (G2, G3),
+ * kept apart from `offscreen.ts` and spread into its tables. The offscreen side holds the
+ * server's `elicitation/create` open and emits `offscreen:elicitation`; the worker answers later
+ * with `offscreen:answer-elicitation`. Everything here comes from a server and is bounded.
+ */
+import * as z from 'zod/mini';
+
+const id = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
+const jsonObject = z.record(z.string(), z.unknown());
+
+/** Bounds on server text that crosses the boundary (SPEC N8); the context block cuts further. */
+export const MAX_ELICITATION_MESSAGE = 4096;
+export const MAX_CONTENT_TEXT = 1024 * 1024;
+
+export const ElicitationEventSchema = z.object({
+  type: z.literal('offscreen:elicitation'),
+  connectionId: id,
+  operationId: z.optional(id),
+  elicitationId: id,
+  message: z.string().check(z.maxLength(MAX_ELICITATION_MESSAGE)),
+  requestedSchema: jsonObject,
+});
+
+const PromptMessageSchema = z.looseObject({ role: z.optional(z.string().check(z.maxLength(32))), content: z.unknown() });
+const ResourceContentsSchema = z.looseObject({
+  uri: z.optional(z.string().check(z.maxLength(2048))),
+  mimeType: z.optional(z.string().check(z.maxLength(256))),
+  text: z.optional(z.string().check(z.maxLength(MAX_CONTENT_TEXT))),
+  blob: z.optional(z.string()),
+});
+
+export const ElicitationRequestSchemas = {
+  'offscreen:answer-elicitation': z.object({
+    elicitationId: id,
+    action: z.enum(['accept', 'decline', 'cancel']),
+    content: z.optional(jsonObject),
+  }),
+  'offscreen:get-prompt': z.object({
+    connectionId: id,
+    name: z.string().check(z.minLength(1), z.maxLength(128)),
+    arguments: z.record(z.string(), z.string()),
+  }),
+  'offscreen:read-resource': z.object({ connectionId: id, uri: z.string().check(z.minLength(1), z.maxLength(2048)) }),
+} as const;
+
+export const ElicitationResponseSchemas = {
+  'offscreen:answer-elicitation': z.object({ delivered: z.boolean() }),
+  'offscreen:get-prompt': z.looseObject({
+    description: z.optional(z.string().check(z.maxLength(8192))),
+    messages: z.array(PromptMessageSchema).check(z.maxLength(256)),
+  }),
+  'offscreen:read-resource': z.looseObject({ contents: z.array(ResourceContentsSchema).check(z.maxLength(256)) }),
+} as const;

@@ -1,0 +1,36 @@
+/**
+ * Panel ↔ worker messages of the composer (SPEC G2, G3, K4): a prompt or a resource becomes an
+ * untrusted ContextBlock built in the worker (`context-blocks.ts`), so the panel never fences
+ * server content itself and the random delimiter is chosen where the content is known.
+ */
+import * as z from 'zod/mini';
+
+const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
+
+export const ContextBlockViewSchema = z.object({
+  kind: z.enum(['prompt', 'resource']),
+  provenance: z.object({
+    serverId: z.string(),
+    serverName: z.string(),
+    uri: z.optional(z.string()),
+    prompt: z.optional(z.string()),
+  }),
+  untrusted: z.literal(true),
+  delimiter: z.string().check(z.maxLength(128)),
+  text: z.string().check(z.maxLength(400_000)),
+});
+export type ContextBlockView = z.infer<typeof ContextBlockViewSchema>;
+
+export const ComposerPanelRequestSchemas = {
+  'panel:get-prompt-block': z.object({
+    serverId,
+    prompt: z.string().check(z.minLength(1), z.maxLength(128)),
+    arguments: z.record(z.string().check(z.maxLength(128)), z.string().check(z.maxLength(16_384))),
+  }),
+  'panel:read-resource-block': z.object({ serverId, uri: z.string().check(z.minLength(1), z.maxLength(2048)) }),
+} as const;
+
+export const ComposerPanelResponseSchemas = {
+  'panel:get-prompt-block': ContextBlockViewSchema,
+  'panel:read-resource-block': ContextBlockViewSchema,
+} as const;

@@ -1,0 +1,68 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import './setup.js';
+import type { McpElicitationCardElement } from '../../src/components/mcp-elicitation-card.js';
+import { ElicitationAnswerEvent, InteractionActionEvent } from '../../src/components/events.js';
+import type { ElicitationView } from '../../src/protocol/panel-use.js';
+
+const pending: ElicitationView = {
+  id: 'q1', serverId: 'demo', serverName: 'Demo <i>srv</i>', tool: 'confirm_booking', message: 'Confirm <script>x</script>?',
+  requestedSchema: { type: 'object', properties: { guests: { type: 'integer', minimum: 1 }, seat: { type: 'string', enum: ['window', 'aisle'] } }, required: ['guests'] },
+  status: 'pending', canRerun: true,
+};
+
+async function card(view: ElicitationView) {
+  const el = await fixture<McpElicitationCardElement>(html`<mcp-elicitation-card></mcp-elicitation-card>`);
+  el.interaction = view;
+  await new Promise((r) => setTimeout(r));
+  return el;
+}
+const button = (el: McpElicitationCardElement, action: string) => el.shadowRoot!.querySelector<HTMLButtonElement>(`button[data-action="${action}"]`)!;
+
+describe('mcp-elicitation-card', () => {
+  it('shows the message and the server as text, and sends the form content on Send', async () => {
+    const el = await card(pending);
+    const root = el.shadowRoot!;
+    expect(root.querySelector('.message')!.textContent).to.equal('Confirm <script>x</script>?');
+    expect(root.querySelector('.from')!.textContent).to.contain('Demo <i>srv</i>');
+    expect(root.querySelector('script, i')).to.equal(null);
+    const form = root.querySelector('mcp-schema-form')!;
+    const guests = form.shadowRoot!.querySelector<HTMLInputElement>(`[name='${JSON.stringify(['guests'])}']`)!;
+    guests.value = '2';
+    form.shadowRoot!.querySelector<HTMLSelectElement>('select')!.value = 'aisle';
+    setTimeout(() => button(el, 'accept').click());
+    const e = (await oneEvent(el, ElicitationAnswerEvent.type)) as ElicitationAnswerEvent;
+    expect([e.interactionId, e.action, e.content]).to.deep.equal(['q1', 'accept', { guests: 2, seat: 'aisle' }]);
+    expect(button(el, 'decline').disabled).to.equal(true);
+    await expect(el).to.be.accessible();
+  });
+
+  it('does not send an invalid form; Decline and Cancel send no content', async () => {
+    const el = await card(pending);
+    let sent = 0;
+    el.addEventListener(ElicitationAnswerEvent.type, () => sent++);
+    button(el, 'accept').click();
+    expect(sent).to.equal(0);
+    setTimeout(() => button(el, 'cancel').click());
+    const e = (await oneEvent(el, ElicitationAnswerEvent.type)) as ElicitationAnswerEvent;
+    expect([e.action, e.content]).to.deep.equal(['cancel', undefined]);
+  });
+
+  it('a failed interaction shows the reason and re-runs only after "it is safe" is ticked', async () => {
+    const el = await card({ ...pending, status: 'failed', reason: 'the extension restarted while this question was open' });
+    const root = el.shadowRoot!;
+    expect(root.querySelector('.reason')!.textContent).to.contain('the extension restarted while');
+    expect(root.querySelector('mcp-schema-form')).to.equal(null);
+    const rerun = button(el, 'rerun');
+    expect(rerun.disabled).to.equal(true);
+    let events = 0;
+    el.addEventListener(InteractionActionEvent.type, () => events++);
+    rerun.click();
+    expect(events).to.equal(0);
+    const box = root.querySelector<HTMLInputElement>('input.confirm-safe')!;
+    box.click();
+    expect(rerun.disabled).to.equal(false);
+    setTimeout(() => rerun.click());
+    const e = (await oneEvent(el, InteractionActionEvent.type)) as InteractionActionEvent;
+    expect([e.interactionId, e.action]).to.deep.equal(['q1', 'rerun']);
+  });
+});

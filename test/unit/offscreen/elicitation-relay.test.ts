@@ -1,0 +1,47 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ElicitationRelay, MAX_SCHEMA_JSON } from '../../../src/offscreen/elicitation-relay.js';
+import type { OffscreenEvent } from '../../../src/protocol/offscreen.js';
+
+const params = (schema: unknown = { type: 'object', properties: { n: { type: 'number' } } }) =>
+  ({ mode: 'form', message: 'Pick', requestedSchema: schema }) as never;
+
+function relay() {
+  const events: OffscreenEvent[] = [];
+  return { r: new ElicitationRelay((e) => events.push(e)), events };
+}
+const idOf = (e: OffscreenEvent | undefined) => (e as { elicitationId: string }).elicitationId;
+
+test('a question names the one call in flight and settles with the answer, once', async () => {
+  const { r, events } = relay();
+  r.callStarted('c1', 'op1');
+  const answer = r.ask('c1', params(), new AbortController().signal);
+  assert.deepEqual({ ...events[0], elicitationId: 'x' }, { type: 'offscreen:elicitation', connectionId: 'c1', operationId: 'op1', elicitationId: 'x', message: 'Pick', requestedSchema: { type: 'object', properties: { n: { type: 'number' } } } });
+  assert.deepEqual(r.answer({ elicitationId: idOf(events[0]), action: 'accept', content: { n: 2 } }), { delivered: true });
+  assert.deepEqual(await answer, { action: 'accept', content: { n: 2 } });
+  assert.deepEqual(r.answer({ elicitationId: idOf(events[0]), action: 'decline' }), { delivered: false });
+});
+
+test('with two calls in flight the question is not attributed to either', async () => {
+  const { r, events } = relay();
+  r.callStarted('c1', 'op1');
+  r.callStarted('c1', 'op2');
+  void r.ask('c1', params(), new AbortController().signal).catch(() => undefined);
+  assert.equal((events[0] as { operationId?: string }).operationId, undefined);
+  r.dropConnection('c1');
+});
+
+test('a withdrawn question or a closed connection fails the question; an oversized schema is declined unseen', async () => {
+  const { r, events } = relay();
+  const ac = new AbortController();
+  const withdrawn = r.ask('c1', params(), ac.signal);
+  ac.abort();
+  await assert.rejects(withdrawn, /withdrew/);
+  const dropped = r.ask('c2', params(), new AbortController().signal);
+  r.dropConnection('c2');
+  await assert.rejects(dropped, /closed/);
+  assert.deepEqual(r.answer({ elicitationId: idOf(events[1]), action: 'accept' }), { delivered: false });
+  const big = { type: 'object', properties: { x: { type: 'string', description: 'y'.repeat(MAX_SCHEMA_JSON) } } };
+  assert.deepEqual(await r.ask('c1', params(big), new AbortController().signal), { action: 'decline' });
+  assert.equal(events.length, 2);
+});
