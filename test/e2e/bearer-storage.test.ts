@@ -6,7 +6,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
-import { launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { addServerInPanel, launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { dumpExtensionStorage } from '../support/storage-dump.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 
 const GOOD = 'tok-GOOD-7c1f0e5b9a2d4c68';
@@ -30,13 +31,8 @@ after(async () => {
   await strict?.close();
 });
 
-async function addBearer(name: string, url: string, token: string) {
-  await panel.$eval('mcp-add-server >>> input[name="name"]', (el) => ((el as HTMLInputElement).value = ''));
-  await panel.type('mcp-add-server >>> input[name="name"]', name);
-  await panel.type('mcp-add-server >>> input[name="url"]', url);
-  await (await waitFor(panel, 'mcp-add-server >>> select[name="auth-kind"]')).select('bearer');
-  await panel.type('mcp-add-server >>> input[name="token"]', token);
-  await panel.click('mcp-add-server >>> button[type="submit"]');
+function addBearer(name: string, url: string, token: string) {
+  return addServerInPanel(panel, { name, url, authKind: 'bearer', token });
 }
 
 test('a bearer token entered in the panel authorizes the server', async () => {
@@ -56,27 +52,7 @@ test('a rejected token is an attributed auth error that says to update the token
 
 test('no token appears in plaintext in chrome.storage.local or IndexedDB', async () => {
   const worker = await ext.serviceWorker();
-  const dump = await worker.evaluate(async () => {
-    const local = await chrome.storage.local.get(null);
-    const session = await chrome.storage.session.get(null);
-    const idb: Record<string, unknown> = {};
-    for (const info of await indexedDB.databases()) {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const r = indexedDB.open(info.name!);
-        r.onsuccess = () => resolve(r.result);
-        r.onerror = () => reject(r.error);
-      });
-      for (const store of Array.from(db.objectStoreNames)) {
-        idb[`${info.name}/${store}`] = await new Promise((resolve, reject) => {
-          const r = db.transaction(store).objectStore(store).getAll();
-          r.onsuccess = () => resolve(r.result.map((v) => (v instanceof CryptoKey ? { cryptoKey: v.type, extractable: v.extractable } : v)));
-          r.onerror = () => reject(r.error);
-        });
-      }
-      db.close();
-    }
-    return { local, session, idb };
-  });
+  const dump = await dumpExtensionStorage(worker);
   const atRest = JSON.stringify({ local: dump.local, idb: dump.idb });
   for (const secret of [GOOD, WRONG]) assert.equal(atRest.includes(secret), false, `${secret} found at rest`);
 

@@ -13,7 +13,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page, Target } from 'puppeteer-core';
-import { launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { addServerInPanel, launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { dumpExtensionStorage } from '../support/storage-dump.js';
 import { ADMIN_SCOPE, OAUTH_SCOPE, startOAuthServers, type OAuthServers } from '../support/oauth-servers.js';
 
 let as: OAuthServers;
@@ -44,10 +45,7 @@ async function clickAuthorize() {
 }
 
 test('an added OAuth server waits for authorization and shows no tools', async () => {
-  await panel.type('mcp-add-server >>> input[name="name"]', 'Secure');
-  await panel.type('mcp-add-server >>> input[name="url"]', as.mcpUrl);
-  await (await waitFor(panel, 'mcp-add-server >>> select[name="auth-kind"]')).select('oauth');
-  await panel.click('mcp-add-server >>> button[type="submit"]');
+  await addServerInPanel(panel, { name: 'Secure', url: as.mcpUrl, authKind: 'oauth' });
   await waitFor(panel, `${CARD} >>> mcp-status-badge[status="needs-auth"]`, 20_000);
   assert.equal(await panel.$(`${CARD} >>> input[data-tool]`), null, 'no tools before authorization');
   assert.equal(as.stats.toolCalls, 0);
@@ -89,27 +87,7 @@ test('approving in the authorization window makes the server ready and its tool 
 
 test('no access or refresh token is stored in plaintext in chrome.storage.local or IndexedDB', async () => {
   const worker = await ext.serviceWorker();
-  const dump = await worker.evaluate(async () => {
-    const local = await chrome.storage.local.get(null);
-    const session = await chrome.storage.session.get(null);
-    const idb: Record<string, unknown> = {};
-    for (const info of await indexedDB.databases()) {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const r = indexedDB.open(info.name!);
-        r.onsuccess = () => resolve(r.result);
-        r.onerror = () => reject(r.error);
-      });
-      for (const store of Array.from(db.objectStoreNames)) {
-        idb[`${info.name}/${store}`] = await new Promise((resolve, reject) => {
-          const r = db.transaction(store).objectStore(store).getAll();
-          r.onsuccess = () => resolve(r.result.map((v) => (v instanceof CryptoKey ? { cryptoKey: v.type, extractable: v.extractable } : v)));
-          r.onerror = () => reject(r.error);
-        });
-      }
-      db.close();
-    }
-    return { local, session, idb };
-  });
+  const dump = await dumpExtensionStorage(worker);
   const atRest = JSON.stringify({ local: dump.local, idb: dump.idb });
   const tokens = [...as.issued.accessTokens, ...as.issued.refreshTokens];
   assert.ok(tokens.length >= 2);

@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
-import { launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { addServerInPanel, launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 
 let server: DemoServer;
@@ -21,9 +21,7 @@ before(async () => {
   server = await startDemoServer();
   ext = await launchExtension();
   panel = await ext.openPanel();
-  await panel.type('mcp-add-server >>> input[name="name"]', 'Demo');
-  await panel.type('mcp-add-server >>> input[name="url"]', server.url);
-  await panel.click('mcp-add-server >>> button[type="submit"]');
+  await addServerInPanel(panel, { name: 'Demo', url: server.url });
   await waitFor(panel, READY, 20_000);
 });
 

@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
-import { launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { addServerInPanel, launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 
 let server: DemoServer;
@@ -36,9 +36,7 @@ async function runTool(tool: string, args: unknown, expectSelector: string) {
 }
 
 test('a server added in the panel is stored, connects and shows its tools', async () => {
-  await panel.type('mcp-add-server >>> input[name="name"]', 'Demo');
-  await panel.type('mcp-add-server >>> input[name="url"]', server.url);
-  await panel.click('mcp-add-server >>> button[type="submit"]');
+  await addServerInPanel(panel, { name: 'Demo', url: server.url });
 
   await waitFor(panel, 'mcp-server-list >>> mcp-server-card >>> mcp-status-badge[status="ready"]', 20_000);
   assert.equal(await textOf(panel, 'mcp-server-list >>> mcp-server-card >>> .tool-count'), '3 of 3 tools enabled');

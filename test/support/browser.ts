@@ -153,3 +153,19 @@ export async function textOf(page: Page, selector: string): Promise<string> {
   const handle = await waitFor(page, selector);
   return (await handle.evaluate((el) => el.textContent ?? '')).trim();
 }
+
+/**
+ * Adds a server the way a user does: fills the panel's add form and clicks Add. The name field is
+ * cleared first (a previous add may have left text); `authKind` picks the form's auth select.
+ */
+export async function addServerInPanel(
+  page: Page,
+  server: { name: string; url: string; authKind?: 'none' | 'bearer' | 'oauth'; token?: string },
+): Promise<void> {
+  await page.$eval('mcp-add-server >>> input[name="name"]', (el) => ((el as HTMLInputElement).value = ''));
+  await page.type('mcp-add-server >>> input[name="name"]', server.name);
+  await page.type('mcp-add-server >>> input[name="url"]', server.url);
+  if (server.authKind) await (await waitFor(page, 'mcp-add-server >>> select[name="auth-kind"]')).select(server.authKind);
+  if (server.token !== undefined) await page.type('mcp-add-server >>> input[name="token"]', server.token);
+  await page.click('mcp-add-server >>> button[type="submit"]');
+}
