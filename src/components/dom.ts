@@ -19,9 +19,14 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-/** Shared look: system colors follow light/dark (`prefers-color-scheme`), visible focus rings. */
+/**
+ * Shared look: system colors follow light/dark (`prefers-color-scheme`), visible focus rings.
+ * `[hidden]` must win over the `display` rules below (a `label { display: grid }` otherwise kept a
+ * hidden bearer-token field on screen, seen in the e2e screenshots).
+ */
 export const baseCss = `
 :host { display: block; font: 13px/1.4 system-ui, sans-serif; color: var(--fg, CanvasText); }
+:host([hidden]), [hidden] { display: none !important; }
 button, input, select, textarea { font: inherit; }
 button { border: 1px solid var(--border, #8888); border-radius: 6px; background: var(--btn, ButtonFace); color: inherit; padding: 3px 10px; cursor: pointer; }
 button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible { outline: 2px solid var(--accent, #1a73e8); outline-offset: 1px; }
