@@ -1,5 +1,5 @@
 /**
- * Recovery end to end (SPEC C7, D2, D3, H3, N7): with the real extension in Chromium and a real
+ * Recovery end to end (SPEC C3, C7, D2, D3, H3, N7): with the real extension in Chromium and a real
  * SDK server, a `tools/list_changed` reaches the open panel, a server that forgets its sessions
  * and a closed offscreen document are both recovered without the user doing anything, and no
  * tool call is ever executed twice. One browser launch for the whole file.
@@ -11,6 +11,7 @@ import { addServerInPanel, launchExtension, textOf, waitFor, type ExtensionBrows
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 
 let server: DemoServer;
+let other: DemoServer | undefined;
 let ext: ExtensionBrowser;
 let panel: Page;
 
@@ -28,6 +29,7 @@ before(async () => {
 after(async () => {
   await ext?.close();
   await server?.close();
+  await other?.close();
 });
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
@@ -116,6 +118,24 @@ test('H3/N7: a slow call in flight when the server drops its session fails once 
   await waitFor(panel, READY);
   await new Promise((r) => setTimeout(r, 500));
   assert.equal(server.stats.toolCalls.filter((c) => c === 'slow').length, slowBefore + 1, 'the slow tool ran exactly once');
+});
+
+test('C3: a URL changed in storage moves the server to the new address; the old server sees its session closed', async () => {
+  other = await startDemoServer({ name: 'other' });
+  const closedBefore = server.stats.sessionsClosed;
+  const echoesBefore = server.stats.toolCalls.filter((c) => c === 'echo').length;
+  const worker = await ext.serviceWorker();
+  await worker.evaluate(async (url: string) => {
+    const { mcp_servers: list } = (await chrome.storage.local.get('mcp_servers')) as { mcp_servers: { id: string; url: string }[] };
+    await chrome.storage.local.set({ mcp_servers: list.map((s) => (s.id === 'demo' ? { ...s, url } : s)) });
+  }, other.url);
+  await until('a session on the new server', async () => (other!.stats.sessionsOpened === 1 ? true : undefined));
+  await until('the old session to be closed', async () => (server.stats.sessionsClosed > closedBefore ? true : undefined));
+  await waitFor(panel, READY);
+  assert.deepEqual(await echo('after the move'), { text: 'echo: after the move' });
+  assert.deepEqual(other.stats.toolCalls, ['echo'], 'the call went to the new server');
+  assert.equal(server.stats.toolCalls.filter((c) => c === 'echo').length, echoesBefore, 'nothing more reached the old server');
+  assert.equal(other.stats.sessionsOpened, 1);
 });
 
 test('no extension context logged an error or a CSP violation', () => {
