@@ -42,6 +42,8 @@ const OAuthAuthSchema = z.object({
   clientId: z.optional(z.string().check(z.minLength(1), z.maxLength(512))),
   clientSecret: z.optional(SealedBlobSchema),
   scopes: z.optional(z.array(z.string().check(z.maxLength(256))).check(z.maxLength(64))),
+  /** The issuer the configured `clientId` was first used with: never sent to another (E10). */
+  clientIssuer: z.optional(z.string().check(z.maxLength(MAX_URL_LENGTH))),
   /** Optional Client ID Metadata Document URL (CIMD), used only when the AS supports it. */
   clientMetadataUrl: z.optional(z.string().check(z.maxLength(MAX_URL_LENGTH))),
   binding: z.optional(AuthBindingSchema),

@@ -74,12 +74,13 @@ function sameBinding(a: McpServerConfig, b: McpServerConfig): boolean {
 }
 
 /**
- * The auth settings a session depends on. A rotated refresh token or a registered client is
- * written into the entry while a session runs on the same binding: no reason to reconnect.
+ * The auth settings a session depends on. A rotated refresh token, a registered client or the
+ * pinned issuer of a configured client is written into the entry while a session runs on the
+ * same binding: no reason to reconnect.
  */
 function sessionAuth(c: McpServerConfig): unknown {
   if (c.auth.kind !== 'oauth') return c.auth;
-  const { tokens: _t, registration: _r, ...rest } = c.auth;
+  const { tokens: _t, registration: _r, clientIssuer: _i, ...rest } = c.auth;
   return rest;
 }
 

@@ -11,6 +11,7 @@ import {
   AuthorizationDeniedError,
   AuthorizationRequiredError,
   BearerRejectedError,
+  ConfiguredClientIssuerError,
   ForbiddenError,
   StepUpLimitError,
   TokenError,
@@ -216,6 +217,8 @@ export class AuthManager {
     const { store } = this.#ports;
     const binding = await store.getBinding(cfg.id);
     this.#challenges.delete(cfg.id);
+    // Forgetting is the user's explicit way to use a configured client with a new issuer (E10).
+    await store.pinClientIssuer?.(cfg.id, undefined);
     if (!binding) {
       this.#discoveries.delete(cfg.id);
       return { revoked: false };
@@ -351,6 +354,7 @@ export class AuthManager {
       ...(auth.scopes ? { configuredScopes: auth.scopes } : {}),
       ...(d.metadata.scopes_supported ? { asScopes: d.metadata.scopes_supported } : {}),
     });
+    if (auth.clientId && auth.clientIssuer && auth.clientIssuer !== d.issuer) throw new ConfiguredClientIssuerError(d.issuer, auth.clientIssuer);
     const stored = await this.#storedClient(auth, key, d);
     let client = stored ?? (await this.#registerClient(auth, key, d, scope));
     let result: { code: string; codeVerifier: string };
@@ -375,6 +379,7 @@ export class AuthManager {
       ...(d.legacy ? {} : { resource: d.resource }),
     });
     await ports.store.putBinding(cfg.id, { resource: key.resource, issuer: key.issuer });
+    if (auth.clientId && !auth.clientIssuer) await ports.store.pinClientIssuer?.(cfg.id, key.issuer);
     await this.#storeTokens(key, tokens, scope, undefined);
     return tokens.accessToken;
   }

@@ -12,6 +12,7 @@ export type AuthErrorCode =
   | 'auth-metadata'
   | 'registration'
   | 'client-id-required'
+  | 'client-issuer-changed'
   | 'token'
   | 'auth-denied'
   | 'auth-response'
@@ -76,6 +77,21 @@ export class RegistrationError extends AuthError {
 /** No registration endpoint and no configured client id: the UI offers the client-ID field. */
 export class ClientIdRequiredError extends RegistrationError {
   override readonly code: AuthErrorCode = 'client-id-required';
+}
+
+/**
+ * The user's configured client belongs to the authorization server it was first used with; the
+ * server now names another one. Its client id and secret are not sent there (E10).
+ */
+export class ConfiguredClientIssuerError extends AuthError {
+  readonly code: AuthErrorCode = 'client-issuer-changed';
+  constructor(readonly newIssuer: string, readonly pinnedIssuer: string) {
+    super(
+      `This server now names the authorization server ${newIssuer}, but its configured client ID belongs to ${pinnedIssuer}. ` +
+        'The client ID and secret were not sent. Enter the client registered with the new server, or use "Forget authorization" and Authorize again if you trust it.',
+      newIssuer,
+    );
+  }
 }
 
 /** The token endpoint refused or answered with an invalid token response (E9, N4). */
@@ -169,6 +185,7 @@ const USER_TEXT: Record<AuthErrorCode, string> = {
   'auth-metadata': 'The authorization server’s configuration is missing or invalid.',
   registration: 'Could not register this extension with the authorization server.',
   'client-id-required': 'This authorization server needs a client ID. Enter one in the server settings.',
+  'client-issuer-changed': 'The server moved to another authorization server; your client ID was not sent to it.',
   token: 'The authorization server did not issue a usable token.',
   'auth-denied': 'The authorization server refused the request.',
   'auth-response': 'The authorization response failed a security check; try again.',

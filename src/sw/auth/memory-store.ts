@@ -21,6 +21,7 @@ export class MemoryCredentialStore implements CredentialStore {
   readonly clients = new Map<string, StoredClient>();
   readonly accessTokens = new Map<string, StoredAccessToken>();
   readonly refreshTokens = new Map<string, StoredRefreshToken>();
+  readonly clientIssuers = new Map<string, string>();
 
   async getBinding(serverId: string) {
     return this.bindings.get(serverId);
@@ -45,6 +46,9 @@ export class MemoryCredentialStore implements CredentialStore {
   }
   async putRefreshToken(key: CredentialKey, token: StoredRefreshToken | undefined) {
     set(this.refreshTokens, credentialKeyString(key), token);
+  }
+  async pinClientIssuer(serverId: string, issuer: string | undefined) {
+    set(this.clientIssuers, serverId, issuer);
   }
   async clear(key: CredentialKey) {
     const k = credentialKeyString(key);

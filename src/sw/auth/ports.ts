@@ -74,6 +74,8 @@ export interface CredentialStore {
   putRefreshToken(key: CredentialKey, token: StoredRefreshToken | undefined): Promise<void>;
   /** Remove client, access and refresh token for this key. */
   clear(key: CredentialKey): Promise<void>;
+  /** Records which issuer the user's configured client was first used with (E10). */
+  pinClientIssuer?(serverId: string, issuer: string | undefined): Promise<void>;
 }
 
 /** The server configuration the auth core needs, with secrets already unsealed by the caller. */
@@ -96,4 +98,6 @@ export interface OAuthAuth {
   scopes?: string[];
   /** Client ID Metadata Document URL, used only if the AS supports CIMD. */
   clientMetadataUrl?: string;
+  /** The issuer the configured `clientId` was first used with; it is never sent to another (E10). */
+  clientIssuer?: string;
 }

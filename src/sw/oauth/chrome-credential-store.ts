@@ -174,6 +174,15 @@ export class ChromeCredentialStore implements CredentialStore {
     });
   }
 
+  /** Kept in the entry, like the binding; `undefined` (Forget authorization) unpins it (E10). */
+  async pinClientIssuer(serverId: string, issuer: string | undefined): Promise<void> {
+    await this.#edit(serverId, (auth) => {
+      if (!auth.clientId) return auth;
+      const { clientIssuer: _i, ...rest } = auth;
+      return issuer ? { ...rest, clientIssuer: issuer } : rest;
+    });
+  }
+
   async clear(key: CredentialKey): Promise<void> {
     await this.#tokens.remove(key);
     await this.#edit(key.serverId, (auth) => {

@@ -43,6 +43,7 @@ export async function authConfigOf(config: McpServerConfig): Promise<AuthServerC
       ...(auth.clientSecret ? { clientSecret: await open(auth.clientSecret, purposeFor('client-secret', { serverId: config.id })) } : {}),
       ...(auth.scopes?.length ? { scopes: auth.scopes } : {}),
       ...(auth.clientMetadataUrl ? { clientMetadataUrl: auth.clientMetadataUrl } : {}),
+      ...(auth.clientIssuer ? { clientIssuer: auth.clientIssuer } : {}),
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   AuthorizationRequiredError,
   AuthorizationResponseError,
   BearerRejectedError,
+  ConfiguredClientIssuerError,
   ForbiddenError,
   StepUpLimitError,
   describeAuthError,
@@ -242,4 +243,36 @@ test('the authorization a 401 starts counts toward the 3 authorizations one requ
     StepUpLimitError,
   );
   assert.equal(as.authorizeUrls.length, 3);
+});
+
+test('a configured client is pinned to the issuer it was first used with', async () => {
+  const { store, manager } = setup();
+  await manager.getAccessToken({ ...CFG, auth: { kind: 'oauth', clientId: 'mine' } }, { interactive: true });
+  assert.equal(store.clientIssuers.get('s1'), ISSUER);
+});
+
+test('a configured client id and secret never reach an authorization server other than the pinned one (E10)', async () => {
+  const { net, store, clock } = setup();
+  const NEW = 'https://as2.example.com';
+  const as2 = new FakeAs(net, { issuer: NEW }); // the PRM now names as2
+  const manager = new AuthManager({ fetch: net.fetch, now: () => clock.t, authorize: as2.authorize, store, redirectUri: REDIRECT });
+  const pinned: AuthServerConfig = { ...CFG, auth: { kind: 'oauth', clientId: 'mine', clientSecret: 'sekrit', clientIssuer: ISSUER } };
+  const err = await manager.getAccessToken(pinned, { interactive: true }).then(
+    () => assert.fail('expected a refusal'),
+    (e: unknown) => e,
+  );
+  assert.ok(err instanceof ConfiguredClientIssuerError);
+  assert.equal(err.code, 'client-issuer-changed');
+  assert.match(err.message, /as2\.example\.com/);
+  assert.equal(as2.authorizeUrls.length, 0, 'no authorization request went to the new AS');
+  const leaked = net.requests.filter((r) => r.url.startsWith(NEW) && (JSON.stringify(r).includes('mine') || JSON.stringify(r).includes('sekrit')));
+  assert.deepEqual(leaked, [], 'neither the client id nor the secret was sent to the new AS');
+  assert.equal(as2.registrations, 0);
+});
+
+test('Forget authorization unpins the configured client, so the user can choose to use it with the new issuer', async () => {
+  const { store, manager } = setup();
+  await manager.getAccessToken({ ...CFG, auth: { kind: 'oauth', clientId: 'mine' } }, { interactive: true });
+  await manager.forget({ ...CFG, auth: { kind: 'oauth', clientId: 'mine', clientIssuer: ISSUER } });
+  assert.equal(store.clientIssuers.has('s1'), false);
 });

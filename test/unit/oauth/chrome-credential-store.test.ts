@@ -131,3 +131,19 @@ test('a server that is not an OAuth server stores nothing', async () => {
   await store.putBinding('plain', { resource: URL_A, issuer: AS1 });
   assert.equal(await store.getBinding('plain'), undefined);
 });
+
+test('the issuer of a configured client is pinned in its entry and unpinned by Forget (E10)', async () => {
+  const local = new MemoryArea();
+  const config = new ConfigStore(local);
+  await config.update(() => [
+    server('mine', { url: URL_A, auth: { kind: 'oauth', clientId: 'user-client' } }),
+    server('dyn', { url: URL_A, auth: { kind: 'oauth' } }),
+  ]);
+  const store = new ChromeCredentialStore(config, new TokenStore(new MemoryArea()));
+  await store.pinClientIssuer('mine', AS1);
+  await store.pinClientIssuer('dyn', AS1);
+  const entries = async () => (await config.read()).servers.map((s) => (s.auth.kind === 'oauth' ? s.auth.clientIssuer : 'n/a'));
+  assert.deepEqual(await entries(), [AS1, undefined], 'only an entry with a configured client id is pinned');
+  await store.pinClientIssuer('mine', undefined);
+  assert.deepEqual(await entries(), [undefined, undefined]);
+});
