@@ -11,6 +11,8 @@ import { MAX_ELICITATION_MESSAGE } from '../protocol/offscreen-elicitation.js';
 
 /** A schema bigger than this is declined rather than shipped to the panel (SPEC N8). */
 export const MAX_SCHEMA_JSON = 64 * 1024;
+/** Open questions one connection may have at once; more are declined (SPEC N5: no flood of cards). */
+export const MAX_PENDING_PER_CONNECTION = 4;
 
 interface Question {
   connectionId: string;
@@ -39,6 +41,11 @@ export class ElicitationRelay {
   ask(connectionId: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
     const requestedSchema = (params as { requestedSchema?: unknown }).requestedSchema;
     if (!requestedSchema || typeof requestedSchema !== 'object' || JSON.stringify(requestedSchema).length > MAX_SCHEMA_JSON) {
+      return Promise.resolve({ action: 'decline' });
+    }
+    // Questions belong to a tool call the user started (SPEC I1); a server cannot raise cards
+    // out of the blue, nor stack more than a few on one connection.
+    if (!this.#calls.get(connectionId)?.size || this.pendingOn(connectionId) >= MAX_PENDING_PER_CONNECTION) {
       return Promise.resolve({ action: 'decline' });
     }
     const elicitationId = crypto.randomUUID().replace(/-/g, '');
@@ -73,6 +80,12 @@ export class ElicitationRelay {
     if (!q) return { delivered: false };
     q.settle(p.action === 'accept' ? { action: 'accept', content: (p.content ?? {}) as ElicitResult['content'] } : { action: p.action });
     return { delivered: true };
+  }
+
+  pendingOn(connectionId: string): number {
+    let n = 0;
+    for (const q of this.#questions.values()) if (q.connectionId === connectionId) n++;
+    return n;
   }
 
   /** A closed connection can no longer deliver answers: its questions fail at once. */

@@ -111,7 +111,16 @@ const handlers: { [M in OffscreenMethod]: Handler<M> } = {
     try {
       const signal = h.cancels.signalOf(p.operationId)!;
       return await h.session.callTool(p.name, p.arguments, signal, (progress) =>
-        emit({ type: 'offscreen:progress', connectionId: p.connectionId, operationId: p.operationId, ...progress }),
+        // The worker refuses events with a message over 1,024 characters: cut it here, so a
+        // verbose server still gets its progress bar.
+        emit({
+          type: 'offscreen:progress',
+          connectionId: p.connectionId,
+          operationId: p.operationId,
+          progress: progress.progress,
+          ...(progress.total !== undefined ? { total: progress.total } : {}),
+          ...(progress.message !== undefined ? { message: String(progress.message).slice(0, 1024) } : {}),
+        }),
       );
     } catch (e) {
       // The SDK reports a user abort as a timeout; say what really happened (SPEC H2).

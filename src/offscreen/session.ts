@@ -14,6 +14,7 @@ import {
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Catalog } from '../protocol/mcp-shapes.js';
 import type { FetchFn } from './auth-fetch.js';
+import { limitResponse, withManualRedirect } from './response-limits.js';
 import { MAX_CATALOG_ITEMS } from '../protocol/mcp-shapes.js';
 
 export const CLIENT_INFO = { name: 'remote-mcp-for-chrome', version: '0.1.0' };
@@ -93,7 +94,8 @@ export class McpSession {
       headers.set('authorization', this.#authorization);
       init = { ...init, headers };
     }
-    const response = await (this.options.fetch ?? fetch)(input, init);
+    // Redirects are reported, not followed, and every body is size-bounded (N1, N2, N8).
+    const response = limitResponse(await (this.options.fetch ?? fetch)(input, withManualRedirect(init)), this.#origin);
     if (response.status === 401 || response.status === 403) this.#challenge = response.headers.get('www-authenticate')?.slice(0, 4096) ?? undefined;
     if (response.status === 404 && new Headers(init?.headers).has('mcp-session-id')) {
       this.#lost('session-lost', `${new URL(this.options.url).origin} no longer knows this MCP session (HTTP 404); a new session is needed.`);
@@ -102,6 +104,10 @@ export class McpSession {
   }
 
   #authorization: string | undefined;
+
+  get #origin(): string {
+    return new URL(this.options.url).origin;
+  }
   #challenge: string | undefined;
 
   /** The `WWW-Authenticate` of the latest 401/403, which the SDK's error does not carry. */

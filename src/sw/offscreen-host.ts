@@ -23,8 +23,14 @@ export function acceptOffscreenPort(port: chrome.runtime.Port): boolean {
     port.disconnect();
     return true;
   }
-  if (current) current.disconnect();
+  const replaced = current;
   current = port;
+  if (replaced) {
+    // Chrome fires onDisconnect only on the other end: tell our own listeners that every
+    // session of the replaced document is gone, or their requests would wait forever.
+    replaced.disconnect();
+    for (const l of lostListeners) l();
+  }
   port.onDisconnect.addListener(() => {
     if (current !== port) return;
     current = undefined;

@@ -21,6 +21,8 @@ import { checkServerUrl } from './url-rules.js';
 import { newOAuthAuth, oauthPanelHandlers } from './oauth/panel-oauth.js';
 import { stepUpPanelHandlers, stepUps } from './oauth/panel-step-up.js';
 import { managePanelHandlers } from './panel-manage.js';
+import { authConfigOf, authManager } from './oauth/oauth-runtime.js';
+import { truncateToolResult } from './truncate.js';
 
 export interface PanelApiDeps {
   manager: McpManager;
@@ -66,7 +68,17 @@ export function createPanelApi(deps: PanelApiDeps) {
       });
       return { serverId };
     },
-    'panel:remove-server': async (p) => ({ removed: await configStore.removeServer(p.serverId) }),
+    'panel:remove-server': async (p) => {
+      // Deleting a server also forgets its authorization: the access token leaves session
+      // storage and the tokens are revoked where the AS offers it (best effort).
+      const config = (await configStore.read()).servers.find((s) => s.id === p.serverId);
+      if (config?.auth.kind === 'oauth') {
+        const forgot = authConfigOf(config).then((c) => authManager.forget(c)).catch(() => undefined);
+        // An unresponsive AS must not hold the delete hostage.
+        await Promise.race([forgot, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      }
+      return { removed: await configStore.removeServer(p.serverId) };
+    },
     'panel:connect': async (p) => {
       await manager.connect(p.serverId);
       return { status: 'ready' as const };
@@ -90,7 +102,9 @@ export function createPanelApi(deps: PanelApiDeps) {
       return { enabled: p.enabled };
     },
     // A user-started call: a 403 insufficient_scope becomes an offer to grant more access (E7).
-    'panel:call-tool': async (p) => stepUps.track(p.serverId, p.tool, () => manager.callTool(p.serverId, p.tool, p.arguments, p.operationId ?? deps.newOperationId())),
+    // The panel gets the same size budget as an agent (SPEC H4), with the visible cut markers.
+    'panel:call-tool': async (p) =>
+      truncateToolResult(await stepUps.track(p.serverId, p.tool, () => manager.callTool(p.serverId, p.tool, p.arguments, p.operationId ?? deps.newOperationId()))).result,
     'panel:ping': async (p) => ({ latencyMs: await manager.ping(p.serverId) }),
     ...deps.useHandlers,
     ...oauthPanelHandlers(manager),

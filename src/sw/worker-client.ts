@@ -59,6 +59,9 @@ export class McpWorkerClient {
   async #attach(): Promise<PortLike> {
     const port = await this.getPort();
     if (port === this.#port) return port;
+    // A new port means the old document was replaced without our seeing its onDisconnect
+    // (it never fires on the end that disconnected): its requests can no longer be answered.
+    if (this.#port) this.#failAll('The MCP host document was replaced; the request did not complete.');
     this.#port = port;
     port.onMessage.addListener((message) => {
       if (this.#port === port) this.#receive(message);

@@ -190,3 +190,19 @@ test('D3: a closed Port fails every pending request, and late answers on it are 
     restore();
   }
 });
+
+test('a request pending on a replaced port fails offscreen-lost instead of waiting forever', async () => {
+  const first = new FakePort();
+  const second = new FakePort();
+  let current: FakePort = first;
+  const client = new McpWorkerClient(async () => current);
+  const stuck = client.request('offscreen:ping', { connectionId: CONN });
+  await flush();
+  assert.equal(first.sent.length, 1);
+  current = second; // the document was replaced; the old port's onDisconnect never fires here
+  const next = client.request('offscreen:ping', { connectionId: CONN });
+  await assert.rejects(stuck, (e: unknown) => (e as { code?: string }).code === 'offscreen-lost');
+  await flush();
+  second.deliver({ kind: 'response', id: second.sent[0]!.id, result: ok({ latencyMs: 1 }) });
+  assert.deepEqual(await next, { latencyMs: 1 });
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ElicitationRelay, MAX_SCHEMA_JSON } from '../../../src/offscreen/elicitation-relay.js';
+import { ElicitationRelay, MAX_PENDING_PER_CONNECTION, MAX_SCHEMA_JSON } from '../../../src/offscreen/elicitation-relay.js';
 import type { OffscreenEvent } from '../../../src/protocol/offscreen.js';
 
 const params = (schema: unknown = { type: 'object', properties: { n: { type: 'number' } } }) =>
@@ -33,6 +33,8 @@ test('with two calls in flight the question is not attributed to either', async 
 
 test('a withdrawn question or a closed connection fails the question; an oversized schema is declined unseen', async () => {
   const { r, events } = relay();
+  r.callStarted('c1', 'op1');
+  r.callStarted('c2', 'op2');
   const ac = new AbortController();
   const withdrawn = r.ask('c1', params(), ac.signal);
   ac.abort();
@@ -44,4 +46,16 @@ test('a withdrawn question or a closed connection fails the question; an oversiz
   const big = { type: 'object', properties: { x: { type: 'string', description: 'y'.repeat(MAX_SCHEMA_JSON) } } };
   assert.deepEqual(await r.ask('c1', params(big), new AbortController().signal), { action: 'decline' });
   assert.equal(events.length, 2);
+});
+
+test('a question with no tool call in flight, or beyond the per-connection cap, is declined without a card (I1, N5)', async () => {
+  const { r, events } = relay();
+  assert.deepEqual(await r.ask('c1', params(), new AbortController().signal), { action: 'decline' });
+  assert.equal(events.length, 0, 'no card for a question outside a call');
+  r.callStarted('c1', 'op1');
+  for (let i = 0; i < MAX_PENDING_PER_CONNECTION; i++) void r.ask('c1', params(), new AbortController().signal).catch(() => undefined);
+  assert.equal(events.length, MAX_PENDING_PER_CONNECTION);
+  assert.deepEqual(await r.ask('c1', params(), new AbortController().signal), { action: 'decline' });
+  assert.equal(events.length, MAX_PENDING_PER_CONNECTION, 'the extra question raised no card');
+  r.dropConnection('c1');
 });

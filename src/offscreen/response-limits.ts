@@ -1,0 +1,97 @@
+/**
+ * Bounds on what an MCP server can make the offscreen document read (SPEC N1, N2, N8). The SDK
+ * transport reads JSON bodies whole and event streams without limit; a hostile or broken server
+ * could exhaust memory with one reply. Every response passes through {@link limitResponse}:
+ * - a redirect is refused (it would carry our headers to another address);
+ * - an oversized `Mcp-Session-Id` is refused;
+ * - a JSON (or other) body is cut off at {@link MAX_BODY_BYTES};
+ * - an event stream may run forever, but no single event may exceed {@link MAX_EVENT_BYTES}.
+ * Going over a bound errors the body stream with a {@link ResponseLimitError} naming the origin.
+ */
+
+/** One JSON-RPC answer (a tool result with images can be large; 10 MB costs ~20 MB of heap). */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** One server-sent event, i.e. one JSON-RPC message on a stream. */
+export const MAX_EVENT_BYTES = 16 * 1024 * 1024;
+export const MAX_SESSION_ID_LENGTH = 256;
+
+export class ResponseLimitError extends Error {
+  readonly code = 'response-too-large';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ResponseLimitError';
+  }
+}
+
+export class RedirectRefusedError extends Error {
+  readonly code = 'protocol';
+  constructor(message: string) {
+    super(message);
+    this.name = 'RedirectRefusedError';
+  }
+}
+
+export interface Limits {
+  maxBodyBytes?: number;
+  maxEventBytes?: number;
+}
+
+/** Request options every MCP request uses: redirects are reported, never followed. */
+export function withManualRedirect(init: RequestInit | undefined): RequestInit {
+  return { ...init, redirect: 'manual' };
+}
+
+export function limitResponse(response: Response, origin: string, limits: Limits = {}): Response {
+  if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+    throw new RedirectRefusedError(
+      `${origin} answered with a redirect. Redirects are not followed for MCP requests (they would carry your credentials elsewhere); enter the final URL of the MCP endpoint.`,
+    );
+  }
+  const sessionId = response.headers.get('mcp-session-id');
+  if (sessionId !== null && sessionId.length > MAX_SESSION_ID_LENGTH) {
+    throw new ResponseLimitError(`${origin} sent a session id of ${sessionId.length} characters (at most ${MAX_SESSION_ID_LENGTH}).`);
+  }
+  if (!response.body) return response;
+  const isStream = (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
+  const declared = Number(response.headers.get('content-length'));
+  const maxBody = limits.maxBodyBytes ?? MAX_BODY_BYTES;
+  if (!isStream && Number.isFinite(declared) && declared > maxBody) {
+    void response.body.cancel().catch(() => undefined);
+    throw new ResponseLimitError(`${origin} announced a ${declared}-byte response (at most ${maxBody}); it was not read.`);
+  }
+  const counter = isStream ? eventCounter(origin, limits.maxEventBytes ?? MAX_EVENT_BYTES) : bodyCounter(origin, maxBody);
+  return new Response(response.body.pipeThrough(counter), { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+function bodyCounter(origin: string, max: number): TransformStream<Uint8Array, Uint8Array> {
+  let total = 0;
+  return new TransformStream({
+    transform(chunk, controller) {
+      total += chunk.byteLength;
+      if (total > max) controller.error(new ResponseLimitError(`${origin} sent a response over ${max} bytes; the rest was not read.`));
+      else controller.enqueue(chunk);
+    },
+  });
+}
+
+/** Counts bytes since the last event boundary (a blank line: LF LF, or CR LF CR LF). */
+function eventCounter(origin: string, max: number): TransformStream<Uint8Array, Uint8Array> {
+  let sinceBoundary = 0;
+  let previous = -1;
+  let beforePrevious = -1;
+  return new TransformStream({
+    transform(chunk, controller) {
+      for (const byte of chunk) {
+        sinceBoundary++;
+        if (byte === 0x0a && (previous === 0x0a || (previous === 0x0d && beforePrevious === 0x0a))) sinceBoundary = 0;
+        else if (sinceBoundary > max) {
+          controller.error(new ResponseLimitError(`${origin} sent a stream event over ${max} bytes; the stream was stopped.`));
+          return;
+        }
+        beforePrevious = previous;
+        previous = byte;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+}
