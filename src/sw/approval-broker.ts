@@ -64,7 +64,10 @@ export class ApprovalBroker {
   async approve(request: ApprovalRequest, signal?: AbortSignal): Promise<boolean> {
     if (signal?.aborted) return false;
     const { serverId, serverUrl, tool } = request;
-    if (await this.store.isAlwaysAllowed(serverId, tool.name, serverUrl, tool.inputSchema)) return true;
+    // A schema too large to keep was replaced by a placeholder (catalog limits): its hash cannot
+    // notice the server changing it, so "always" is neither honoured nor stored for such a tool.
+    const hashable = (tool as { schemaTooLarge?: boolean }).schemaTooLarge !== true;
+    if (hashable && (await this.store.isAlwaysAllowed(serverId, tool.name, serverUrl, tool.inputSchema))) return true;
     if (signal?.aborted) return false;
     const decision = await new Promise<ApprovalDecision>((resolve) => {
       const id = this.newId();
@@ -93,7 +96,7 @@ export class ApprovalBroker {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#changed();
     });
-    if (decision === 'always') await this.store.grant(serverId, tool.name, serverUrl, tool.inputSchema);
+    if (decision === 'always' && hashable) await this.store.grant(serverId, tool.name, serverUrl, tool.inputSchema);
     return decision !== 'deny';
   }
 

@@ -102,3 +102,17 @@ test('aborting a waiting call removes its card and denies; a late answer is refu
   assert.equal(broker.pending().length, 0);
   assert.equal(broker.answer(id, 'once'), false);
 });
+
+test('"always" is never kept for a tool whose oversized schema was replaced by a placeholder', async () => {
+  const broker = new ApprovalBroker(new ApprovalStore(memoryArea()), ids);
+  const big = () => request({ tool: { ...tool('echo'), schemaTooLarge: true } as never });
+  const first = broker.approve(big());
+  await new Promise((r) => setTimeout(r, 0));
+  broker.answer(broker.pending()[0]!.id, 'always');
+  assert.equal(await first, true, 'the answer still allows this call');
+  const second = broker.approve(big());
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(broker.pending().length, 1, 'asked again: the placeholder hash cannot see schema changes');
+  broker.answer(broker.pending()[0]!.id, 'deny');
+  assert.equal(await second, false);
+});
