@@ -317,8 +317,18 @@ export class McpManager {
       });
     } catch (e) {
       const w = toWireError(e);
-      if (!LOST_CODES.has(w.code) && this.#live(rt) === connectionId) throw new RemoteError(w);
-      if (w.code === 'session-lost') this.#sessionLost(rt, connectionId, reasonOf(w));
+      // An answer about the call itself (timeout, server error, cancelled …) keeps its reason,
+      // even if the connection changed meanwhile.
+      if (!LOST_CODES.has(w.code)) throw new RemoteError(w);
+      // Any loss code on the live connection means its session is gone: recover (C7).
+      this.#sessionLost(rt, connectionId, reasonOf(w));
+      if (w.code === 'stale-connection') {
+        // The offscreen host refuses a call on a superseded connection before sending it.
+        throw new RemoteError({
+          code: 'session-lost',
+          message: `The connection to "${rt.config.name}" had been replaced, so "${tool}" was not sent. Run it again.`,
+        });
+      }
       throw new RemoteError({
         code: 'session-lost',
         message: `The connection to "${rt.config.name}" was lost while "${tool}" was running. It was not sent again because it may already have taken effect; run it again if that is safe.`,

@@ -243,3 +243,27 @@ test('C4/C7: a disconnect during recovery stops it; nothing is left open', async
 test('catalog fixture sanity', () => {
   assert.equal(CATALOG.tools!.length, 1);
 });
+
+test('C1: a call that times out after its connection was replaced keeps its own reason', async () => {
+  const h = harness();
+  h.manager.reconcile([cfg('a')]);
+  await h.manager.connect('a');
+  const call = h.manager.callTool('a', 'echo', {}, 'op1');
+  await flush();
+  h.manager.handleEvent(lost('c1'));
+  await flush();
+  h.of('call-tool')[0]!.reject(new RemoteError({ code: 'timeout', message: 'did not answer in time' }));
+  await assert.rejects(call, (e: RemoteError) => e.code === 'timeout' && /in time/.test(e.message));
+});
+
+test('C6/C7: a call refused as stale says it was not sent, and recovers the connection', async () => {
+  const h = harness();
+  h.manager.reconcile([cfg('a')]);
+  await h.manager.connect('a');
+  const call = h.manager.callTool('a', 'echo', {}, 'op1');
+  await flush();
+  h.of('call-tool')[0]!.reject(new RemoteError({ code: 'stale-connection', message: 'No live session c1' }));
+  await assert.rejects(call, (e: RemoteError) => e.code === 'session-lost' && /was not sent/.test(e.message));
+  await flush();
+  assert.deepEqual(h.manager.state('a'), { status: 'ready', connectionId: 'c2' }, 'a new session replaced the stale one');
+});
