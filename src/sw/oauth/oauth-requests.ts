@@ -80,6 +80,9 @@ export async function handTokenToLiveSessions(serverId: string, token: string): 
   return n;
 }
 
+/** More live sessions than servers anyone configures; old entries beyond it are dropped. */
+const MAX_TRACKED_SESSIONS = 128;
+
 export function withOAuthRetry(deps: OAuthRequestDeps): RequestFn {
   /** connectionId → server and the token its session currently sends. */
   const sessions = new Map<string, { serverId: string; token: string }>();
@@ -91,7 +94,11 @@ export function withOAuthRetry(deps: OAuthRequestDeps): RequestFn {
       if (held.serverId !== serverId || held.token === token) continue;
       try {
         const { updated } = await deps.request('offscreen:set-authorization', { connectionId, authorization: `Bearer ${token}` });
-        if (!updated) continue;
+        if (!updated) {
+          // The session is gone (lost, superseded): stop tracking it and its token.
+          sessions.delete(connectionId);
+          continue;
+        }
         held.token = token;
         n++;
       } catch {
@@ -129,7 +136,11 @@ export function withOAuthRetry(deps: OAuthRequestDeps): RequestFn {
       try {
         const value = await deps.request('offscreen:connect', { ...params, headers });
         const token = bearerOf(headers);
-        if (token !== undefined) sessions.set(params.connectionId, { serverId: params.serverId, token });
+        if (token !== undefined) {
+          sessions.set(params.connectionId, { serverId: params.serverId, token });
+          // Sessions that ended without a close through here must not pile up (bounded).
+          if (sessions.size > MAX_TRACKED_SESSIONS) sessions.delete(sessions.keys().next().value!);
+        }
         return value;
       } catch (e) {
         if (!is401(e) && !isScopeChallenge(e)) throw e;
