@@ -110,7 +110,18 @@ export const OffscreenInboundSchema = z.union([
   z.object({ kind: z.literal('event'), event: OffscreenEventSchema }),
 ]);
 
-/** The validator of the response envelope for one method. */
-export function offscreenResultSchema<M extends OffscreenMethod>(method: M) {
+function buildResultSchema<M extends OffscreenMethod>(method: M) {
   return resultSchema(OffscreenResponseSchemas[method]);
+}
+
+const resultSchemas = new Map<OffscreenMethod, unknown>();
+
+/**
+ * The validator of the response envelope for one method. Built once per method and reused:
+ * building the union on every response cost time on each call; the checks are the same.
+ */
+export function offscreenResultSchema<M extends OffscreenMethod>(method: M): ReturnType<typeof buildResultSchema<M>> {
+  let schema = resultSchemas.get(method);
+  if (!schema) resultSchemas.set(method, (schema = buildResultSchema(method)));
+  return schema as ReturnType<typeof buildResultSchema<M>>;
 }

@@ -13,7 +13,15 @@ export type LogSink = (serverId: string, entry: RequestLogEntry) => Promise<void
 
 const MAX_CONNECTIONS = 256;
 
-export function withRequestLogging(request: Request, append: LogSink, now: () => number = Date.now): Request {
+/**
+ * Runs a log write. The default runs it at once; the worker passes a macrotask deferral (main.ts)
+ * so that measuring, redacting and storing the entry happen after the answer has gone back to
+ * the caller instead of in front of it (the entry's time and duration are still taken when the
+ * request ends). Logging stays best effort either way.
+ */
+export type LogScheduler = (write: () => void) => void;
+
+export function withRequestLogging(request: Request, append: LogSink, now: () => number = Date.now, schedule: LogScheduler = (write) => write()): Request {
   const serverOf = new Map<string, string>();
   return async function logged<M extends OffscreenMethod>(method: M, params: OffscreenParams<M>): Promise<OffscreenValue<M>> {
     const p = params as Record<string, unknown>;
@@ -25,17 +33,26 @@ export function withRequestLogging(request: Request, append: LogSink, now: () =>
     const serverId = connectionId ? serverOf.get(connectionId) : undefined;
     const shown = loggable(method, p);
     const at = now();
-    const record = (entry: Omit<RequestLogEntry, 'at' | 'method' | 'durationMs' | 'requestBytes' | 'request'>) => {
+    const record = (entry: () => Omit<RequestLogEntry, 'at' | 'method' | 'durationMs' | 'requestBytes' | 'request'>) => {
       if (!serverId) return;
-      append(serverId, { at, method: method.replace(/^offscreen:/, ''), durationMs: now() - at, requestBytes: size(shown), request: shown, ...entry }).catch(() => undefined);
+      const durationMs = now() - at;
+      schedule(() => {
+        try {
+          append(serverId, { at, method: method.replace(/^offscreen:/, ''), durationMs, requestBytes: size(shown), request: shown, ...entry() }).catch(() => undefined);
+        } catch {
+          // Logging never fails a request, nor the worker.
+        }
+      });
     };
     try {
       const value = await request(method, params);
-      record({ status: 'ok', responseBytes: size(value), response: value });
+      // Response bodies are fresh objects validated by the worker client; nothing mutates them later.
+      record(() => ({ status: 'ok', responseBytes: size(value), response: value }));
       return value;
     } catch (e) {
       const status = typeof (e as { httpStatus?: unknown }).httpStatus === 'number' ? ((e as { httpStatus: number }).httpStatus) : 'error';
-      record({ status, responseBytes: 0, error: e instanceof Error ? e.message : String(e) });
+      const error = e instanceof Error ? e.message : String(e);
+      record(() => ({ status, responseBytes: 0, error }));
       throw e;
     }
   };
