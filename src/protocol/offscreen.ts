@@ -4,16 +4,7 @@
  * `connectionId` (SPEC C6) and reports back. Everything is validated on receipt on both sides.
  */
 import * as z from 'zod/mini';
-import {
-  CallToolResultSchema,
-  CatalogSchema,
-  MAX_CATALOG_ITEMS,
-  PromptSchema,
-  ResourceSchema,
-  ResourceTemplateSchema,
-  ServerInfoSchema,
-  ToolSchema,
-} from './mcp-shapes.js';
+import { CallToolResultSchema, CatalogSchema, MAX_CATALOG_ITEMS, ServerInfoSchema } from './mcp-shapes.js';
 import { WireErrorSchema, resultSchema } from './result.js';
 import { ElicitationEventSchema, ElicitationRequestSchemas, ElicitationResponseSchemas } from './offscreen-elicitation.js';
 
@@ -56,12 +47,12 @@ export const OffscreenResponseSchemas = {
     instructions: z.optional(z.string().check(z.maxLength(16384))),
   }),
   'offscreen:list-catalog': CatalogSchema,
-  'offscreen:list-category': z.discriminatedUnion('category', [
-    z.object({ category: z.literal('tools'), items: z.array(ToolSchema).check(z.maxLength(MAX_CATALOG_ITEMS)) }),
-    z.object({ category: z.literal('prompts'), items: z.array(PromptSchema).check(z.maxLength(MAX_CATALOG_ITEMS)) }),
-    z.object({ category: z.literal('resources'), items: z.array(ResourceSchema).check(z.maxLength(MAX_CATALOG_ITEMS)) }),
-    z.object({ category: z.literal('resourceTemplates'), items: z.array(ResourceTemplateSchema).check(z.maxLength(MAX_CATALOG_ITEMS)) }),
-  ]),
+  // Items are checked one by one by the manager (catalog-items.ts): one malformed or oversized
+  // entry is dropped or trimmed with a visible warning instead of rejecting the whole list (N8).
+  'offscreen:list-category': z.object({
+    category: z.enum(['tools', 'prompts', 'resources', 'resourceTemplates']),
+    items: z.array(z.unknown()).check(z.maxLength(MAX_CATALOG_ITEMS)),
+  }),
   'offscreen:call-tool': CallToolResultSchema,
   'offscreen:cancel': z.object({ cancelled: z.boolean() }),
   'offscreen:close': z.object({ closed: z.boolean() }),

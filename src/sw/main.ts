@@ -25,17 +25,21 @@ import { McpWorkerClient } from './worker-client.js';
 const newId = () => crypto.randomUUID().replace(/-/g, '');
 
 const worker = new McpWorkerClient(ensureOffscreen);
+/**
+ * Every request to the offscreen host, from the manager and from the prompt/resource/elicitation
+ * handlers alike: OAuth tokens ride in the connect headers and a 401 refreshes and resends once
+ * (oauth-requests.ts); every request is recorded in the server's log, redacted (SPEC J2).
+ */
+const request = withOAuthRetry({
+  // The log entry is written one task later (setTimeout 0), after the answer has been sent: its
+  // sizes, redaction and IndexedDB work (~0.5 ms per call) stay off the call's critical path.
+  request: withRequestLogging((method, params) => worker.request(method, params), appendRequestLog, Date.now, (write) => void setTimeout(write, 0)),
+  auth: authManager,
+  configOf: async (id) => (await configStore.read()).servers.find((s) => s.id === id),
+  authConfigOf,
+});
 const manager = new McpManager({
-  // OAuth tokens ride in the connect headers; a 401 refreshes and resends once (oauth-requests.ts).
-  request: withOAuthRetry({
-    // Every request is recorded in the server's request log, redacted (SPEC J2).
-    // The entry is written one task later (setTimeout 0), after the answer has been sent: its
-    // sizes, redaction and IndexedDB work (~0.5 ms per call) stay off the call's critical path.
-    request: withRequestLogging((method, params) => worker.request(method, params), appendRequestLog, Date.now, (write) => void setTimeout(write, 0)),
-    auth: authManager,
-    configOf: async (id) => (await configStore.read()).servers.find((s) => s.id === id),
-    authConfigOf,
-  }),
+  request,
   hasHostPermission: (url) => chrome.permissions.contains({ origins: [originPattern(url)] }),
   headersFor: (config) => headersWithOAuth(config, headersFor),
   newId,
@@ -72,7 +76,7 @@ async function loadConfig(startup: boolean) {
 const ready = loadConfig(true).catch((e) => console.error('[sw] could not load the configuration', e));
 const use = setUpUseServers({
   manager,
-  request: (method, params) => worker.request(method, params),
+  request,
   onWorkerEvent: (listener) => void worker.onEvent(listener),
   push: (message) => {
     for (const p of panels) p.postMessage(message);

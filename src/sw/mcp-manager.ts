@@ -10,7 +10,7 @@
  * - connect/disconnect per server go through one {@link KeyedSerialQueue} (shared attempts,
  *   disconnect barrier, epoch for drift detection);
  * - catalog listings commit through {@link CatalogGenerations} (newest wins, a failing category
- *   keeps its last valid list) after {@link sanitizeTools} applied the catalog limits.
+ *   keeps its last valid list) after {@link checkCatalogItems} checked it item by item.
  */
 import type { McpServerConfig } from '../storage/config-schema.js';
 import { DEFAULT_TIMEOUT_MS } from '../storage/config-schema.js';
@@ -21,7 +21,7 @@ import type { OffscreenEvent, OffscreenMethod, OffscreenParams, OffscreenValue }
 import { DISCONNECTED, transition, type ConnectionEvent, type ConnectionState, type ErrorKind, type ErrorReason } from './connection-state.js';
 import { KeyedSerialQueue } from './serial-queue.js';
 import { CATALOG_CATEGORIES, CatalogGenerations, coalesce, type CatalogCategory, type Coalesced, type ListResult } from './catalog-generations.js';
-import { sanitizeTools } from './catalog-limits.js';
+import { checkCatalogItems } from './catalog-items.js';
 
 export type Reason = ErrorReason;
 
@@ -53,8 +53,8 @@ interface Runtime {
   /** Categories a list_changed asked to refresh and no refresh has picked up yet. */
   dirty: Set<CatalogCategory>;
   refresher: Coalesced;
-  /** Catalog-limit warnings of the last committed tool list (SPEC N8). */
-  warnings: string[];
+  /** Catalog-limit warnings of the last committed list of each category (SPEC N8). */
+  warnings: Map<CatalogCategory, string[]>;
 }
 
 /** Codes that mean "the session the call ran on is gone", whatever layer noticed it. */
@@ -118,7 +118,7 @@ export class McpManager {
   }
 
   #create(config: McpServerConfig): Runtime {
-    const rt: Runtime = { config, state: DISCONNECTED, candidateChanged: new Set(), dirty: new Set(), warnings: [], refresher: undefined as unknown as Coalesced };
+    const rt: Runtime = { config, state: DISCONNECTED, candidateChanged: new Set(), dirty: new Set(), warnings: new Map(), refresher: undefined as unknown as Coalesced };
     rt.refresher = coalesce(() => this.#refresh(rt));
     return rt;
   }
@@ -275,7 +275,7 @@ export class McpManager {
     const connectionId = this.#live(rt);
     this.#apply(rt, { type: 'disconnect' });
     this.#catalogs.forget(id);
-    rt.warnings = [];
+    rt.warnings.clear();
     rt.dirty.clear();
     const closing = connectionId ? this.ports.request('offscreen:close', { connectionId }).then(noop, noop) : Promise.resolve();
     return this.#queue.disconnect(id, () => closing);
@@ -408,12 +408,12 @@ export class McpManager {
     categories.forEach((category, i) => {
       let result = results[i]!;
       let warnings: string[] | undefined;
-      if (category === 'tools' && result.ok) {
-        const sanitized = sanitizeTools(result.items);
-        result = { ok: true, items: sanitized.tools };
-        warnings = sanitized.warnings;
+      if (result.ok) {
+        const checked = checkCatalogItems(category, result.items);
+        result = { ok: true, items: checked.items };
+        warnings = checked.warnings;
       }
-      if (this.#catalogs.commit(rt.config.id, generation, category, result) === 'committed' && warnings) rt.warnings = warnings;
+      if (this.#catalogs.commit(rt.config.id, generation, category, result) === 'committed' && warnings) rt.warnings.set(category, warnings);
     });
   }
 
@@ -434,9 +434,9 @@ export class McpManager {
     return this.#servers.get(serverId)?.state;
   }
 
-  /** Catalog-limit warnings of the server's current tool list (SPEC N8). */
+  /** Catalog-limit warnings of the server's current lists (SPEC N8). */
   warnings(serverId: string): string[] {
-    return [...(this.#servers.get(serverId)?.warnings ?? [])];
+    return [...(this.#servers.get(serverId)?.warnings.values() ?? [])].flat();
   }
 
   /** Whether a category shows its last valid list because the latest listing failed (D2). */

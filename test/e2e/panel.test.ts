@@ -94,7 +94,14 @@ test('the tool list shows annotations as hints and the input schema on demand', 
   const chips = await panel.$$eval(`${TOOLS} >>> li:first-child .chip`, (els) => els.map((e) => e.textContent));
   assert.deepEqual(chips, ['read-only hint']);
   await panel.click(`${TOOLS} >>> li:first-child summary`);
-  const schema = JSON.parse(await textOf(panel, `${TOOLS} >>> li:first-child pre`));
+  // The schema text is written on the details' (asynchronous) toggle event: wait for it.
+  await waitFor(panel, `${TOOLS} >>> li:first-child details[open]`);
+  let text = '';
+  for (let i = 0; i < 100 && !text; i++) {
+    text = await textOf(panel, `${TOOLS} >>> li:first-child pre`);
+    if (!text) await new Promise((r) => setTimeout(r, 50));
+  }
+  const schema = JSON.parse(text);
   assert.equal(schema.properties.text.type, 'string');
 });
 

@@ -39,7 +39,14 @@ export interface OAuthRequestDeps {
 }
 
 /** Requests that run on an open session and can be resent after a 401 with a fresh token. */
-const SESSION_METHODS = new Set<OffscreenMethod>(['offscreen:list-category', 'offscreen:list-catalog', 'offscreen:call-tool', 'offscreen:ping']);
+const SESSION_METHODS = new Set<OffscreenMethod>([
+  'offscreen:list-category',
+  'offscreen:list-catalog',
+  'offscreen:call-tool',
+  'offscreen:ping',
+  'offscreen:get-prompt',
+  'offscreen:read-resource',
+]);
 
 const is401 = (e: unknown) => {
   const w = toWireError(e);

@@ -267,3 +267,20 @@ test('C6/C7: a call refused as stale says it was not sent, and recovers the conn
   await flush();
   assert.deepEqual(h.manager.state('a'), { status: 'ready', connectionId: 'c2' }, 'a new session replaced the stale one');
 });
+
+test('N8/D1: one malformed or oversized entry is left out with a warning; the rest of each list is kept', async () => {
+  const h = harness((m, p) => {
+    if (m !== 'offscreen:list-category') return routine(m, p);
+    if (p.category === 'tools') return { category: 'tools', items: [TOOL('echo'), { name: 'n'.repeat(200), inputSchema: {} }, { ...TOOL('huge'), description: 'd'.repeat(9000) }, 'not a tool'] };
+    if (p.category === 'prompts') return { category: 'prompts', items: [{ name: 'greet' }, { name: 'wordy', description: 'w'.repeat(9000) }, { nope: true }] };
+    return routine(m, p);
+  });
+  h.manager.reconcile([cfg('a')]);
+  await h.manager.connect('a');
+  assert.deepEqual(toolNames(h), ['echo', 'huge'], 'the valid tools survive; the long description is trimmed, not fatal');
+  assert.ok(h.view('a').tools[1]!.description!.length <= 4096);
+  assert.deepEqual(h.view('a').prompts.map((p) => p.name), ['greet']);
+  const warnings = h.manager.warnings('a').join('\n');
+  assert.match(warnings, /2 prompts from this server were malformed or over the size limits/);
+  assert.ok(h.manager.warnings('a').length >= 2, warnings);
+});
