@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
-import { addServerInPanel, launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { addServerInPanel, launchExtension, runToolInPanel, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 
 let server: DemoServer;
@@ -32,34 +32,7 @@ after(async () => {
   await other?.close();
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** Runs `echo` from the panel's tool runner; resolves with its text or its error message. */
-async function echo(text: string): Promise<{ text?: string; error?: string }> {
-  const select = await waitFor(panel, 'mcp-tool-runner >>> select');
-  await select.select(JSON.stringify(['demo', 'echo']));
-  await panel.$eval('mcp-tool-runner >>> textarea', (el, value) => {
-    (el as HTMLTextAreaElement).value = value;
-  }, JSON.stringify({ text }));
-  await panel.$eval('mcp-tool-runner >>> .output', (el) => el.replaceChildren());
-  await panel.click('mcp-tool-runner >>> button[type="submit"]');
-  return until('the tool result', () =>
-    panel.$eval('mcp-tool-runner >>> .output', (el) => {
-      const out = el.querySelector('pre.text')?.textContent;
-      const error = el.querySelector('p.error')?.textContent;
-      return out != null ? { text: out } : error != null ? { error } : undefined;
-    }),
-  );
-}
-
+const echo = (text: string) => runToolInPanel(panel, 'demo', 'echo', { text });
 const toolCount = () => textOf(panel, TOOL_COUNT);
 
 test('D2: a tools/list_changed from the server shows in the open panel without a reload', async () => {

@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
-import { addServerInPanel, launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { addServerInPanel, launchExtension, runToolInPanel, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 
 let server: DemoServer;
@@ -35,16 +35,7 @@ after(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+const runTool = (tool: string, args: unknown) => runToolInPanel(panel, 'demo', tool, args);
 
 const swUrl = () => `chrome-extension://${ext.extensionId}/sw.js`;
 const swTarget = () => ext.browser.targets().find((t) => t.type() === 'service_worker' && t.url() === swUrl());
@@ -105,24 +96,6 @@ async function workerState() {
 async function workerReady() {
   await until('the worker to report the server ready', async () => ((await workerState())?.status === 'ready' ? true : undefined));
   await waitFor(panel, READY, 20_000);
-}
-
-/** Runs a tool from the panel's tool runner; resolves with its text or its error message. */
-async function runTool(tool: string, args: unknown): Promise<{ text?: string; error?: string }> {
-  const select = await waitFor(panel, 'mcp-tool-runner >>> select');
-  await select.select(JSON.stringify(['demo', tool]));
-  await panel.$eval('mcp-tool-runner >>> textarea', (el, value) => {
-    (el as HTMLTextAreaElement).value = value;
-  }, JSON.stringify(args));
-  await panel.$eval('mcp-tool-runner >>> .output', (el) => el.replaceChildren());
-  await panel.click('mcp-tool-runner >>> button[type="submit"]');
-  return until('the tool result', () =>
-    panel.$eval('mcp-tool-runner >>> .output', (el) => {
-      const out = el.querySelector('pre.text')?.textContent;
-      const error = el.querySelector('p.error')?.textContent;
-      return out != null ? { text: out } : error != null ? { error } : undefined;
-    }),
-  );
 }
 
 test('C7: a stopped and re-woken worker restores the ready server with its tools, on a new session', async () => {

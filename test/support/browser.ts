@@ -169,3 +169,35 @@ export async function addServerInPanel(
   if (server.token !== undefined) await page.type('mcp-add-server >>> input[name="token"]', server.token);
   await page.click('mcp-add-server >>> button[type="submit"]');
 }
+
+/** Polls `probe` every 100 ms until it returns a truthy value; fails naming `what` after the timeout. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Runs a tool from the panel's tool runner with raw JSON arguments, as a user would; resolves
+ * with the result text or the error message the runner shows.
+ */
+export async function runToolInPanel(page: Page, serverId: string, tool: string, args: unknown): Promise<{ text?: string; error?: string }> {
+  const select = await waitFor(page, 'mcp-tool-runner >>> select');
+  await select.select(JSON.stringify([serverId, tool]));
+  await page.$eval('mcp-tool-runner >>> textarea', (el, value) => {
+    (el as HTMLTextAreaElement).value = value;
+  }, JSON.stringify(args));
+  await page.$eval('mcp-tool-runner >>> .output', (el) => el.replaceChildren());
+  await page.click('mcp-tool-runner >>> button[type="submit"]');
+  return until('the tool result', () =>
+    page.$eval('mcp-tool-runner >>> .output', (el) => {
+      const out = el.querySelector('pre.text')?.textContent;
+      const error = el.querySelector('p.error')?.textContent;
+      return out != null ? { text: out } : error != null ? { error } : undefined;
+    }),
+  );
+}
