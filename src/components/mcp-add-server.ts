@@ -2,7 +2,7 @@
  * The "add server" form: name, URL (HTTPS or explicit loopback HTTP), auth kind (SPEC K1).
  * Validation happens here for immediate feedback and again in the worker.
  */
-import { checkServerUrl } from '../sw/url-rules.js';
+import { checkServerUrl } from '../shared/url-rules.js';
 import { el, sheet } from './dom.js';
 import { AddServerEvent } from './events.js';
 import { t } from './i18n.js';

@@ -9,7 +9,8 @@ import { MAX_NAME_LENGTH, MAX_PLACEHOLDERS, MAX_TIMEOUT_MS, MAX_TOOL_NAME_LENGTH
 import { type PlaceholderContext, findPlaceholders } from './placeholders.js';
 import type { RawEntry } from './raw-entry.js';
 import { invalidField, invalidUrl } from './reasons.js';
-import { checkUrl, checkUrlWithPlaceholders } from './url-rules.js';
+import { checkUrl } from '../shared/url-rules.js';
+import { checkUrlWithPlaceholders } from './url-placeholders.js';
 
 /** Token standing for a bearer token our export leaves out. */
 export const EXPORT_BEARER_TOKEN = '${bearer-token}';

@@ -8,12 +8,7 @@ export const REASON_DUPLICATE = 'duplicate in paste';
 export const REASON_EXISTS = 'already exists — confirm to overwrite';
 export const REASON_NOT_AN_ENTRY = 'not a server entry (expected an object)';
 
-/** All URL problems start with this prefix, followed by the detail. */
-export const REASON_INVALID_URL = 'invalid URL';
-
-export function invalidUrl(detail: string): string {
-  return `${REASON_INVALID_URL}: ${detail}`;
-}
+export { REASON_INVALID_URL, invalidUrl } from '../shared/url-rules.js';
 
 export function unknownTransport(type: string): string {
   return `unknown transport type "${type.slice(0, 40)}"`;

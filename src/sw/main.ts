@@ -6,21 +6,21 @@
 import { OFFSCREEN_PORT } from '../protocol/offscreen.js';
 import { PANEL_PORT, type PanelState } from '../protocol/panel.js';
 import { SERVERS_KEY } from '../storage/config-schema.js';
-import { applyBadge } from './badge.js';
-import { configStore } from './config-access.js';
-import { headersFor } from './credentials.js';
+import { applyBadge } from './chrome/badge.js';
+import { configStore } from './chrome/config-access.js';
+import { headersFor } from './chrome/credentials.js';
 import type { InvalidEntry } from '../storage/config-store.js';
-import { McpManager } from './mcp-manager.js';
-import { acceptOffscreenPort, ensureOffscreen, onOffscreenLost } from './offscreen-host.js';
-import { createPanelApi } from './panel-api.js';
-import { withRequestLogging } from './request-logging.js';
-import { acceptImportPort } from './import-channel.js';
+import { McpManager } from './manager/mcp-manager.js';
+import { acceptOffscreenPort, ensureOffscreen, onOffscreenLost } from './offscreen-link/offscreen-host.js';
+import { createPanelApi } from './handlers/panel.js';
+import { withRequestLogging } from './offscreen-link/request-logging.js';
+import { acceptImportPort } from './offscreen-link/import-channel.js';
 import { appendRequestLog } from '../storage/request-log.js';
-import { authConfigOf, authManager, headersWithOAuth } from './oauth/oauth-runtime.js';
-import { withOAuthRetry } from './oauth/oauth-requests.js';
-import { setUpUseServers } from './use-servers.js';
-import { originPattern } from './url-rules.js';
-import { McpWorkerClient } from './worker-client.js';
+import { authConfigOf, authManager, headersWithOAuth } from './chrome/oauth-runtime.js';
+import { withOAuthRetry } from './offscreen-link/oauth-requests.js';
+import { setUpUseServers } from './use/use-servers.js';
+import { originPattern } from '../shared/url-rules.js';
+import { McpWorkerClient } from './offscreen-link/worker-client.js';
 
 const newId = () => crypto.randomUUID().replace(/-/g, '');
 

@@ -1,0 +1,78 @@
+/**
+ * The one rule for MCP server URLs, used by the panel form, the worker and the importer alike
+ * (SPEC A1, E3, N2): HTTPS, or plain HTTP only on an explicit loopback host for local
+ * development. Anything else would send tokens in clear.
+ */
+import { MAX_URL_LENGTH } from '../storage/config-schema.js';
+
+/** All URL problems start with this prefix, followed by the detail. */
+export const REASON_INVALID_URL = 'invalid URL';
+
+export function invalidUrl(detail: string): string {
+  return `${REASON_INVALID_URL}: ${detail}`;
+}
+
+export type UrlCheck = { ok: true; url: string } | { ok: false; reason: string };
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname.toLowerCase());
+}
+
+/** Validates a complete URL and returns it normalised by the WHATWG parser. */
+export function checkUrl(raw: string): UrlCheck {
+  const text = raw.trim();
+  if (text === '') return { ok: false, reason: invalidUrl('missing') };
+  if (text.length > MAX_URL_LENGTH) return { ok: false, reason: invalidUrl(`longer than ${MAX_URL_LENGTH} characters`) };
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch {
+    return { ok: false, reason: invalidUrl('not an absolute URL') };
+  }
+  if (parsed.protocol === 'http:') {
+    if (!isLoopbackHost(parsed.hostname)) {
+      return { ok: false, reason: invalidUrl('must use https (http is allowed only for localhost, 127.0.0.1 or [::1])') };
+    }
+  } else if (parsed.protocol !== 'https:') {
+    return { ok: false, reason: invalidUrl(`scheme ${parsed.protocol.slice(0, 20)} is not allowed (https only)`) };
+  }
+  if (parsed.hostname === '') return { ok: false, reason: invalidUrl('no host') };
+  if (parsed.username !== '' || parsed.password !== '') {
+    return { ok: false, reason: invalidUrl('credentials in the URL are not allowed (use a header or a token instead)') };
+  }
+  if (parsed.href.length > MAX_URL_LENGTH) return { ok: false, reason: invalidUrl(`longer than ${MAX_URL_LENGTH} characters`) };
+  return { ok: true, url: parsed.href };
+}
+
+/**
+ * The form two URLs are compared in to find an existing server: scheme and host lowercased,
+ * default port dropped, fragment dropped, and no difference for a trailing slash.
+ * Text that is not a URL is compared as-is (trimmed, trailing slashes removed).
+ */
+export function canonicalUrl(raw: string): string {
+  const text = raw.trim();
+  try {
+    const parsed = new URL(text);
+    const path = parsed.pathname.replace(/\/+$/, '');
+    return `${parsed.protocol}//${parsed.host}${path}${parsed.search}`;
+  } catch {
+    return text.replace(/\/+$/, '');
+  }
+}
+
+/** Checks a URL typed or stored for a server; the fragment is dropped (it never reaches the server). */
+export function checkServerUrl(input: string): { ok: true; url: string } | { ok: false; message: string } {
+  const checked = checkUrl(input);
+  if (!checked.ok) return { ok: false, message: checked.reason };
+  const u = new URL(checked.url);
+  u.hash = '';
+  return { ok: true, url: u.href };
+}
+
+/** Host-permission match pattern for a URL's origin (a pattern without a port matches any port). */
+export function originPattern(url: string): string {
+  const u = new URL(url);
+  return `${u.protocol}//${u.hostname}/*`;
+}

@@ -1,0 +1,40 @@
+/**
+ * The worker's half of the composer (SPEC G2, G3, K4): `prompts/get` and `resources/read` on
+ * the server's live connection, turned into untrusted ContextBlocks with random delimiters and
+ * provenance (`context-blocks.ts`). The fence is built here, where the content is known, never
+ * in the panel.
+ */
+import type { OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
+import type { PanelParams, PanelValue } from '../../protocol/panel.js';
+import { RemoteError } from '../../protocol/result.js';
+import { buildPromptBlock, buildResourceBlock } from '../use/context-blocks.js';
+import type { McpManager } from '../manager/mcp-manager.js';
+
+export interface ComposerDeps {
+  manager: Pick<McpManager, 'state' | 'views'>;
+  request<M extends OffscreenMethod>(method: M, params: OffscreenParams<M>): Promise<OffscreenValue<M>>;
+}
+
+export function composerHandlers(deps: ComposerDeps) {
+  /** The live connection and display name of a ready server; anything else is a plain-words error. */
+  const live = (serverId: string) => {
+    const view = deps.manager.views().find((v) => v.id === serverId);
+    const state = deps.manager.state(serverId);
+    if (!view || state?.status !== 'ready') {
+      throw new RemoteError({ code: 'not-ready', message: `${view?.name ?? serverId} is not connected; connect it, then try again.` });
+    }
+    return { connectionId: state.connectionId, serverName: view.name };
+  };
+  return {
+    'panel:get-prompt-block': async (p: PanelParams<'panel:get-prompt-block'>): Promise<PanelValue<'panel:get-prompt-block'>> => {
+      const { connectionId, serverName } = live(p.serverId);
+      const result = await deps.request('offscreen:get-prompt', { connectionId, name: p.prompt, arguments: p.arguments });
+      return buildPromptBlock({ serverId: p.serverId, serverName, prompt: p.prompt, result });
+    },
+    'panel:read-resource-block': async (p: PanelParams<'panel:read-resource-block'>): Promise<PanelValue<'panel:read-resource-block'>> => {
+      const { connectionId, serverName } = live(p.serverId);
+      const result = await deps.request('offscreen:read-resource', { connectionId, uri: p.uri });
+      return buildResourceBlock({ serverId: p.serverId, serverName, uri: p.uri, contents: result.contents });
+    },
+  };
+}

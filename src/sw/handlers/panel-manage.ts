@@ -1,0 +1,51 @@
+/**
+ * Handlers of the management requests (src/protocol/panel-manage.ts): bulk tool toggles (K2),
+ * paste-JSON import through the offscreen validation channel (B2, B3), export without secrets
+ * (B4) and the request log (J2).
+ */
+import type { ManagePanelRequestSchemas, ManagePanelResponseSchemas } from '../../protocol/panel-manage.js';
+import { exportConfig } from '../../storage/config-export.js';
+import { readRequestLog } from '../../storage/request-log.js';
+import { purposeFor, seal } from '../../storage/seal.js';
+import type * as z from 'zod/mini';
+import { configStore } from '../chrome/config-access.js';
+import { sealBearer } from '../chrome/credentials.js';
+import { applyImport, type ImportOutcome } from '../../import/apply-import.js';
+import { previewImport } from '../offscreen-link/import-channel.js';
+import { ensureOffscreen } from '../offscreen-link/offscreen-host.js';
+
+type Req = typeof ManagePanelRequestSchemas;
+type Res = typeof ManagePanelResponseSchemas;
+export type ManageHandlers = { [M in keyof Req]: (p: z.infer<Req[M]>) => Promise<z.infer<Res[M]>> };
+
+const LOG_LIMIT = 50;
+
+async function existing() {
+  return (await configStore.read()).servers.map((s) => ({ name: s.name, url: s.url }));
+}
+
+export function managePanelHandlers(): ManageHandlers {
+  return {
+    'panel:set-disabled-tools': async (p) => {
+      const disabledTools = [...new Set(p.disabledTools)];
+      await configStore.updateServer(p.serverId, { disabledTools });
+      return { disabledTools };
+    },
+    'panel:import-preview': async (p) => previewImport(p.text, await existing(), ensureOffscreen),
+    'panel:import-apply': async (p) => {
+      // The panel's preview is not trusted: the text is validated again on the dedicated channel.
+      const preview = await previewImport(p.text, await existing(), ensureOffscreen);
+      let outcome: ImportOutcome | undefined;
+      await configStore.update(async (servers, { takenIds }) => {
+        outcome = await applyImport(preview, { values: p.values, overwrite: p.overwrite }, servers, takenIds, {
+          bearer: sealBearer,
+          header: (serverId, headerName, value) => seal(value, purposeFor('header', { serverId, headerName })),
+        });
+        return outcome.servers;
+      });
+      return { added: outcome!.added, replaced: outcome!.replaced, skipped: outcome!.skipped };
+    },
+    'panel:export': async () => ({ json: JSON.stringify(exportConfig((await configStore.read()).servers), null, 2) }),
+    'panel:get-log': async (p) => ({ entries: (await readRequestLog(p.serverId)).slice(-LOG_LIMIT) }),
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * Answers the side panel's requests (src/protocol/panel.ts). Each handler validates its
+ * parameters by schema before it runs, and always answers with a Result envelope.
+ */
+import {
+  PanelRequestEnvelopeSchema,
+  PanelRequestSchemas,
+  type PanelMethod,
+  type PanelParams,
+  type PanelState,
+  type PanelValue,
+} from '../../protocol/panel.js';
+import type { UsePanelRequestSchemas } from '../../protocol/panel-use.js';
+import { fail, ok, RemoteError, toWireError, type Result } from '../../protocol/result.js';
+import type { McpServerConfig } from '../../storage/config-schema.js';
+import { slugify } from '../../storage/config-store.js';
+import { configStore } from '../chrome/config-access.js';
+import { sealBearer } from '../chrome/credentials.js';
+import type { McpManager } from '../manager/mcp-manager.js';
+import { checkServerUrl } from '../../shared/url-rules.js';
+import { newOAuthAuth, oauthPanelHandlers } from './panel-oauth.js';
+import { stepUpPanelHandlers, stepUps } from './panel-step-up.js';
+import { managePanelHandlers } from './panel-manage.js';
+import { authConfigOf, authManager } from '../chrome/oauth-runtime.js';
+import { truncateToolResult } from '../use/truncate.js';
+
+export interface PanelApiDeps {
+  manager: McpManager;
+  state(): PanelState;
+  newOperationId(): string;
+  /** Approval and cancellation handlers (src/sw/use/use-servers.ts). */
+  useHandlers: UseHandlers;
+}
+
+type UseHandlers = { [M in keyof typeof UsePanelRequestSchemas]: (p: PanelParams<M>) => Promise<PanelValue<M>> };
+
+type Handlers = { [M in PanelMethod]: (p: PanelParams<M>) => Promise<PanelValue<M>> };
+
+export function createPanelApi(deps: PanelApiDeps) {
+  const { manager } = deps;
+  const handlers: Handlers = {
+    'panel:get-state': async () => deps.state(),
+    'panel:add-server': async (p) => {
+      const checked = checkServerUrl(p.url);
+      if (!checked.ok) throw new RemoteError({ code: 'invalid-url', message: checked.message });
+      const auth = p.auth;
+      let serverId = '';
+      await configStore.update(async (servers, { takenIds }) => {
+        if (servers.some((s) => s.url === checked.url)) {
+          throw new RemoteError({ code: 'duplicate', message: 'A server with this URL already exists.' });
+        }
+        serverId = slugify(p.name, takenIds);
+        const config: McpServerConfig = {
+          id: serverId,
+          name: p.name.trim(),
+          url: checked.url,
+          auth:
+            auth.kind === 'oauth'
+              ? await newOAuthAuth(serverId, auth)
+              : auth.kind === 'bearer'
+                ? { kind: 'bearer', token: await sealBearer(serverId, auth.token) }
+                : { kind: 'none' },
+          enabled: true,
+          disabledTools: [],
+          connectOnStartup: true,
+        };
+        return [...servers, config];
+      });
+      return { serverId };
+    },
+    'panel:remove-server': async (p) => {
+      // Deleting a server also forgets its authorization: the access token leaves session
+      // storage and the tokens are revoked where the AS offers it (best effort).
+      const config = (await configStore.read()).servers.find((s) => s.id === p.serverId);
+      if (config?.auth.kind === 'oauth') {
+        const forgot = authConfigOf(config).then((c) => authManager.forget(c)).catch(() => undefined);
+        // An unresponsive AS must not hold the delete hostage.
+        await Promise.race([forgot, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      }
+      return { removed: await configStore.removeServer(p.serverId) };
+    },
+    'panel:connect': async (p) => {
+      await manager.connect(p.serverId);
+      return { status: 'ready' as const };
+    },
+    'panel:disconnect': async (p) => {
+      await manager.disconnect(p.serverId);
+      return { status: 'disconnected' as const };
+    },
+    'panel:set-enabled': async (p) => {
+      await configStore.updateServer(p.serverId, { enabled: p.enabled });
+      return { enabled: p.enabled };
+    },
+    'panel:set-tool-enabled': async (p) => {
+      await configStore.update((servers) =>
+        servers.map((s) => {
+          if (s.id !== p.serverId) return s;
+          const rest = s.disabledTools.filter((t) => t !== p.tool);
+          return { ...s, disabledTools: p.enabled ? rest : [...rest, p.tool] };
+        }),
+      );
+      return { enabled: p.enabled };
+    },
+    // A user-started call: a 403 insufficient_scope becomes an offer to grant more access (E7).
+    // The panel gets the same size budget as an agent (SPEC H4), with the visible cut markers.
+    'panel:call-tool': async (p) =>
+      truncateToolResult(await stepUps.track(p.serverId, p.tool, () => manager.callTool(p.serverId, p.tool, p.arguments, p.operationId ?? deps.newOperationId()))).result,
+    'panel:ping': async (p) => ({ latencyMs: await manager.ping(p.serverId) }),
+    ...deps.useHandlers,
+    ...oauthPanelHandlers(manager),
+    ...stepUpPanelHandlers(),
+    ...managePanelHandlers(),
+  };
+
+  return async function handle(message: unknown): Promise<Result<unknown>> {
+    const env = PanelRequestEnvelopeSchema.safeParse(message);
+    if (!env.success) return fail('bad-request', 'Unknown or malformed request.');
+    const method = env.data.type;
+    const params = PanelRequestSchemas[method].safeParse(env.data.params);
+    if (!params.success) return fail('bad-request', `Invalid parameters for ${method}: ${params.error.issues[0]?.message ?? ''}`);
+    try {
+      return ok(await (handlers[method] as (p: unknown) => Promise<unknown>)(params.data));
+    } catch (e) {
+      return { ok: false, error: toWireError(e) };
+    }
+  };
+}

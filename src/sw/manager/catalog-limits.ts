@@ -1,0 +1,138 @@
+/**
+ * Limits on a tool catalog received from a server (SPEC N8).
+ *
+ * A hostile or broken server can list a million tools, names that cannot be addressed,
+ * novel-length descriptions or megabyte schemas. Everything that exceeds a limit is dropped,
+ * truncated or replaced *visibly*: each rule adds one warning that names how many tools it
+ * touched, so the panel can say why a tool is missing or odd.
+ */
+import { truncateUtf8, utf8Length } from '../use/truncate.js';
+
+export const MAX_TOOLS = 1000;
+export const MAX_TOOL_NAME_LENGTH = 128;
+/** Same character set as the MCP 2025-11-25 tool-name guidance. */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
+export const MAX_DESCRIPTION_LENGTH = 4096;
+export const DESCRIPTION_TRUNCATED_MARKER = ' \u2026[description truncated]';
+/** Serialized size of `inputSchema` in UTF-8 bytes. */
+export const MAX_SCHEMA_BYTES = 64 * 1024;
+/** Stands in for a schema that was too large: any object, the server validates (SPEC G1). */
+export const PLACEHOLDER_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({ type: 'object' });
+
+/** How many offending names a warning lists before summarizing the rest. */
+const NAMES_IN_WARNING = 10;
+const NAME_SHOWN_LENGTH = 64;
+
+export interface RawTool {
+  name?: unknown;
+  description?: unknown;
+  inputSchema?: unknown;
+  [key: string]: unknown;
+}
+
+export interface SanitizedTool {
+  name: string;
+  description?: string;
+  inputSchema: unknown;
+  /** Set when the server's schema was over {@link MAX_SCHEMA_BYTES} and was replaced. */
+  schemaTooLarge?: true;
+  /** Set when the description was cut to {@link MAX_DESCRIPTION_LENGTH}. */
+  descriptionTruncated?: true;
+  [key: string]: unknown;
+}
+
+export interface SanitizedCatalog {
+  tools: SanitizedTool[];
+  warnings: string[];
+}
+
+/** Applies every limit; the order of surviving tools is the server's order. */
+export function sanitizeTools(raw: readonly unknown[]): SanitizedCatalog {
+  const invalid: string[] = [];
+  const duplicates: string[] = [];
+  const truncated: string[] = [];
+  const oversized: string[] = [];
+  const seen = new Set<string>();
+  const tools: SanitizedTool[] = [];
+  let refused = 0;
+
+  for (const entry of raw) {
+    if (!isRecord(entry) || typeof entry.name !== 'string' || !TOOL_NAME_PATTERN.test(entry.name)) {
+      invalid.push(!isRecord(entry) ? '(not an object)' : typeof entry.name === 'string' ? entry.name : '(no name)');
+      continue;
+    }
+    const name = entry.name;
+    if (seen.has(name)) {
+      duplicates.push(name);
+      continue;
+    }
+    seen.add(name);
+    if (tools.length >= MAX_TOOLS) {
+      refused += 1;
+      continue;
+    }
+    const tool: SanitizedTool = { ...entry, name, inputSchema: entry.inputSchema ?? PLACEHOLDER_SCHEMA };
+    if (typeof entry.description === 'string') {
+      if (entry.description.length > MAX_DESCRIPTION_LENGTH) {
+        tool.description = cutChars(entry.description, MAX_DESCRIPTION_LENGTH - DESCRIPTION_TRUNCATED_MARKER.length) + DESCRIPTION_TRUNCATED_MARKER;
+        tool.descriptionTruncated = true;
+        truncated.push(name);
+      }
+    } else {
+      delete tool.description;
+    }
+    if (!schemaFits(entry.inputSchema)) {
+      tool.inputSchema = PLACEHOLDER_SCHEMA;
+      tool.schemaTooLarge = true;
+      oversized.push(name);
+    }
+    tools.push(tool);
+  }
+
+  const warnings: string[] = [];
+  if (refused > 0) warnings.push(`Refused ${refused} tools over the limit of ${MAX_TOOLS} tools per server.`);
+  if (invalid.length > 0) {
+    warnings.push(
+      `Dropped ${invalid.length} tools with invalid names (1\u2013${MAX_TOOL_NAME_LENGTH} characters of A\u2013Z, a\u2013z, 0\u20139, _ . -): ${listNames(invalid)}.`,
+    );
+  }
+  if (duplicates.length > 0) warnings.push(`Dropped ${duplicates.length} duplicate tools: ${listNames(duplicates)}.`);
+  if (truncated.length > 0) {
+    warnings.push(`Truncated the descriptions of ${truncated.length} tools to ${MAX_DESCRIPTION_LENGTH} characters: ${listNames(truncated)}.`);
+  }
+  if (oversized.length > 0) {
+    warnings.push(
+      `Replaced the input schemas of ${oversized.length} tools larger than ${MAX_SCHEMA_BYTES / 1024} KiB; arguments are sent unchecked: ${listNames(oversized)}.`,
+    );
+  }
+  return { tools, warnings };
+}
+
+function schemaFits(schema: unknown): boolean {
+  if (schema === undefined) return true;
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(schema);
+  } catch {
+    return false;
+  }
+  return json === undefined || utf8Length(json) <= MAX_SCHEMA_BYTES;
+}
+
+/** Cuts to at most `max` UTF-16 units without splitting a surrogate pair. */
+function cutChars(text: string, max: number): string {
+  let end = Math.max(0, max);
+  const last = text.charCodeAt(end - 1);
+  if (end > 0 && last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return text.slice(0, end);
+}
+
+function listNames(names: readonly string[]): string {
+  const shown = names.slice(0, NAMES_IN_WARNING).map((n) => JSON.stringify(truncateUtf8(n, NAME_SHOWN_LENGTH).text));
+  const rest = names.length - shown.length;
+  return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,464 @@
+/**
+ * McpManager: per-server connection state, lazy and start-up connects, reconciliation with
+ * stored configuration, session recovery and the catalog mirror (SPEC C1–C7, D1–D2, H3, N5–N8).
+ * It decides; the offscreen document only executes. Config, permissions and credentials come
+ * through injected ports so the manager runs unchanged in Node tests.
+ *
+ * The pieces it is built from are pure and tested on their own:
+ * - every status change goes through {@link transition} (an event that does not apply to the
+ *   current state is simply ignored, which is how late messages from superseded attempts die);
+ * - connect/disconnect per server go through one {@link KeyedSerialQueue} (shared attempts,
+ *   disconnect barrier, epoch for drift detection);
+ * - catalog listings commit through {@link CatalogGenerations} (newest wins, a failing category
+ *   keeps its last valid list) after {@link checkCatalogItems} checked it item by item.
+ */
+import type { McpServerConfig } from '../../storage/config-schema.js';
+import { DEFAULT_TIMEOUT_MS } from '../../storage/config-schema.js';
+import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/mcp-shapes.js';
+import type { ServerView } from '../../protocol/panel.js';
+import { RemoteError, toWireError, type WireError } from '../../protocol/result.js';
+import type { OffscreenEvent, OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
+import { DISCONNECTED, transition, type ConnectionEvent, type ConnectionState, type ErrorKind, type ErrorReason } from './connection-state.js';
+import { KeyedSerialQueue } from './serial-queue.js';
+import { CATALOG_CATEGORIES, CatalogGenerations, coalesce, type CatalogCategory, type Coalesced, type ListResult } from './catalog-generations.js';
+import { checkCatalogItems } from './catalog-items.js';
+
+export type Reason = ErrorReason;
+
+export interface ManagerPorts {
+  request<M extends OffscreenMethod>(method: M, params: OffscreenParams<M>): Promise<OffscreenValue<M>>;
+  /** Whether the browser lets us reach the server's origin (SPEC L1). */
+  hasHostPermission(url: string): Promise<boolean>;
+  /** Headers carrying credentials for this server (Authorization, static headers). */
+  headersFor(config: McpServerConfig): Promise<Record<string, string>>;
+  newId(): string;
+  /** Waits between session-recovery attempts; injectable so tests need not sleep. */
+  delay?(ms: number): Promise<void>;
+}
+
+/** Backoff between reconnects after a session loss: doubles from the base, capped (SPEC N5). */
+export const RECOVERY_BASE_DELAY_MS = 250;
+export const RECOVERY_MAX_DELAY_MS = 4000;
+
+export function recoveryDelay(attempt: number): number {
+  return Math.min(RECOVERY_BASE_DELAY_MS * 2 ** Math.max(0, attempt - 1), RECOVERY_MAX_DELAY_MS);
+}
+
+interface Runtime {
+  config: McpServerConfig;
+  state: ConnectionState;
+  /** Connection being handshaken; list_changed seen for it is replayed after it commits. */
+  candidate?: string;
+  candidateChanged: Set<CatalogCategory>;
+  /** Categories a list_changed asked to refresh and no refresh has picked up yet. */
+  dirty: Set<CatalogCategory>;
+  refresher: Coalesced;
+  /** Catalog-limit warnings of the last committed list of each category (SPEC N8). */
+  warnings: Map<CatalogCategory, string[]>;
+}
+
+/** Codes that mean "the session the call ran on is gone", whatever layer noticed it. */
+const LOST_CODES = new Set(['session-lost', 'offscreen-lost', 'stale-connection']);
+const ERROR_KINDS = new Set<string>(['network', 'http-status', 'auth', 'auth-discovery', 'auth-denied', 'protocol', 'timeout', 'offscreen-lost', 'config-invalid', 'permission']);
+
+function reasonOf(w: WireError): ErrorReason {
+  const kind: ErrorKind = ERROR_KINDS.has(w.code) ? (w.code as ErrorKind) : w.code === 'session-lost' ? 'network' : w.code === 'needs-auth' ? 'auth' : 'protocol';
+  return { kind, message: w.message, ...(w.httpStatus !== undefined ? { httpStatus: w.httpStatus } : {}) };
+}
+
+const superseded = () => new RemoteError({ code: 'superseded', message: 'The configuration changed or the server was disconnected while connecting.' });
+
+/** What a live session depends on: a change to any of it needs the disconnect barrier (C3). */
+function sameBinding(a: McpServerConfig, b: McpServerConfig): boolean {
+  return a.url === b.url && a.timeoutMs === b.timeoutMs && JSON.stringify(sessionAuth(a)) === JSON.stringify(sessionAuth(b)) && JSON.stringify(a.headers) === JSON.stringify(b.headers);
+}
+
+/**
+ * The auth settings a session depends on. A rotated refresh token, a registered client or the
+ * pinned issuer of a configured client is written into the entry while a session runs on the
+ * same binding: no reason to reconnect.
+ */
+function sessionAuth(c: McpServerConfig): unknown {
+  if (c.auth.kind !== 'oauth') return c.auth;
+  const { tokens: _t, registration: _r, clientIssuer: _i, ...rest } = c.auth;
+  return rest;
+}
+
+const noop = () => undefined;
+
+export class McpManager {
+  readonly #servers = new Map<string, Runtime>();
+  readonly #listeners = new Set<() => void>();
+  readonly #queue = new KeyedSerialQueue<void>();
+  readonly #catalogs = new CatalogGenerations();
+
+  constructor(private readonly ports: ManagerPorts) {}
+
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #changed() {
+    for (const l of this.#listeners) l();
+  }
+
+  /** Applies one state-machine event; returns whether it changed anything. */
+  #apply(rt: Runtime, event: ConnectionEvent): boolean {
+    const next = transition(rt.state, event);
+    if (next === rt.state) return false;
+    rt.state = next;
+    this.#changed();
+    return true;
+  }
+
+  /** The committed connection, if the server is ready. */
+  #live(rt: Runtime): string | undefined {
+    return rt.state.status === 'ready' ? rt.state.connectionId : undefined;
+  }
+
+  #create(config: McpServerConfig): Runtime {
+    const rt: Runtime = { config, state: DISCONNECTED, candidateChanged: new Set(), dirty: new Set(), warnings: new Map(), refresher: undefined as unknown as Coalesced };
+    rt.refresher = coalesce(() => this.#refresh(rt));
+    return rt;
+  }
+
+  /** Brings live sessions in line with the stored configuration (SPEC C2, C3). */
+  reconcile(configs: McpServerConfig[], { startup = false } = {}) {
+    const seen = new Set<string>();
+    for (const config of configs) {
+      seen.add(config.id);
+      const rt = this.#servers.get(config.id);
+      if (!rt) {
+        this.#servers.set(config.id, this.#create(config));
+        if (config.enabled && config.connectOnStartup) void this.connect(config.id).catch(noop);
+        continue;
+      }
+      const before = rt.config;
+      rt.config = config;
+      if (!config.enabled) {
+        if (rt.state.status !== 'disconnected' || this.#queue.isBusy(config.id)) void this.#disconnect(rt);
+      } else if (!sameBinding(before, config)) {
+        // Barrier first: the old client closes before the new binding connects (C3, C4).
+        void this.#disconnect(rt);
+        if (config.connectOnStartup) void this.connect(config.id).catch(noop);
+      } else if (startup && config.connectOnStartup && rt.state.status === 'disconnected') {
+        void this.connect(config.id).catch(noop);
+      }
+    }
+    for (const [id, rt] of [...this.#servers]) {
+      if (seen.has(id)) continue;
+      this.#servers.delete(id);
+      void this.#disconnect(rt);
+    }
+    this.#changed();
+  }
+
+  /** Connects, sharing an in-flight attempt among concurrent callers (SPEC C4). */
+  connect(serverId: string): Promise<void> {
+    const rt = this.#require(serverId);
+    if (!rt.config.enabled) {
+      return Promise.reject(new RemoteError({ code: 'config-invalid', message: 'The server is disabled. Enable it to connect.' }));
+    }
+    if (rt.state.status === 'ready') return Promise.resolve();
+    return this.#queue.connect(serverId, (epoch) => this.#attempt(rt, epoch));
+  }
+
+  async #attempt(rt: Runtime, epoch: number): Promise<void> {
+    const id = rt.config.id;
+    if (!this.#queue.isCurrent(id, epoch) || this.#servers.get(id) !== rt) throw superseded();
+    if (rt.state.status === 'ready') return;
+    if (rt.state.status === 'connecting') return this.#recover(rt, epoch);
+    this.#apply(rt, { type: 'connect' });
+    try {
+      await this.#handshake(rt, epoch);
+    } catch (e) {
+      const w = toWireError(e);
+      if (w.code !== 'superseded' && this.#queue.isCurrent(id, epoch)) {
+        this.#apply(rt, w.code === 'needs-auth' ? { type: 'auth-required', reason: reasonOf(w) } : { type: 'failed', reason: reasonOf(w) });
+      }
+      throw new RemoteError(w);
+    }
+  }
+
+  /**
+   * Opens a candidate, lists its catalog and commits it only if the config still matches and no
+   * disconnect happened meanwhile (C5). On any failure or drift the candidate is closed.
+   */
+  async #handshake(rt: Runtime, epoch: number): Promise<void> {
+    const config = rt.config;
+    const stillWanted = () =>
+      this.#queue.isCurrent(config.id, epoch) && this.#servers.get(config.id) === rt && rt.config.enabled && sameBinding(rt.config, config);
+    if (!(await this.ports.hasHostPermission(config.url))) {
+      throw new RemoteError({ code: 'permission', message: `Chrome has not granted access to ${new URL(config.url).origin}. Click "Grant access" on the card.` });
+    }
+    const headers = await this.ports.headersFor(config);
+    if (!stillWanted()) throw superseded();
+    const connectionId = this.ports.newId();
+    rt.candidate = connectionId;
+    rt.candidateChanged.clear();
+    let opened = false;
+    try {
+      await this.ports.request('offscreen:connect', {
+        serverId: config.id,
+        connectionId,
+        url: config.url,
+        headers,
+        timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      });
+      opened = true;
+      if (!stillWanted()) throw superseded();
+      const generation = this.#catalogs.begin(config.id);
+      const results = await Promise.all(CATALOG_CATEGORIES.map((c) => this.#list(connectionId, c)));
+      if (!stillWanted()) throw superseded();
+      const failed = results.find((r): r is { ok: false; error: string } => !r.ok);
+      if (failed && results.every((r) => !r.ok)) {
+        throw new RemoteError({ code: 'protocol', message: `Connected, but the server's catalog could not be listed: ${failed.error}` });
+      }
+      const next = transition(rt.state, { type: 'connected', connectionId });
+      if (next === rt.state) throw superseded();
+      this.#commit(rt, generation, CATALOG_CATEGORIES, results);
+      const changedMeanwhile = [...rt.candidateChanged];
+      rt.candidate = undefined;
+      rt.state = next;
+      this.#changed();
+      for (const c of changedMeanwhile) this.#markDirty(rt, c);
+    } catch (e) {
+      if (rt.candidate === connectionId) rt.candidate = undefined;
+      if (opened) await this.ports.request('offscreen:close', { connectionId }).catch(noop);
+      throw e;
+    }
+  }
+
+  /**
+   * Bounded reconnect after a session loss (C7, N5, N7): backoff with a cap between attempts,
+   * each attempt counted by the state machine, which gives up into `error` after the maximum.
+   * Nothing that was in flight is replayed: only the session is rebuilt.
+   */
+  async #recover(rt: Runtime, epoch: number): Promise<void> {
+    const id = rt.config.id;
+    for (;;) {
+      if (!this.#queue.isCurrent(id, epoch) || this.#servers.get(id) !== rt || rt.state.status !== 'connecting') throw superseded();
+      await (this.ports.delay ?? ((ms) => new Promise((r) => setTimeout(r, ms))))(recoveryDelay(rt.state.attempt));
+      if (!this.#queue.isCurrent(id, epoch) || rt.state.status !== 'connecting') throw superseded();
+      try {
+        await this.#handshake(rt, epoch);
+        return;
+      } catch (e) {
+        const w = toWireError(e);
+        if (w.code === 'superseded' || !this.#queue.isCurrent(id, epoch)) throw new RemoteError(w);
+        if (w.code === 'needs-auth') {
+          this.#apply(rt, { type: 'auth-required', reason: reasonOf(w) });
+          throw new RemoteError(w);
+        }
+        this.#apply(rt, { type: 'session-lost', reason: reasonOf(w) });
+        if (rt.state.status !== 'connecting') throw new RemoteError(w);
+      }
+    }
+  }
+
+  /** The current session died; rebuild it in the background unless it is already stale (C6). */
+  #sessionLost(rt: Runtime, connectionId: string, reason: ErrorReason) {
+    if (this.#live(rt) !== connectionId) return;
+    this.#apply(rt, { type: 'session-lost', reason });
+    void this.#queue.connect(rt.config.id, (epoch) => this.#attempt(rt, epoch)).catch(noop);
+  }
+
+  /** A barrier: no attempt started before it can commit, and later connects queue behind it (C4). */
+  disconnect(serverId: string): Promise<void> {
+    const rt = this.#servers.get(serverId);
+    return rt ? this.#disconnect(rt) : Promise.resolve();
+  }
+
+  #disconnect(rt: Runtime): Promise<void> {
+    const id = rt.config.id;
+    const connectionId = this.#live(rt);
+    this.#apply(rt, { type: 'disconnect' });
+    this.#catalogs.forget(id);
+    rt.warnings.clear();
+    rt.dirty.clear();
+    const closing = connectionId ? this.ports.request('offscreen:close', { connectionId }).then(noop, noop) : Promise.resolve();
+    return this.#queue.disconnect(id, () => closing);
+  }
+
+  /** Lazy connect on first use (SPEC C2). */
+  async ensureReady(serverId: string): Promise<Runtime> {
+    const rt = this.#require(serverId);
+    if (rt.state.status !== 'ready') await this.connect(serverId);
+    return rt;
+  }
+
+  #connectionOf(rt: Runtime): string {
+    const connectionId = this.#live(rt);
+    if (!connectionId) throw new RemoteError({ code: 'not-connected', message: `"${rt.config.name}" is not connected.` });
+    return connectionId;
+  }
+
+  /**
+   * Runs a tool once. If the session dies while it runs, the call is reported failed and is
+   * never sent again (H3, N7); the session itself is rebuilt in the background.
+   */
+  async callTool(serverId: string, tool: string, args: Record<string, unknown>, operationId: string): Promise<CallToolResult> {
+    const rt = await this.ensureReady(serverId);
+    if (rt.config.disabledTools.includes(tool)) {
+      throw new RemoteError({ code: 'tool-disabled', message: `The tool "${tool}" is disabled for this server.` });
+    }
+    if (!this.#items<Tool>(rt, 'tools').some((t) => t.name === tool)) {
+      throw new RemoteError({ code: 'unknown-tool', message: `The server does not offer a tool named "${tool}".` });
+    }
+    const connectionId = this.#connectionOf(rt);
+    try {
+      return await this.ports.request('offscreen:call-tool', {
+        connectionId,
+        operationId,
+        name: tool,
+        arguments: args,
+        timeoutMs: rt.config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      });
+    } catch (e) {
+      const w = toWireError(e);
+      // An answer about the call itself (timeout, server error, cancelled …) keeps its reason,
+      // even if the connection changed meanwhile.
+      if (!LOST_CODES.has(w.code)) throw new RemoteError(w);
+      // Any loss code on the live connection means its session is gone: recover (C7).
+      this.#sessionLost(rt, connectionId, reasonOf(w));
+      if (w.code === 'stale-connection') {
+        // The offscreen host refuses a call on a superseded connection before sending it.
+        throw new RemoteError({
+          code: 'session-lost',
+          message: `The connection to "${rt.config.name}" had been replaced, so "${tool}" was not sent. Run it again.`,
+        });
+      }
+      throw new RemoteError({
+        code: 'session-lost',
+        message: `The connection to "${rt.config.name}" was lost while "${tool}" was running. It was not sent again because it may already have taken effect; run it again if that is safe.`,
+      });
+    }
+  }
+
+  async ping(serverId: string): Promise<number> {
+    const rt = await this.ensureReady(serverId);
+    return (await this.ports.request('offscreen:ping', { connectionId: this.#connectionOf(rt) })).latencyMs;
+  }
+
+  /**
+   * An interactive authorization failed or was cancelled: a server waiting for authorization
+   * keeps `needs-auth` with this newer reason, so the card says what happened (SPEC E9, K8).
+   */
+  authFailed(serverId: string, reason: Reason) {
+    const rt = this.#servers.get(serverId);
+    if (rt && rt.state.status !== 'ready') this.#apply(rt, { type: 'auth-required', reason });
+  }
+
+  /** Events from the offscreen host; those for a connection that is not current are ignored (SPEC C6). */
+  handleEvent(event: OffscreenEvent) {
+    if (event.type === 'offscreen:hello' || event.type === 'offscreen:progress' || event.type === 'offscreen:elicitation') return;
+    const servers = [...this.#servers.values()];
+    const rt = servers.find((r) => this.#live(r) === event.connectionId);
+    if (event.type === 'offscreen:session-lost') {
+      if (rt) this.#sessionLost(rt, event.connectionId, reasonOf(event.error));
+      return;
+    }
+    if (rt) {
+      this.#markDirty(rt, event.category);
+      return;
+    }
+    // A change during the handshake would otherwise be lost between listing and commit.
+    servers.find((r) => r.candidate === event.connectionId)?.candidateChanged.add(event.category);
+  }
+
+  /** The offscreen document is gone: every session died with it. Recover what was ready (SPEC C7, D3). */
+  handleOffscreenLost() {
+    for (const rt of this.#servers.values()) {
+      const connectionId = this.#live(rt);
+      if (connectionId) this.#sessionLost(rt, connectionId, { kind: 'offscreen-lost', message: 'The MCP host document closed; reconnecting.' });
+    }
+  }
+
+  #markDirty(rt: Runtime, category: 'tools' | 'prompts' | 'resources' | CatalogCategory) {
+    rt.dirty.add(category);
+    if (category === 'resources') rt.dirty.add('resourceTemplates');
+    void rt.refresher.trigger().catch(noop);
+  }
+
+  /** One coalesced refresh of the dirty categories of the current connection (D2, N5). */
+  async #refresh(rt: Runtime): Promise<void> {
+    const connectionId = this.#live(rt);
+    const categories = [...rt.dirty];
+    rt.dirty.clear();
+    if (!connectionId || categories.length === 0) return;
+    const generation = this.#catalogs.begin(rt.config.id);
+    const results = await Promise.all(categories.map((c) => this.#list(connectionId, c)));
+    if (this.#live(rt) !== connectionId) return;
+    this.#commit(rt, generation, categories, results);
+    this.#changed();
+  }
+
+  async #list(connectionId: string, category: CatalogCategory): Promise<ListResult<unknown>> {
+    try {
+      const answer = await this.ports.request('offscreen:list-category', { connectionId, category });
+      if (answer.category !== category) return { ok: false, error: `The answer listed ${answer.category}, not ${category}.` };
+      return { ok: true, items: answer.items };
+    } catch (e) {
+      return { ok: false, error: toWireError(e).message };
+    }
+  }
+
+  #commit(rt: Runtime, generation: number, categories: readonly CatalogCategory[], results: ListResult<unknown>[]) {
+    categories.forEach((category, i) => {
+      let result = results[i]!;
+      let warnings: string[] | undefined;
+      if (result.ok) {
+        const checked = checkCatalogItems(category, result.items);
+        result = { ok: true, items: checked.items };
+        warnings = checked.warnings;
+      }
+      if (this.#catalogs.commit(rt.config.id, generation, category, result) === 'committed' && warnings) rt.warnings.set(category, warnings);
+    });
+  }
+
+  #items<T>(rt: Runtime, category: CatalogCategory): T[] {
+    // Tools are hidden unless the server is ready or recovering a lost session (C1).
+    if (rt.state.status !== 'ready' && rt.state.status !== 'connecting') return [];
+    return [...(this.#catalogs.get<T>(rt.config.id, category).items ?? [])];
+  }
+
+  #require(serverId: string): Runtime {
+    const rt = this.#servers.get(serverId);
+    if (!rt) throw new RemoteError({ code: 'unknown-server', message: `No server with id "${serverId}".` });
+    return rt;
+  }
+
+  /** The connection state of one server (for the panel's detail view and tests). */
+  state(serverId: string): ConnectionState | undefined {
+    return this.#servers.get(serverId)?.state;
+  }
+
+  /** Catalog-limit warnings of the server's current lists (SPEC N8). */
+  warnings(serverId: string): string[] {
+    return [...(this.#servers.get(serverId)?.warnings.values() ?? [])].flat();
+  }
+
+  /** Whether a category shows its last valid list because the latest listing failed (D2). */
+  staleSince(serverId: string, category: CatalogCategory): number | null {
+    return this.#catalogs.get(serverId, category).staleSince;
+  }
+
+  views(): ServerView[] {
+    return [...this.#servers.values()].map((rt) => ({
+      id: rt.config.id,
+      name: rt.config.name,
+      url: rt.config.url,
+      authKind: rt.config.auth.kind,
+      enabled: rt.config.enabled,
+      connectOnStartup: rt.config.connectOnStartup,
+      status: rt.state.status,
+      ...('reason' in rt.state ? { reason: rt.state.reason } : {}),
+      tools: this.#items<Tool>(rt, 'tools'),
+      prompts: this.#items<Prompt>(rt, 'prompts'),
+      resources: this.#items<Resource>(rt, 'resources'),
+      resourceTemplates: this.#items<ResourceTemplate>(rt, 'resourceTemplates'),
+      disabledTools: rt.config.disabledTools,
+    }));
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * The `AgentTool` registry (SPEC G1, G4, H2, H3, H4): every enabled tool of every ready server,
+ * under the collision-free name `mcp__{serverId}__{tool}` from {@link buildToolNameMap}, for an
+ * agent engine running in the extension.
+ *
+ * Contract for the engine (exposed as `globalThis.remoteMcp.agentTools` in the worker):
+ * - `list()` — the tools callable right now. `jsonSchema` is the server's raw `inputSchema`,
+ *   untouched; every tool is `effects: 'write'` and `autoRetry: false` whatever its annotations
+ *   say (annotations are passed along for display only).
+ * - `call(name, args, { operationId?, signal? })` — asks the user through the approval policy,
+ *   then runs the tool once. Aborting `signal` cancels it end to end with one operationId
+ *   (`notifications/cancelled` reaches the server). A failure is never retried here: the engine
+ *   must not retry either without the user's decision that it is safe (H3). The result is cut to
+ *   the documented budget by {@link truncateToolResult}, with markers where something was cut.
+ * - `onChange(listener)` — called when the set of tools or any tool's schema changes.
+ *
+ * Disabled tools are neither listed nor callable, and a name is resolved against the current
+ * catalog at call time, so a tool disabled after `list()` cannot be called through a stale name.
+ */
+import type { CallToolResult, Tool } from '../../protocol/mcp-shapes.js';
+import type { ServerView } from '../../protocol/panel.js';
+import { RemoteError } from '../../protocol/result.js';
+import type { ApprovalRequest } from './approval-broker.js';
+import { buildToolNameMap } from './tool-names.js';
+import { truncateToolResult, type TruncationReport } from './truncate.js';
+
+export interface AgentTool {
+  name: string;
+  serverId: string;
+  serverName: string;
+  toolName: string;
+  title?: string;
+  description: string;
+  /** The server's `inputSchema`, passed through unchanged; the server validates (G1). */
+  jsonSchema: Record<string, unknown>;
+  /** Server claims, shown to the user; they never lower approval or allow retries. */
+  annotations?: Tool['annotations'];
+  effects: 'write';
+  autoRetry: false;
+}
+
+export interface AgentToolCallOptions {
+  operationId?: string;
+  signal?: AbortSignal;
+  /** Who asks, shown on the approval card. */
+  agentName?: string;
+}
+
+export interface AgentToolResult {
+  result: CallToolResult;
+  truncated: TruncationReport | null;
+  operationId: string;
+}
+
+export interface RegistryDeps {
+  views(): ServerView[];
+  onChange(listener: () => void): () => void;
+  callTool(serverId: string, tool: string, args: Record<string, unknown>, operationId: string): Promise<CallToolResult>;
+  /** Sends `offscreen:cancel` for the operation on the server's current connection. */
+  cancel(serverId: string, operationId: string): Promise<unknown>;
+  approve(request: ApprovalRequest, signal?: AbortSignal): Promise<boolean>;
+  newOperationId(): string;
+}
+
+interface Entry {
+  tool: AgentTool;
+  server: ServerView;
+  raw: Tool;
+}
+
+/** Arguments are taken leniently: an object, a JSON object in a string, or nothing (G1). */
+export function parseArguments(args: unknown): Record<string, unknown> {
+  let value = args;
+  if (typeof value === 'string') {
+    try {
+      value = value.trim() === '' ? {} : JSON.parse(value);
+    } catch {
+      throw new RemoteError({ code: 'bad-arguments', message: 'The tool arguments are not valid JSON.' });
+    }
+  }
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new RemoteError({ code: 'bad-arguments', message: 'The tool arguments must be a JSON object.' });
+  }
+  return value as Record<string, unknown>;
+}
+
+export class AgentToolRegistry {
+  readonly #listeners = new Set<(tools: AgentTool[]) => void>();
+  #signature = '';
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(private readonly deps: RegistryDeps) {}
+
+  #entries(): Map<string, Entry> {
+    const servers = this.deps.views().filter((s) => s.enabled && s.status === 'ready');
+    const names = buildToolNameMap(servers.map((s) => ({ serverId: s.id, tools: s.tools.map((t) => t.name), disabled: s.disabledTools })));
+    const out = new Map<string, Entry>();
+    for (const [name, ref] of [...names].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const server = servers.find((s) => s.id === ref.serverId)!;
+      const raw = server.tools.find((t) => t.name === ref.toolName)!;
+      out.set(name, {
+        server,
+        raw,
+        tool: {
+          name,
+          serverId: server.id,
+          serverName: server.name,
+          toolName: raw.name,
+          ...(raw.title ? { title: raw.title } : {}),
+          description: raw.description ?? '',
+          jsonSchema: raw.inputSchema,
+          ...(raw.annotations ? { annotations: raw.annotations } : {}),
+          effects: 'write',
+          autoRetry: false,
+        },
+      });
+    }
+    return out;
+  }
+
+  list(): AgentTool[] {
+    return [...this.#entries().values()].map((e) => e.tool);
+  }
+
+  /** Listener gets the new list; it fires only when names or schemas actually changed. */
+  onChange(listener: (tools: AgentTool[]) => void): () => void {
+    this.#listeners.add(listener);
+    if (!this.#unsubscribe) {
+      this.#signature = JSON.stringify(this.list());
+      this.#unsubscribe = this.deps.onChange(() => this.#maybeChanged());
+    }
+    return () => {
+      this.#listeners.delete(listener);
+      if (this.#listeners.size === 0) {
+        this.#unsubscribe?.();
+        this.#unsubscribe = undefined;
+      }
+    };
+  }
+
+  #maybeChanged() {
+    const list = this.list();
+    const signature = JSON.stringify(list);
+    if (signature === this.#signature) return;
+    this.#signature = signature;
+    for (const l of this.#listeners) {
+      try {
+        l(list);
+      } catch (e) {
+        console.error('[tool-registry] a change listener failed', e);
+      }
+    }
+  }
+
+  async call(name: string, args: unknown, options: AgentToolCallOptions = {}): Promise<AgentToolResult> {
+    const { signal } = options;
+    const entry = this.#entries().get(name);
+    if (!entry) {
+      throw new RemoteError({ code: 'unknown-tool', message: `No enabled tool is called "${name}" (it may be disabled, or its server is not ready).` });
+    }
+    const parsed = parseArguments(args);
+    const operationId = options.operationId ?? this.deps.newOperationId();
+    const cancelled = () => new RemoteError({ code: 'cancelled', message: `The call of "${entry.raw.name}" was cancelled.` });
+    if (signal?.aborted) throw cancelled();
+    const allowed = await this.deps.approve(
+      { serverId: entry.server.id, serverName: entry.server.name, serverUrl: entry.server.url, tool: entry.raw, agentName: options.agentName ?? 'Agent', arguments: parsed },
+      signal,
+    );
+    if (signal?.aborted) throw cancelled();
+    if (!allowed) throw new RemoteError({ code: 'denied', message: `The user denied the call of "${entry.raw.name}" on "${entry.server.name}".` });
+    // The tool may have been disabled while the card was open (G4).
+    const current = this.#entries().get(name);
+    if (!current || current.server.id !== entry.server.id || current.raw.name !== entry.raw.name) {
+      throw new RemoteError({ code: 'unknown-tool', message: `"${entry.raw.name}" is no longer enabled; it was not called.` });
+    }
+    const onAbort = () => void this.deps.cancel(entry.server.id, operationId).catch(() => undefined);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const result = await this.deps.callTool(entry.server.id, entry.raw.name, parsed, operationId);
+      const cut = truncateToolResult(result);
+      return { result: cut.result, truncated: cut.truncated, operationId };
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}

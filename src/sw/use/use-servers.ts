@@ -1,0 +1,132 @@
+/**
+ * Wires the "use the servers" features into the worker (SPEC G1, H1, H2, K3): the approval
+ * store and broker, the AgentTool registry on `globalThis.remoteMcp.agentTools`, progress
+ * forwarding to the panels, and the panel handlers for approvals and cancellation. `main.ts`
+ * only calls {@link setUpUseServers}; everything else lives here.
+ *
+ * Calls started from the panel's own tool runner are NOT routed through the approval policy:
+ * the user picked the tool, saw and edited the arguments, and clicked Run — that click is the
+ * approval of exactly that call, and a second prompt for it would teach people to click through
+ * prompts. The policy guards calls the user did not compose: those of an agent engine.
+ */
+import type { OffscreenEvent, OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
+import type { UsePanelPush } from '../../protocol/panel-use.js';
+import type { PanelParams, PanelValue } from '../../protocol/panel.js';
+import { ApprovalBroker } from './approval-broker.js';
+import { ApprovalStore } from './approval-store.js';
+import type { McpManager } from '../manager/mcp-manager.js';
+import { AgentToolRegistry } from './tool-registry.js';
+import { InteractionStore } from '../../storage/interaction-store.js';
+import { composerHandlers } from '../handlers/panel-composer.js';
+import { Elicitations, type CallInfo } from './elicitations.js';
+
+export interface UseServersDeps {
+  manager: McpManager;
+  request<M extends OffscreenMethod>(method: M, params: OffscreenParams<M>): Promise<OffscreenValue<M>>;
+  onWorkerEvent(listener: (event: OffscreenEvent) => void): void;
+  /** Sends a push message to every open panel. */
+  push(message: UsePanelPush): void;
+  newId(): string;
+}
+
+export interface RemoteMcpGlobal {
+  agentTools: AgentToolRegistry;
+}
+
+declare global {
+  // eslint-disable-next-line no-var
+  var remoteMcp: RemoteMcpGlobal | undefined;
+}
+
+export function setUpUseServers(deps: UseServersDeps) {
+  const { manager } = deps;
+  const store = new ApprovalStore(chrome.storage.local as unknown as ConstructorParameters<typeof ApprovalStore>[0]);
+  const broker = new ApprovalBroker(store, deps.newId);
+
+  // Calls in flight, so a server's question during one can name it and keep it for a re-run (I3).
+  // Every path (panel runner, AgentTools, re-runs) goes through manager.callTool, so it is wrapped once here.
+  const calls = new Map<string, CallInfo>();
+  const callTool = manager.callTool.bind(manager);
+  manager.callTool = async (serverId, tool, args, operationId) => {
+    calls.set(operationId, { tool, arguments: args });
+    try {
+      return await callTool(serverId, tool, args, operationId);
+    } finally {
+      calls.delete(operationId);
+      // One task later, after the answer has gone out: expiring this call's open questions reads
+      // IndexedDB (~0.4 ms), which need not delay the result.
+      setTimeout(() => void elicitations.callEnded(operationId), 0);
+    }
+  };
+  const elicitations = new Elicitations({
+    store: new InteractionStore(),
+    session: chrome.storage.session as unknown as ConstructorParameters<typeof Elicitations>[0]['session'],
+    request: deps.request,
+    serverOf: (connectionId) => {
+      for (const v of manager.views()) {
+        const st = manager.state(v.id);
+        if (st?.status === 'ready' && st.connectionId === connectionId) return { serverId: v.id, serverName: v.name };
+      }
+      return undefined;
+    },
+    serverName: (serverId) => manager.views().find((v) => v.id === serverId)?.name ?? serverId,
+    callOf: (operationId) => calls.get(operationId),
+    callTool: (serverId, tool, args, operationId) => manager.callTool(serverId, tool, args, operationId),
+    push: (views) => deps.push({ type: 'panel:elicitations', elicitations: views }),
+    newId: deps.newId,
+  });
+
+  /** `offscreen:cancel` on the server's live connection; the offscreen side also records early cancels. */
+  const cancel = async (serverId: string, operationId: string): Promise<boolean> => {
+    const state = manager.state(serverId);
+    if (state?.status !== 'ready') return false;
+    return (await deps.request('offscreen:cancel', { connectionId: state.connectionId, operationId })).cancelled;
+  };
+
+  const registry = new AgentToolRegistry({
+    views: () => manager.views(),
+    onChange: (l) => manager.onChange(l),
+    callTool: (serverId, tool, args, operationId) => manager.callTool(serverId, tool, args, operationId),
+    cancel,
+    approve: (request, signal) => broker.approve(request, signal),
+    newOperationId: deps.newId,
+  });
+  globalThis.remoteMcp = { agentTools: registry };
+
+  broker.onChange((approvals) => deps.push({ type: 'panel:approvals', approvals }));
+  deps.onWorkerEvent((event) => {
+    if (event.type === 'offscreen:elicitation') void elicitations.onEvent(event).catch((e) => console.error('[use-servers] elicitation failed', e));
+    if (event.type !== 'offscreen:progress') return;
+    deps.push({
+      type: 'panel:progress',
+      operationId: event.operationId,
+      progress: event.progress,
+      ...(event.total !== undefined ? { total: event.total } : {}),
+      ...(event.message !== undefined ? { message: event.message } : {}),
+    });
+  });
+  // A URL change or a removed server invalidates its "always" grants (G1).
+  manager.onChange(() => void store.pruneServers(manager.views()).catch(() => undefined));
+
+  const handlers = {
+    'panel:answer-approval': async (p: PanelParams<'panel:answer-approval'>): Promise<PanelValue<'panel:answer-approval'>> => ({
+      settled: broker.answer(p.approvalId, p.decision),
+    }),
+    'panel:cancel-call': async (p: PanelParams<'panel:cancel-call'>): Promise<PanelValue<'panel:cancel-call'>> => ({
+      cancelled: await cancel(p.serverId, p.operationId),
+    }),
+    'panel:answer-elicitation': (p: PanelParams<'panel:answer-elicitation'>) => elicitations.answer(p),
+    'panel:rerun-interaction': (p: PanelParams<'panel:rerun-interaction'>) => elicitations.rerun(p),
+    'panel:dismiss-interaction': (p: PanelParams<'panel:dismiss-interaction'>) => elicitations.dismiss(p),
+    ...composerHandlers({ manager, request: deps.request }),
+  };
+  return {
+    registry,
+    broker,
+    store,
+    handlers,
+    pendingApprovals: () => broker.pending(),
+    /** Everything a newly opened panel needs pushed at once (approvals are sent by main.ts). */
+    panelOpened: async (send: (message: UsePanelPush) => void) => send({ type: 'panel:elicitations', elicitations: await elicitations.views() }),
+  };
+}

@@ -1,0 +1,21 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkServerUrl, originPattern } from '../../../src/shared/url-rules.js';
+
+test('https and explicit loopback http are accepted, without the fragment', () => {
+  assert.deepEqual(checkServerUrl(' https://mcp.example.com/mcp#x '), { ok: true, url: 'https://mcp.example.com/mcp' });
+  for (const host of ['127.0.0.1:8080', 'localhost:3000', '[::1]:9']) assert.equal(checkServerUrl(`http://${host}/mcp`).ok, true);
+});
+
+test('plain http elsewhere, other schemes, credentials in the URL and garbage are refused with a reason', () => {
+  for (const bad of ['http://example.com/mcp', 'ftp://example.com/', 'https://user:pw@example.com/', 'not a url', `https://e.com/${'a'.repeat(3000)}`]) {
+    const r = checkServerUrl(bad);
+    assert.equal(r.ok, false, bad);
+    if (!r.ok) assert.ok(r.message.length > 0);
+  }
+});
+
+test('the host permission pattern covers every port of the origin host', () => {
+  assert.equal(originPattern('http://127.0.0.1:39123/mcp'), 'http://127.0.0.1/*');
+  assert.equal(originPattern('https://Mcp.Example.com/a/b'), 'https://mcp.example.com/*');
+});

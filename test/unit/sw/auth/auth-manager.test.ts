@@ -1,0 +1,278 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AuthManager, bearerHeaders, newRequestAuthState, UNKNOWN_LIFETIME_MS } from '../../../../src/sw/auth/auth-manager.js';
+import { MemoryCredentialStore } from '../../../../src/sw/auth/memory-store.js';
+import {
+  AuthorizationCancelledError,
+  AuthorizationRequiredError,
+  AuthorizationResponseError,
+  BearerRejectedError,
+  ConfiguredClientIssuerError,
+  ForbiddenError,
+  StepUpLimitError,
+  describeAuthError,
+} from '../../../../src/sw/auth/errors.js';
+import type { AuthServerConfig, AuthorizeFn } from '../../../../src/sw/auth/ports.js';
+import { FakeAs, FakeNet, ISSUER, MCP, REDIRECT, type FakeAsOptions } from './fake-net.js';
+
+const CFG: AuthServerConfig = { id: 's1', url: MCP, auth: { kind: 'oauth' } };
+const KEY = { serverId: 's1', resource: MCP, issuer: ISSUER };
+
+function setup(asOpts: FakeAsOptions = {}, authorize?: AuthorizeFn) {
+  const net = new FakeNet();
+  const as = new FakeAs(net, asOpts);
+  const store = new MemoryCredentialStore();
+  const clock = { t: 1_000_000 };
+  const manager = new AuthManager({
+    fetch: net.fetch,
+    now: () => clock.t,
+    authorize: authorize ?? as.authorize,
+    store,
+    redirectUri: REDIRECT,
+  });
+  return { net, as, store, clock, manager };
+}
+
+test('an interactive flow registers, authorizes with PKCE and resource, and stores tokens under the binding', async () => {
+  const { as, store, manager, net } = setup({ prm: { scopes_supported: ['mcp'] } });
+  const token = await manager.getAccessToken(CFG, { interactive: true });
+  assert.equal(token, 'at-2');
+  const p = new URL(as.authorizeUrls[0]!).searchParams;
+  assert.equal(p.get('resource'), MCP);
+  assert.equal(p.get('code_challenge_method'), 'S256');
+  assert.equal(p.get('client_id'), 'client-1');
+  assert.equal(p.get('scope'), 'mcp');
+  assert.deepEqual(await store.getBinding('s1'), { resource: MCP, issuer: ISSUER });
+  assert.equal((await store.getRefreshToken(KEY))?.token, 'rt-2');
+  assert.equal((await store.getClient(KEY))?.clientId, 'client-1');
+  const before = net.requests.length;
+  assert.equal(await manager.getAccessToken(CFG), 'at-2');
+  assert.equal(net.requests.length, before, 'a cached token needs no request');
+});
+
+test('without credentials and without interaction, the result is needs-auth and no window opens', async () => {
+  const { as, manager } = setup();
+  await assert.rejects(manager.getAccessToken(CFG), (e: unknown) => e instanceof AuthorizationRequiredError && e.code === 'needs-auth');
+  assert.equal(as.authorizeUrls.length, 0);
+});
+
+test('the scope of the current challenge is used for the first authorization', async () => {
+  const { as, manager } = setup({ prm: { scopes_supported: ['other'] } });
+  await manager.getAccessToken(CFG, { interactive: true, wwwAuthenticate: 'Bearer scope="tools:call", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"' });
+  assert.equal(new URL(as.authorizeUrls[0]!).searchParams.get('scope'), 'tools:call');
+});
+
+test('a token near expiry is refreshed with resource, and the rotated refresh token replaces the old one', async () => {
+  const { as, store, clock, manager, net } = setup({ expiresIn: 600 });
+  await manager.getAccessToken(CFG, { interactive: true });
+  clock.t += 599_000;
+  assert.equal(await manager.getAccessToken(CFG), 'at-3');
+  const refreshReq = net.requests.filter((r) => r.url.endsWith('/token')).at(-1)!;
+  assert.equal(new URLSearchParams(refreshReq.body).get('resource'), MCP);
+  assert.equal((await store.getRefreshToken(KEY))?.token, 'rt-3');
+  assert.ok(!as.liveRefresh.has('rt-2'));
+});
+
+test('concurrent refreshes of one binding share a single token request', async () => {
+  const { as, clock, manager } = setup({ expiresIn: 60 });
+  await manager.getAccessToken(CFG, { interactive: true });
+  const calls = as.tokenCalls;
+  clock.t += 3_600_000;
+  const tokens = await Promise.all([manager.getAccessToken(CFG), manager.getAccessToken(CFG), manager.getAccessToken(CFG)]);
+  assert.deepEqual(new Set(tokens).size, 1);
+  assert.equal(as.tokenCalls, calls + 1);
+});
+
+test('a dead refresh token leads to needs-auth with the reason, and is dropped', async () => {
+  const { as, store, clock, manager } = setup({ expiresIn: 60 });
+  await manager.getAccessToken(CFG, { interactive: true });
+  as.liveRefresh.clear();
+  clock.t += 3_600_000;
+  await assert.rejects(manager.getAccessToken(CFG), (e: unknown) => {
+    assert.ok(e instanceof AuthorizationRequiredError);
+    assert.match(e.message, /refreshing the token failed: .*invalid_grant/);
+    return true;
+  });
+  assert.equal(await store.getRefreshToken(KEY), undefined);
+});
+
+test('a 401 refreshes once; a second 401 in the same request is not retried', async () => {
+  const { as, manager } = setup();
+  const first = await manager.getAccessToken(CFG, { interactive: true });
+  const state = newRequestAuthState();
+  const second = await manager.handleUnauthorized(CFG, 'Bearer error="invalid_token"', { state, rejectedToken: first });
+  assert.notEqual(second, first);
+  const calls = as.tokenCalls;
+  await assert.rejects(manager.handleUnauthorized(CFG, 'Bearer error="invalid_token"', { state, rejectedToken: second }), AuthorizationRequiredError);
+  assert.equal(as.tokenCalls, calls);
+});
+
+test('a 401 for a token that was already replaced returns the new token without refreshing', async () => {
+  const { as, manager } = setup();
+  const first = await manager.getAccessToken(CFG, { interactive: true });
+  const second = await manager.handleUnauthorized(CFG, null, { rejectedToken: first });
+  const calls = as.tokenCalls;
+  assert.equal(await manager.handleUnauthorized(CFG, null, { rejectedToken: first }), second);
+  assert.equal(as.tokenCalls, calls);
+});
+
+test('a 401 for a bearer server asks the user to update the token and never starts OAuth', async () => {
+  const { net, as, manager } = setup();
+  const cfg: AuthServerConfig = { id: 'b', url: MCP, auth: { kind: 'bearer', token: 'tok' } };
+  assert.deepEqual(await manager.getAuthHeaders(cfg), bearerHeaders('tok'));
+  assert.deepEqual(bearerHeaders('tok'), { authorization: 'Bearer tok' });
+  await assert.rejects(manager.handleUnauthorized(cfg, 'Bearer resource_metadata="https://mcp.example.com/x"', { interactive: true }), (e: unknown) => {
+    assert.ok(e instanceof BearerRejectedError);
+    assert.equal(e.message, 'The token was rejected — update it.');
+    return true;
+  });
+  assert.equal(net.requests.length + as.authorizeUrls.length, 0);
+});
+
+test('step-up asks for granted ∪ challenged scopes and stops after 3 authorizations however the challenge varies', async () => {
+  const { as, manager } = setup({ prm: { scopes_supported: ['read'] } });
+  await manager.getAccessToken(CFG, { interactive: true });
+  const state = newRequestAuthState();
+  for (let i = 1; i <= 3; i++) {
+    await manager.handleForbidden(CFG, `Bearer error="insufficient_scope", scope="extra${i}"`, { state, interactive: true });
+  }
+  assert.equal(as.authorizeUrls.length, 4);
+  assert.equal(new URL(as.authorizeUrls[1]!).searchParams.get('scope'), 'read extra1');
+  assert.equal(new URL(as.authorizeUrls[2]!).searchParams.get('scope'), 'read extra1 extra2');
+  await assert.rejects(
+    manager.handleForbidden(CFG, 'Bearer error="insufficient_scope", scope="extra4 again"', { state, interactive: true }),
+    StepUpLimitError,
+  );
+  assert.equal(as.authorizeUrls.length, 4);
+});
+
+test('a 403 that is not insufficient_scope does not start authorization', async () => {
+  const { as, manager } = setup();
+  await manager.getAccessToken(CFG, { interactive: true });
+  await assert.rejects(manager.handleForbidden(CFG, 'Bearer error="invalid_request"', { state: newRequestAuthState(), interactive: true }), ForbiddenError);
+  assert.equal(as.authorizeUrls.length, 1);
+});
+
+test('when the PRM names another issuer, the old refresh token and client id never reach it', async () => {
+  const { net, as, clock, store, manager } = setup({ expiresIn: 60 });
+  await manager.getAccessToken(CFG, { interactive: true });
+  const NEW = 'https://as2.example.com';
+  const manager2 = new AuthManager({ fetch: net.fetch, now: () => clock.t, authorize: as.authorize, store, redirectUri: REDIRECT });
+  const as2 = new FakeAs(net, { issuer: NEW }); // re-registers the PRM, now naming as2
+  clock.t += 3_600_000;
+  await assert.rejects(manager2.getAccessToken(CFG), /now protected by https:\/\/as2\.example\.com/);
+  assert.ok(!net.requests.some((r) => r.url.startsWith(NEW) && r.url.endsWith('/token')));
+  assert.equal(await store.getRefreshToken(KEY), undefined);
+  const m3 = new AuthManager({ fetch: net.fetch, now: () => clock.t, authorize: as2.authorize, store, redirectUri: REDIRECT });
+  await m3.getAccessToken(CFG, { interactive: true });
+  assert.equal(new URL(as2.authorizeUrls[0]!).searchParams.get('client_id'), 'client-1');
+  assert.equal(as2.registrations, 1, 'the new AS got its own registration');
+  assert.deepEqual(await store.getBinding('s1'), { resource: MCP, issuer: NEW });
+});
+
+test('a changed server URL never reuses credentials of the old resource', async () => {
+  const { store, manager } = setup();
+  await manager.getAccessToken(CFG, { interactive: true });
+  const moved: AuthServerConfig = { ...CFG, url: 'https://mcp.example.com/v2/mcp' };
+  await assert.rejects(manager.getAccessToken(moved), AuthorizationRequiredError);
+  assert.equal(await store.getBinding('s1'), undefined);
+  assert.equal(store.refreshTokens.size + store.accessTokens.size + store.clients.size, 0);
+});
+
+test('forget revokes at the revocation endpoint and clears every credential', async () => {
+  const { as, store, manager } = setup();
+  await manager.getAccessToken(CFG, { interactive: true });
+  const result = await manager.forget(CFG);
+  assert.deepEqual(result, { revoked: true });
+  assert.deepEqual(as.revoked, ['rt-2', 'at-2']);
+  assert.equal(await store.getBinding('s1'), undefined);
+  assert.equal(store.refreshTokens.size + store.accessTokens.size + store.clients.size, 0);
+});
+
+test('a closed window is a cancellation and stores nothing', async () => {
+  const { store, manager } = setup({}, async () => {
+    throw new Error('The user did not approve access.');
+  });
+  await assert.rejects(manager.getAccessToken(CFG, { interactive: true }), AuthorizationCancelledError);
+  assert.equal(await store.getBinding('s1'), undefined);
+  assert.equal(describeAuthError(new AuthorizationCancelledError('x')).summary, 'Authorization was cancelled.');
+});
+
+test('a callback from another issuer is refused before the code is exchanged', async () => {
+  let asRef: FakeAs | undefined;
+  const { as, manager } = setup({}, async (url) => {
+    const cb = new URL(await asRef!.authorize(url));
+    cb.searchParams.set('iss', 'https://evil.example');
+    return cb.href;
+  });
+  asRef = as;
+  await assert.rejects(manager.getAccessToken(CFG, { interactive: true }), AuthorizationResponseError);
+  assert.equal(as.tokenCalls, 0);
+});
+
+test('a preconfigured client id is used without registration', async () => {
+  const { as, manager } = setup();
+  await manager.getAccessToken({ ...CFG, auth: { kind: 'oauth', clientId: 'mine' } }, { interactive: true });
+  assert.equal(as.registrations, 0);
+  assert.equal(new URL(as.authorizeUrls[0]!).searchParams.get('client_id'), 'mine');
+});
+
+test('an unknown token lifetime with a refresh token is refreshed conservatively', async () => {
+  const { store, manager, clock } = setup({ expiresIn: -1 });
+  await manager.getAccessToken(CFG, { interactive: true });
+  assert.equal((await store.getAccessToken(KEY))?.expiresAt, clock.t + UNKNOWN_LIFETIME_MS);
+});
+
+test('two simultaneous interactive requests open one authorization window', async () => {
+  const { as, manager } = setup();
+  const [a, b] = await Promise.all([manager.getAccessToken(CFG, { interactive: true }), manager.authorize(CFG)]);
+  assert.equal(a, b);
+  assert.equal(as.authorizeUrls.length, 1);
+});
+
+test('the authorization a 401 starts counts toward the 3 authorizations one request may make', async () => {
+  const { as, manager } = setup();
+  const state = newRequestAuthState();
+  await manager.handleUnauthorized(CFG, 'Bearer error="invalid_token"', { state, interactive: true });
+  for (let i = 1; i <= 2; i++) {
+    await manager.handleForbidden(CFG, `Bearer error="insufficient_scope", scope="s${i}"`, { state, interactive: true });
+  }
+  assert.equal(as.authorizeUrls.length, 3);
+  await assert.rejects(
+    manager.handleForbidden(CFG, 'Bearer error="insufficient_scope", scope="s3"', { state, interactive: true }),
+    StepUpLimitError,
+  );
+  assert.equal(as.authorizeUrls.length, 3);
+});
+
+test('a configured client is pinned to the issuer it was first used with', async () => {
+  const { store, manager } = setup();
+  await manager.getAccessToken({ ...CFG, auth: { kind: 'oauth', clientId: 'mine' } }, { interactive: true });
+  assert.equal(store.clientIssuers.get('s1'), ISSUER);
+});
+
+test('a configured client id and secret never reach an authorization server other than the pinned one (E10)', async () => {
+  const { net, store, clock } = setup();
+  const NEW = 'https://as2.example.com';
+  const as2 = new FakeAs(net, { issuer: NEW }); // the PRM now names as2
+  const manager = new AuthManager({ fetch: net.fetch, now: () => clock.t, authorize: as2.authorize, store, redirectUri: REDIRECT });
+  const pinned: AuthServerConfig = { ...CFG, auth: { kind: 'oauth', clientId: 'mine', clientSecret: 'sekrit', clientIssuer: ISSUER } };
+  const err = await manager.getAccessToken(pinned, { interactive: true }).then(
+    () => assert.fail('expected a refusal'),
+    (e: unknown) => e,
+  );
+  assert.ok(err instanceof ConfiguredClientIssuerError);
+  assert.equal(err.code, 'client-issuer-changed');
+  assert.match(err.message, /as2\.example\.com/);
+  assert.equal(as2.authorizeUrls.length, 0, 'no authorization request went to the new AS');
+  const leaked = net.requests.filter((r) => r.url.startsWith(NEW) && (JSON.stringify(r).includes('mine') || JSON.stringify(r).includes('sekrit')));
+  assert.deepEqual(leaked, [], 'neither the client id nor the secret was sent to the new AS');
+  assert.equal(as2.registrations, 0);
+});
+
+test('Forget authorization unpins the configured client, so the user can choose to use it with the new issuer', async () => {
+  const { store, manager } = setup();
+  await manager.getAccessToken({ ...CFG, auth: { kind: 'oauth', clientId: 'mine' } }, { interactive: true });
+  await manager.forget({ ...CFG, auth: { kind: 'oauth', clientId: 'mine', clientIssuer: ISSUER } });
+  assert.equal(store.clientIssuers.has('s1'), false);
+});

@@ -1,0 +1,168 @@
+/**
+ * Connection lifecycle of McpManager against a fake offscreen (SPEC C2–C6): shared attempts,
+ * the disconnect barrier, drift during the handshake, stale connection ids, lazy and start-up
+ * connects, disabled servers. Each test counts opens and closes so nothing leaks.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ServerViewSchema } from '../../../../src/protocol/panel.js';
+import { PENDING, cfg, flush, harness, routine, settledState } from './harness.js';
+
+/** Leaves `offscreen:connect` pending; everything else routine. */
+const holdConnect = (method: string, params: Record<string, unknown>) => (method === 'offscreen:connect' ? PENDING : routine(method, params));
+
+test('C4: concurrent connects share one in-flight attempt', async () => {
+  const h = harness(holdConnect);
+  h.manager.reconcile([cfg('a')]);
+  const p1 = h.manager.connect('a');
+  const p2 = h.manager.connect('a');
+  const p3 = h.manager.ensureReady('a');
+  await flush();
+  assert.equal(p1, p2);
+  assert.equal(h.of('connect').length, 1);
+  assert.equal(h.view('a').status, 'connecting');
+  h.of('connect')[0]!.resolve({ capabilities: {} });
+  await Promise.all([p1, p2, p3]);
+  assert.equal(h.view('a').status, 'ready');
+  assert.deepEqual(h.opened(), ['c1']);
+  assert.deepEqual(h.closed(), []);
+});
+
+test('C4: a connect after a disconnect never reuses the older attempt', async () => {
+  const h = harness(holdConnect);
+  h.manager.reconcile([cfg('a')]);
+  const before = h.manager.connect('a');
+  await flush();
+  const barrier = h.manager.disconnect('a');
+  const after = h.manager.connect('a');
+  assert.notEqual(after, before);
+  assert.equal(h.view('a').status, 'disconnected');
+  await flush();
+  assert.equal(h.of('connect').length, 1, 'the new connect waits behind the barrier');
+  h.of('connect')[0]!.resolve({ capabilities: {} });
+  await assert.rejects(before, { code: 'superseded' });
+  await barrier;
+  await flush();
+  assert.deepEqual(h.closed(), ['c1'], 'the old candidate was closed, not published');
+  assert.equal(h.of('connect').length, 2);
+  h.of('connect')[1]!.resolve({ capabilities: {} });
+  await after;
+  assert.equal(h.manager.state('a')?.status, 'ready');
+  assert.deepEqual(h.manager.state('a'), { status: 'ready', connectionId: 'c2' });
+});
+
+test('C3/C5: a URL change during the handshake closes the candidate and reconnects with the new URL', async () => {
+  const h = harness(holdConnect);
+  h.manager.reconcile([cfg('a', { connectOnStartup: true })]);
+  await flush();
+  assert.equal(h.of('connect').length, 1);
+  h.manager.reconcile([cfg('a', { connectOnStartup: true, url: 'http://127.0.0.1:9/new' })]);
+  h.of('connect')[0]!.resolve({ capabilities: {} });
+  await flush();
+  assert.deepEqual(h.closed(), ['c1']);
+  assert.equal(h.of('connect').length, 2);
+  assert.equal(h.of('connect')[1]!.params.url, 'http://127.0.0.1:9/new');
+  h.of('connect')[1]!.resolve({ capabilities: {} });
+  await flush();
+  assert.deepEqual(h.manager.state('a'), { status: 'ready', connectionId: 'c2' });
+  assert.deepEqual(h.opened(), ['c1', 'c2']);
+  assert.deepEqual(h.closed(), ['c1'], 'exactly the superseded candidate was closed');
+});
+
+test('C5: disabling the server while its catalog is being listed closes the candidate', async () => {
+  const h = harness((m, p) => (m === 'offscreen:list-category' ? PENDING : routine(m, p)));
+  h.manager.reconcile([cfg('a')]);
+  const p = h.manager.connect('a');
+  await flush();
+  assert.equal(h.of('list-category', true).length, 4);
+  h.manager.reconcile([cfg('a', { enabled: false })]);
+  for (const r of h.of('list-category', true)) r.resolve({ category: r.params.category, items: [] });
+  await assert.rejects(p, { code: 'superseded' });
+  await flush();
+  assert.equal(h.view('a').status, 'disconnected');
+  assert.deepEqual(h.opened(), ['c1']);
+  assert.deepEqual(h.closed(), ['c1']);
+});
+
+test('C5: a failed handshake closes the candidate it opened and records an attributed error', async () => {
+  const h = harness((m, p) => {
+    if (m === 'offscreen:list-category') throw Object.assign(new Error('boom'), { code: 'timeout' });
+    return routine(m, p);
+  });
+  h.manager.reconcile([cfg('a')]);
+  await assert.rejects(h.manager.connect('a'), { code: 'protocol' });
+  assert.deepEqual(h.closed(), ['c1']);
+  assert.equal(h.view('a').status, 'error');
+  assert.equal(h.view('a').reason?.kind, 'protocol');
+});
+
+test('C6: events for a stale or unknown connectionId are ignored', async () => {
+  const h = harness();
+  h.manager.reconcile([cfg('a')]);
+  await h.manager.connect('a');
+  await h.manager.disconnect('a');
+  await h.manager.connect('a');
+  assert.deepEqual(h.manager.state('a'), { status: 'ready', connectionId: 'c2' });
+  const lists = h.of('list-category').length;
+  h.manager.handleEvent({ type: 'offscreen:list-changed', connectionId: 'c1', category: 'tools' });
+  h.manager.handleEvent({ type: 'offscreen:list-changed', connectionId: 'nobody', category: 'tools' });
+  h.manager.handleEvent({ type: 'offscreen:session-lost', connectionId: 'c1', error: { code: 'network', message: 'gone' } });
+  await flush();
+  assert.equal(h.of('list-category').length, lists, 'no refresh for a stale connection');
+  assert.deepEqual(h.manager.state('a'), { status: 'ready', connectionId: 'c2' });
+  assert.equal(h.of('connect').length, 2, 'no recovery started by a stale session-lost');
+});
+
+test('C2: lazy connect on first call, then the call runs on the new connection', async () => {
+  const h = harness((m, p) => (m === 'offscreen:call-tool' ? { content: [{ type: 'text', text: 'hi' }] } : routine(m, p)));
+  h.manager.reconcile([cfg('a')], { startup: true });
+  await flush();
+  assert.equal(h.requests.length, 0, 'connectOnStartup=false: nothing at start-up');
+  const result = await h.manager.callTool('a', 'echo', { text: 'hi' }, 'op1');
+  assert.deepEqual(result, { content: [{ type: 'text', text: 'hi' }] });
+  assert.deepEqual(
+    h.requests.map((r) => r.method).filter((m) => m !== 'offscreen:list-category'),
+    ['offscreen:connect', 'offscreen:call-tool'],
+  );
+  assert.equal(h.of('call-tool')[0]!.params.connectionId, 'c1');
+});
+
+test('C2: disabled servers never connect, not at start-up, not on connect, not on a call', async () => {
+  const h = harness();
+  h.manager.reconcile([cfg('a', { enabled: false, connectOnStartup: true })], { startup: true });
+  await flush();
+  await assert.rejects(h.manager.connect('a'), { code: 'config-invalid' });
+  await assert.rejects(h.manager.callTool('a', 'echo', {}, 'op1'), { code: 'config-invalid' });
+  await assert.rejects(h.manager.ping('a'), { code: 'config-invalid' });
+  assert.equal(h.of('connect').length, 0);
+  assert.equal(h.view('a').status, 'disconnected');
+});
+
+test('C2: start-up connects only servers that are enabled and connectOnStartup', async () => {
+  const h = harness();
+  h.manager.reconcile(
+    [cfg('a', { connectOnStartup: true }), cfg('b'), cfg('c', { enabled: false, connectOnStartup: true }), cfg('d', { connectOnStartup: true })],
+    { startup: true },
+  );
+  await flush();
+  assert.deepEqual(h.of('connect').map((r) => r.params.serverId).sort(), ['a', 'd']);
+  assert.deepEqual(h.manager.views().map((v) => v.status), ['ready', 'disconnected', 'disconnected', 'ready']);
+});
+
+test('C3: removing a server closes its session; disabling one closes it too', async () => {
+  const h = harness();
+  h.manager.reconcile([cfg('a', { connectOnStartup: true }), cfg('b', { connectOnStartup: true })]);
+  await flush();
+  h.manager.reconcile([cfg('b', { connectOnStartup: true, enabled: false })]);
+  await flush();
+  assert.deepEqual(h.closed().sort(), ['c1', 'c2']);
+  assert.deepEqual(h.manager.views().map((v) => [v.id, v.status]), [['b', 'disconnected']]);
+});
+
+test('views() always validate against the panel schema', async () => {
+  const h = harness();
+  h.manager.reconcile([cfg('a', { connectOnStartup: true }), cfg('b')]);
+  await flush();
+  for (const v of h.manager.views()) assert.equal(ServerViewSchema.safeParse(v).success, true, JSON.stringify(v));
+  assert.equal(await settledState(h.manager.connect('b')), 'resolved');
+});

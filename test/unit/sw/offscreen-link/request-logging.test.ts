@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RemoteError } from '../../../../src/protocol/result.js';
+import type { RequestLogEntry } from '../../../../src/storage/request-log.js';
+import { withRequestLogging } from '../../../../src/sw/offscreen-link/request-logging.js';
+
+function harness(answer: (method: string) => unknown) {
+  const log: { serverId: string; entry: RequestLogEntry }[] = [];
+  let clock = 1000;
+  const request = withRequestLogging(
+    (async (method: string) => {
+      clock += 25;
+      const value = answer(method);
+      if (value instanceof Error) throw value;
+      return value;
+    }) as never,
+    async (serverId, entry) => void log.push({ serverId, entry }),
+    () => clock,
+  );
+  return { request, log };
+}
+
+describe('request logging (SPEC J2)', () => {
+  it('logs each request under the server its connection belongs to, with timing and sizes', async () => {
+    const { request, log } = harness((m) => (m === 'offscreen:ping' ? { latencyMs: 3 } : { capabilities: {} }));
+    await request('offscreen:connect', { serverId: 'demo', connectionId: 'c1', url: 'http://127.0.0.1/mcp', headers: { Authorization: 'Bearer s3cret-token' }, timeoutMs: 5000 });
+    await request('offscreen:ping', { connectionId: 'c1' });
+    assert.deepEqual(log.map((l) => [l.serverId, l.entry.method, l.entry.status, l.entry.durationMs]), [
+      ['demo', 'connect', 'ok', 25],
+      ['demo', 'ping', 'ok', 25],
+    ]);
+    assert.equal(log[1]!.entry.responseBytes, JSON.stringify({ latencyMs: 3 }).length);
+    assert.ok(log[1]!.entry.requestBytes > 0);
+  });
+
+  it('never logs the credentials a connect or token update carries', async () => {
+    const { request, log } = harness(() => ({ capabilities: {}, updated: true }));
+    await request('offscreen:connect', { serverId: 'demo', connectionId: 'c1', url: 'http://127.0.0.1/mcp', headers: { Authorization: 'Bearer s3cret-token', 'X-Key': 'k3y' }, timeoutMs: 5000 });
+    await request('offscreen:set-authorization', { connectionId: 'c1', authorization: 'Bearer n3w-token' });
+    const text = JSON.stringify(log);
+    for (const secret of ['s3cret-token', 'k3y', 'n3w-token']) assert.ok(!text.includes(secret), secret);
+    assert.deepEqual((log[0]!.entry.request as { headerNames: string[] }).headerNames, ['Authorization', 'X-Key']);
+  });
+
+  it('logs failures with their HTTP status and message, and still throws them', async () => {
+    const { request, log } = harness((m) => (m === 'offscreen:connect' ? { capabilities: {} } : new RemoteError({ code: 'http', message: 'Service unavailable', httpStatus: 503 })));
+    await request('offscreen:connect', { serverId: 'demo', connectionId: 'c1', url: 'u', headers: {}, timeoutMs: 5000 });
+    await assert.rejects(request('offscreen:ping', { connectionId: 'c1' }), /Service unavailable/);
+    assert.deepEqual([log[1]!.entry.status, log[1]!.entry.error, log[1]!.entry.responseBytes], [503, 'Service unavailable', 0]);
+  });
+
+  it('a failing log write never fails the request', async () => {
+    const request = withRequestLogging((async () => ({ latencyMs: 1 })) as never, async () => {
+      throw new Error('disk full');
+    });
+    await request('offscreen:connect', { serverId: 'demo', connectionId: 'c1', url: 'u', headers: {}, timeoutMs: 5000 });
+    assert.deepEqual(await request('offscreen:ping', { connectionId: 'c1' }), { latencyMs: 1 });
+  });
+});

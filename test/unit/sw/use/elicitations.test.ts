@@ -1,0 +1,84 @@
+import { beforeEach, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { freshIndexedDb } from '../../storage/helpers.js';
+import { InteractionStore } from '../../../../src/storage/interaction-store.js';
+import { Elicitations, FAILED_KEY, RESTART_REASON, type ElicitationDeps } from '../../../../src/sw/use/elicitations.js';
+import type { ElicitationView } from '../../../../src/protocol/panel-use.js';
+
+beforeEach(freshIndexedDb);
+
+/** chrome.storage.session cannot run in Node: a map with its get/set shape. */
+const sessionArea = () => {
+  const data: Record<string, unknown> = {};
+  return { data, get: async (k: string) => (k in data ? { [k]: data[k] } : {}), set: async (items: Record<string, unknown>) => void Object.assign(data, items) };
+};
+
+function setUp(overrides: Partial<ElicitationDeps> = {}, session = sessionArea()) {
+  const sent: unknown[] = [];
+  const pushes: ElicitationView[][] = [];
+  const reruns: unknown[] = [];
+  const deps: ElicitationDeps = {
+    store: new InteractionStore(),
+    session,
+    request: (async (method: string, params: unknown) => {
+      sent.push({ method, params });
+      return { delivered: true };
+    }) as ElicitationDeps['request'],
+    serverOf: (c) => (c === 'conn1' ? { serverId: 'demo', serverName: 'Demo' } : undefined),
+    serverName: () => 'Demo',
+    callOf: (op) => (op === 'op1' ? { tool: 'book', arguments: { place: 'Lisbon' } } : undefined),
+    callTool: async (...args) => {
+      reruns.push(args);
+      return { content: [{ type: 'text', text: 'ran' }] };
+    },
+    push: (v) => pushes.push(v),
+    newId: () => 'newop',
+    ...overrides,
+  };
+  return { e: new Elicitations(deps), sent, pushes, reruns, session };
+}
+
+const event = (elicitationId: string, connectionId = 'conn1') => ({
+  type: 'offscreen:elicitation' as const, connectionId, operationId: 'op1', elicitationId, message: 'Sure?', requestedSchema: { type: 'object', properties: {} },
+});
+
+test('a question is stored before it is pushed, and answered exactly once', async () => {
+  const { e, sent, pushes } = setUp();
+  await e.onEvent(event('q1'));
+  assert.deepEqual(pushes.at(-1)!.map((v) => [v.id, v.status, v.tool, v.canRerun]), [['q1', 'pending', 'book', true]]);
+  assert.deepEqual(await e.answer({ interactionId: 'q1', action: 'accept', content: { n: 1 } }), { delivered: true });
+  assert.deepEqual(await e.answer({ interactionId: 'q1', action: 'decline' }), { delivered: false });
+  assert.deepEqual(sent, [{ method: 'offscreen:answer-elicitation', params: { elicitationId: 'q1', action: 'accept', content: { n: 1 } } }]);
+  assert.deepEqual(pushes.at(-1), []);
+});
+
+test('a question from a connection that is not current is declined at once, never shown', async () => {
+  const { e, sent, pushes } = setUp();
+  await e.onEvent(event('q2', 'stale'));
+  assert.deepEqual(sent, [{ method: 'offscreen:answer-elicitation', params: { elicitationId: 'q2', action: 'decline' } }]);
+  assert.equal(pushes.length, 0);
+});
+
+test('after a worker restart an open question is failed with the reason, and re-run happens once', async () => {
+  const session = sessionArea();
+  const first = setUp({}, session);
+  await first.e.onEvent(event('q3'));
+  const second = setUp({}, session);
+  const views = await second.e.views();
+  assert.deepEqual(views.map((v) => [v.id, v.status, v.reason]), [['q3', 'failed', RESTART_REASON]]);
+  assert.deepEqual(session.data[FAILED_KEY], ['q3']);
+  const r = await second.e.rerun({ interactionId: 'q3', confirmSafe: true });
+  assert.deepEqual(r.content, [{ type: 'text', text: 'ran' }]);
+  assert.deepEqual(second.reruns, [['demo', 'book', { place: 'Lisbon' }, 'newop']]);
+  await assert.rejects(second.e.rerun({ interactionId: 'q3', confirmSafe: true }), /cannot be re-run/);
+  assert.equal(second.reruns.length, 1);
+  assert.deepEqual(await second.e.views(), []);
+});
+
+test('a call that ends while its question is open expires the question', async () => {
+  const { e, pushes } = setUp();
+  await e.onEvent(event('q4'));
+  await e.callEnded('op1');
+  assert.deepEqual(pushes.at(-1), []);
+  assert.deepEqual(await e.answer({ interactionId: 'q4', action: 'accept' }), { delivered: false });
+});
