@@ -37,7 +37,13 @@ function disableZodJit() {
     transform(code, id) {
       if (!/[\\/]node_modules[\\/]zod[\\/]/.test(id) || !code.includes('const F = Function;')) return null;
       patched++;
-      return { code: code.replaceAll('const F = Function;', 'const F = function () { throw new EvalError("code generation is disabled in this extension"); };'), map: null };
+      return {
+        code: code.replaceAll(
+          'const F = Function;',
+          'const F = function () { throw new EvalError("code generation is disabled in this extension"); };',
+        ),
+        map: null,
+      };
     },
     buildEnd() {
       this.info?.(`zod JIT constructor replaced in ${patched} module(s)`);
@@ -48,7 +54,12 @@ function disableZodJit() {
 const plugins = () => [
   stubAjvProvider(),
   disableZodJit(),
-  typescript({ tsconfig: './tsconfig.json', include: ['src/**/*.ts'], compilerOptions: { noEmit: false, declaration: false, sourceMap: false }, noEmitOnError: false }),
+  typescript({
+    tsconfig: './tsconfig.json',
+    include: ['src/**/*.ts'],
+    compilerOptions: { noEmit: false, declaration: false, sourceMap: false },
+    noEmitOnError: false,
+  }),
   nodeResolve({ browser: true, exportConditions: ['browser', 'module', 'import', 'default'], preferBuiltins: false }),
   commonjs(),
   terser({ format: { comments: false }, compress: { passes: 2 } }),

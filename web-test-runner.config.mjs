@@ -4,7 +4,9 @@ import { execFileSync } from 'node:child_process';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 
-const executablePath = process.env.CHROMIUM_PATH || execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim();
+const executablePath =
+  process.env.CHROMIUM_PATH ||
+  execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim();
 
 export default {
   files: ['test/components/**/*.test.ts'],

@@ -31,7 +31,8 @@ export async function addServers(rig: Rig, servers: BenchServer[]): Promise<void
   await worker.evaluate(async (list: BenchServer[]) => {
     const got = await chrome.storage.local.get('mcp_servers');
     const stored = Array.isArray(got.mcp_servers) ? got.mcp_servers : [];
-    for (const s of list) stored.push({ id: s.id, name: s.id, url: s.url, auth: { kind: 'none' }, enabled: true, disabledTools: [], connectOnStartup: true });
+    for (const s of list)
+      stored.push({ id: s.id, name: s.id, url: s.url, auth: { kind: 'none' }, enabled: true, disabledTools: [], connectOnStartup: true });
     await chrome.storage.local.set({ mcp_servers: stored });
   }, servers);
 }
@@ -46,10 +47,13 @@ interface StateServer {
 export async function waitReady(rig: Rig, ids: string[], minTools = 1, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const state = (await rig.panel.evaluate(() => (globalThis as never as { __bench: { state(): Promise<unknown> } }).__bench.state())) as { servers: StateServer[] };
+    const state = (await rig.panel.evaluate(() => (globalThis as never as { __bench: { state(): Promise<unknown> } }).__bench.state())) as {
+      servers: StateServer[];
+    };
     const ready = ids.filter((id) => state.servers.some((s) => s.id === id && s.status === 'ready' && s.tools.length >= minTools));
     if (ready.length === ids.length) return;
-    if (Date.now() > deadline) throw new Error(`servers not ready after ${timeoutMs} ms: ${ids.filter((id) => !ready.includes(id)).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(`servers not ready after ${timeoutMs} ms: ${ids.filter((id) => !ready.includes(id)).join(', ')}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -59,7 +63,7 @@ const isOffscreen = (t: Target) => t.url().endsWith('/offscreen.html');
 /** The current offscreen document, with the bench code installed. */
 export async function offscreenPage(rig: Rig): Promise<Page> {
   const target = await rig.ext.browser.waitForTarget(isOffscreen, { timeout: 15_000 });
-  const page = (await target.asPage())!;
+  const page = await target.asPage();
   await page.evaluate(BENCH_CODE);
   return page;
 }

@@ -2,7 +2,15 @@
 import type { Summary } from './stats.js';
 
 /** Filter keystrokes: `p50` etc. are input → layout done; `toFrame` is input → next frame painted. */
-export type PanelFilter = Summary & { toFrame: Summary; rowsChanged: Summary; rowsMin: number; rowsMax: number; rowsAtEnd: number; queryAtEnd: string; goal: string };
+export type PanelFilter = Summary & {
+  toFrame: Summary;
+  rowsChanged: Summary;
+  rowsMin: number;
+  rowsMax: number;
+  rowsAtEnd: number;
+  queryAtEnd: string;
+  goal: string;
+};
 
 export interface Results {
   smoke: boolean;
@@ -12,11 +20,24 @@ export interface Results {
   ratios: { name: string; ratio: number; min: number; max: number; goal?: string }[];
   cold?: { extension: Summary; nodeSdk: Summary; goal: string };
   concurrency?: {
-    servers: number; perServer: number; slowMs: number; sent: number; serverRan: number; noneLost: boolean; idealCappedMs: number;
+    servers: number;
+    perServer: number;
+    slowMs: number;
+    sent: number;
+    serverRan: number;
+    noneLost: boolean;
+    idealCappedMs: number;
     extension: { callsPerSecond: number; wallMs: number[]; ok: number[]; p50: number; max: number; errors: string[] };
     nodeSdk: { callsPerSecond: number; wallMs: number[]; ok: number[]; p50: number; max: number };
   };
-  socketCap?: { calls: number; slowMs: number; extensionWallMs: number; nodeSdkWallMs: number; predictedCappedMs: number; allCompleted: boolean };
+  socketCap?: {
+    calls: number;
+    slowMs: number;
+    extensionWallMs: number;
+    nodeSdkWallMs: number;
+    predictedCappedMs: number;
+    allCompleted: boolean;
+  };
   memory?: Record<string, unknown> & { connected: number; perServerBytes: number; servers2: { usedBytes: number } };
   panel?: { tools: number; rowsRendered: number; firstRender: Summary; filter: PanelFilter | string };
   extensionErrors?: string[];
@@ -38,53 +59,87 @@ export function markdown(r: Results): string {
     '',
     '| Variant | What it measures | n | p50 ms | p95 ms | spread | client CPU ms/call |',
     '|---|---|---:|---:|---:|---:|---:|',
-    ...r.latency.map((l) => `| ${l.key} | ${l.what} | ${l.n} | ${f(l.p50)} | ${f(l.p95)} | ${pct(l.spread)} | ${l.cpuMsPerCall === undefined ? 'n/a' : f(l.cpuMsPerCall, 3)} |`),
+    ...r.latency.map(
+      (l) =>
+        `| ${l.key} | ${l.what} | ${l.n} | ${f(l.p50)} | ${f(l.p95)} | ${pct(l.spread)} | ${l.cpuMsPerCall === undefined ? 'n/a' : f(l.cpuMsPerCall, 3)} |`,
+    ),
     '',
     '| Ratio (median of per-round ratios) | value | per-round range | goal | met |',
     '|---|---:|---:|---|---|',
-    ...r.ratios.map((x) => `| ${x.name} | ${f(x.ratio)}× | ${f(x.min)}–${f(x.max)} | ${x.goal ?? ''} | ${x.goal ? (x.ratio <= 1.25 ? 'yes' : '**no**') : ''} |`),
+    ...r.ratios.map(
+      (x) =>
+        `| ${x.name} | ${f(x.ratio)}× | ${f(x.min)}–${f(x.max)} | ${x.goal ?? ''} | ${x.goal ? (x.ratio <= 1.25 ? 'yes' : '**no**') : ''} |`,
+    ),
   ];
   if (r.cold) {
     const met = r.cold.extension.p50 <= 300;
-    out.push('', '## Cold wake (service worker and offscreen document stopped; server already configured)', '',
-      '| Path | n | p50 ms | p95 ms | spread |', '|---|---:|---:|---:|---:|',
+    out.push(
+      '',
+      '## Cold wake (service worker and offscreen document stopped; server already configured)',
+      '',
+      '| Path | n | p50 ms | p95 ms | spread |',
+      '|---|---:|---:|---:|---:|',
       `| extension: first tool result after a stopped worker (wake, config, offscreen, SDK connect + catalog, call) | ${r.cold.extension.n} | ${f(r.cold.extension.p50, 0)} | ${f(r.cold.extension.p95, 0)} | ${pct(r.cold.extension.spread)} |`,
       `| Node SDK: new Client, connect, call | ${r.cold.nodeSdk.n} | ${f(r.cold.nodeSdk.p50, 0)} | ${f(r.cold.nodeSdk.p95, 0)} | ${pct(r.cold.nodeSdk.spread)} |`,
-      '', `Goal ${r.cold.goal}: ${met ? 'met' : '**not met**'}.`);
+      '',
+      `Goal ${r.cold.goal}: ${met ? 'met' : '**not met**'}.`,
+    );
   }
   const c = r.concurrency;
   if (c) {
-    out.push('', `## Concurrency: ${c.servers} servers × ${c.perServer} calls in flight, slow(1 step × ${c.slowMs} ms)`, '',
-      '| Path | calls/s | wall ms per run | p50 call ms | max call ms | completed per run |', '|---|---:|---|---:|---:|---|',
+    out.push(
+      '',
+      `## Concurrency: ${c.servers} servers × ${c.perServer} calls in flight, slow(1 step × ${c.slowMs} ms)`,
+      '',
+      '| Path | calls/s | wall ms per run | p50 call ms | max call ms | completed per run |',
+      '|---|---:|---|---:|---:|---|',
       `| extension (panel → worker → offscreen) | ${f(c.extension.callsPerSecond, 0)} | ${c.extension.wallMs.map((w) => w.toFixed(0)).join(', ')} | ${f(c.extension.p50, 0)} | ${f(c.extension.max, 0)} | ${c.extension.ok.join(', ')} of ${c.servers * c.perServer} |`,
       `| Node SDK, one client per server | ${f(c.nodeSdk.callsPerSecond, 0)} | ${c.nodeSdk.wallMs.map((w) => w.toFixed(0)).join(', ')} | ${f(c.nodeSdk.p50, 0)} | ${f(c.nodeSdk.max, 0)} | ${c.nodeSdk.ok.join(', ')} of ${c.servers * c.perServer} |`,
-      '', `Throughput ratio extension ÷ Node SDK: ${f(c.extension.callsPerSecond / c.nodeSdk.callsPerSecond)}×. ` +
-      `Calls sent ${c.sent}, run by the servers ${c.serverRan}: ${c.noneLost ? 'no call lost' : '**calls lost or failed**'}${c.extension.errors.length ? ` (${c.extension.errors.join('; ')})` : ''}. ` +
-      `Chrome's 6 sockets per host, one held by each session's GET event stream, leave 5 for calls: ${c.perServer} calls per server need ⌈${c.perServer}/5⌉ waves ≈ ${c.idealCappedMs} ms of server time alone, vs ${c.slowMs} ms uncapped.`);
+      '',
+      `Throughput ratio extension ÷ Node SDK: ${f(c.extension.callsPerSecond / c.nodeSdk.callsPerSecond)}×. ` +
+        `Calls sent ${c.sent}, run by the servers ${c.serverRan}: ${c.noneLost ? 'no call lost' : '**calls lost or failed**'}${c.extension.errors.length ? ` (${c.extension.errors.join('; ')})` : ''}. ` +
+        `Chrome's 6 sockets per host, one held by each session's GET event stream, leave 5 for calls: ${c.perServer} calls per server need ⌈${c.perServer}/5⌉ waves ≈ ${c.idealCappedMs} ms of server time alone, vs ${c.slowMs} ms uncapped.`,
+    );
   }
   if (r.socketCap) {
     const s = r.socketCap;
-    out.push('', `Socket cap alone (one server, ${s.calls} calls of ${s.slowMs} ms in flight): extension ${f(s.extensionWallMs, 0)} ms, Node SDK ${f(s.nodeSdkWallMs, 0)} ms ` +
-      `(${f(s.extensionWallMs / s.nodeSdkWallMs)}×); 5 usable sockets predict ${s.predictedCappedMs} ms: the extra calls wait, queued, in Chrome's socket pool; ${s.allCompleted ? 'every call completed' : '**some calls did not complete**'}.`);
+    out.push(
+      '',
+      `Socket cap alone (one server, ${s.calls} calls of ${s.slowMs} ms in flight): extension ${f(s.extensionWallMs, 0)} ms, Node SDK ${f(s.nodeSdkWallMs, 0)} ms ` +
+        `(${f(s.extensionWallMs / s.nodeSdkWallMs)}×); 5 usable sockets predict ${s.predictedCappedMs} ms: the extra calls wait, queued, in Chrome's socket pool; ${s.allCompleted ? 'every call completed' : '**some calls did not complete**'}.`,
+    );
   }
   if (r.memory) {
-    const m = r.memory as unknown as Record<string, { usedBytes: number; totalBytes: number }> & { connected: number; perServerBytes: number };
+    const m = r.memory as unknown as Record<string, { usedBytes: number; totalBytes: number }> & {
+      connected: number;
+      perServerBytes: number;
+    };
     const n = m[`servers${m.connected}`]!;
-    out.push('', '## Offscreen document JS heap (after a forced GC, CDP Runtime.getHeapUsage)', '',
-      `2 servers connected: ${mib(m.servers2!.usedBytes)} MiB used; ${m.connected} connected: ${mib(n.usedBytes)} MiB used (${mib(n.totalBytes)} MiB allocated); ≈ ${(m.perServerBytes / 1024).toFixed(0)} KiB per extra session.`);
+    out.push(
+      '',
+      '## Offscreen document JS heap (after a forced GC, CDP Runtime.getHeapUsage)',
+      '',
+      `2 servers connected: ${mib(m.servers2!.usedBytes)} MiB used; ${m.connected} connected: ${mib(n.usedBytes)} MiB used (${mib(n.totalBytes)} MiB allocated); ≈ ${(m.perServerBytes / 1024).toFixed(0)} KiB per extra session.`,
+    );
   }
   if (r.panel) {
     const fl = r.panel.filter;
-    out.push('', `## Panel: a card with ${r.panel.tools} tools`, '',
+    out.push(
+      '',
+      `## Panel: a card with ${r.panel.tools} tools`,
+      '',
       `First render (assign → laid out, ${r.panel.firstRender.n} fresh cards): p50 ${f(r.panel.firstRender.p50, 1)} ms, p95 ${f(r.panel.firstRender.p95, 1)} ms, spread ${pct(r.panel.firstRender.spread)}; ${r.panel.rowsRendered} rows attached in the tool list (content-visibility: auto skips rendering the off-screen ones).`,
-      ...(typeof fl === 'string' ? [`Tool filter: ${fl}.`] : [
-        '',
-        `| Filter keystroke (${fl.n} keystrokes typing "tool_09" and clearing, rows shown ${fl.rowsMin}–${fl.rowsMax}) | p50 ms | p95 ms | spread | goal | met |`,
-        '|---|---:|---:|---:|---|---|',
-        `| input event → style + layout done | ${f(fl.p50, 1)} | ${f(fl.p95, 1)} | ${pct(fl.spread)} | ${fl.goal} | ${fl.p50 < 16 ? 'yes' : '**no**'} |`,
-        `| only the ${fl.rowsChanged.n} keystrokes that changed the shown rows: input event → style + layout done | ${f(fl.rowsChanged.p50, 1)} | ${f(fl.rowsChanged.p95, 1)} | ${pct(fl.rowsChanged.spread)} | ${fl.goal} | ${fl.rowsChanged.p50 < 16 ? 'yes' : '**no**'} |`,
-        `| input event → next frame painted (includes the wait for vsync) | ${f(fl.toFrame.p50, 1)} | ${f(fl.toFrame.p95, 1)} | ${pct(fl.toFrame.spread)} | ${fl.goal} | ${fl.toFrame.p50 < 16 ? 'yes' : '**no**'} |`,
-      ]));
+      ...(typeof fl === 'string'
+        ? [`Tool filter: ${fl}.`]
+        : [
+            '',
+            `| Filter keystroke (${fl.n} keystrokes typing "tool_09" and clearing, rows shown ${fl.rowsMin}–${fl.rowsMax}) | p50 ms | p95 ms | spread | goal | met |`,
+            '|---|---:|---:|---:|---|---|',
+            `| input event → style + layout done | ${f(fl.p50, 1)} | ${f(fl.p95, 1)} | ${pct(fl.spread)} | ${fl.goal} | ${fl.p50 < 16 ? 'yes' : '**no**'} |`,
+            `| only the ${fl.rowsChanged.n} keystrokes that changed the shown rows: input event → style + layout done | ${f(fl.rowsChanged.p50, 1)} | ${f(fl.rowsChanged.p95, 1)} | ${pct(fl.rowsChanged.spread)} | ${fl.goal} | ${fl.rowsChanged.p50 < 16 ? 'yes' : '**no**'} |`,
+            `| input event → next frame painted (includes the wait for vsync) | ${f(fl.toFrame.p50, 1)} | ${f(fl.toFrame.p95, 1)} | ${pct(fl.toFrame.spread)} | ${fl.goal} | ${fl.toFrame.p50 < 16 ? 'yes' : '**no**'} |`,
+          ]),
+    );
   }
   if (r.extensionErrors?.length) out.push('', `Errors logged by extension contexts: ${r.extensionErrors.join(' | ')}`);
   for (const n of r.notes) out.push('', n);

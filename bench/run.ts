@@ -28,18 +28,27 @@ if (!existsSync(`${outDir}/manifest.json`)) {
 }
 
 /** The demo servers in a child process: [sse], [json], [20 × sse for concurrency], [1,000 tools]. */
-const child = spawn(process.execPath, ['--import', 'tsx', 'bench/server-child.ts', JSON.stringify([
-  { jsonResponse: false, count: 1 },
-  { jsonResponse: true, count: 1 },
-  { jsonResponse: false, count: P.conc },
-  { jsonResponse: true, count: 1, extraTools: 997 },
-])], { stdio: ['pipe', 'pipe', 'inherit'] });
-const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+const child = spawn(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    'bench/server-child.ts',
+    JSON.stringify([
+      { jsonResponse: false, count: 1 },
+      { jsonResponse: true, count: 1 },
+      { jsonResponse: false, count: P.conc },
+      { jsonResponse: true, count: 1, extraTools: 997 },
+    ]),
+  ],
+  { stdio: ['pipe', 'pipe', 'inherit'] },
+);
+const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
 const nextLine = async () => JSON.parse((await lines.next()).value as string);
 const { urls } = (await nextLine()) as { urls: string[][] };
 const [[sseUrl], [jsonUrl], concUrls, [manyUrl]] = urls as [[string], [string], string[], [string]];
 const serverCalls = async (): Promise<number> => {
-  child.stdin!.write('stats\n');
+  child.stdin.write('stats\n');
   return ((await nextLine()) as { toolCalls: number[] }).toolCalls.reduce((a, b) => a + b, 0);
 };
 
@@ -53,7 +62,10 @@ try {
     page.evaluate((m: string, a: unknown[]) => (globalThis as unknown as B).__bench[m]!(...(a as never[])), method, args) as Promise<T>;
 
   // 1. Latency, both server flavours, eight variants interleaved round by round.
-  await addServers(rig, [{ id: 'sse', url: sseUrl }, { id: 'json', url: jsonUrl }]);
+  await addServers(rig, [
+    { id: 'sse', url: sseUrl },
+    { id: 'json', url: jsonUrl },
+  ]);
   await waitReady(rig, ['sse', 'json']);
   const off = await offscreenPage(rig);
   const sdk = { sse: await sdkClient(sseUrl), json: await sdkClient(jsonUrl) };
@@ -64,14 +76,28 @@ try {
     variants.push(
       { key: `node-fetch/${f}`, what: `Node: bare fetch POST tools/call (${f} server)`, run: (n) => nodeFetchBatch(url[f], n) },
       { key: `node-sdk/${f}`, what: `Node: SDK Client.callTool (${f} server)`, run: (n) => nodeSdkBatch(sdk[f], n) },
-      { key: `offscreen-fetch/${f}`, what: `Offscreen document: the same bare fetch (${f} server)`, run: async (n) => ({ ms: await inPage<number[]>(off, 'fetchBatch', url[f], n) }) },
-      { key: `extension/${f}`, what: `Extension: panel sendMessage → worker → offscreen SDK → server → back (${f} server)`, run: async (n) => ({ ms: await inPage<number[]>(panel, 'panelBatch', f, n) }) },
+      {
+        key: `offscreen-fetch/${f}`,
+        what: `Offscreen document: the same bare fetch (${f} server)`,
+        run: async (n) => ({ ms: await inPage<number[]>(off, 'fetchBatch', url[f], n) }),
+      },
+      {
+        key: `extension/${f}`,
+        what: `Extension: panel sendMessage → worker → offscreen SDK → server → back (${f} server)`,
+        run: async (n) => ({ ms: await inPage<number[]>(panel, 'panelBatch', f, n) }),
+      },
     );
   }
-  variants.push({ key: 'panel-message', what: 'Extension: panel ↔ worker message only (a request the worker refuses at once; no offscreen, no network)', run: async (n) => ({ ms: await inPage<number[]>(panel, 'msgBatch', n) }) });
+  variants.push({
+    key: 'panel-message',
+    what: 'Extension: panel ↔ worker message only (a request the worker refuses at once; no offscreen, no network)',
+    run: async (n) => ({ ms: await inPage<number[]>(panel, 'msgBatch', n) }),
+  });
   log(`warm-up: ${P.warm} calls per variant`);
   for (const v of variants) await v.run(P.warm);
-  const samples = new Map<string, { ms: number[]; cpu: number[]; roundMedians: number[] }>(variants.map((v) => [v.key, { ms: [], cpu: [], roundMedians: [] }]));
+  const samples = new Map<string, { ms: number[]; cpu: number[]; roundMedians: number[] }>(
+    variants.map((v) => [v.key, { ms: [], cpu: [], roundMedians: [] }]),
+  );
   for (let r = 0; r < P.rounds; r++) {
     const order = r % 2 === 0 ? variants : [...variants].reverse();
     for (const v of order) {
@@ -89,10 +115,20 @@ try {
   }
   const rounds = (k: string) => samples.get(k)!.roundMedians;
   for (const f of ['sse', 'json']) {
-    results.ratios.push({ name: `extension ÷ Node SDK (${f}), p50`, ...ratioOf(rounds(`extension/${f}`), rounds(`node-sdk/${f}`)), goal: '≤ 1.25' });
-    results.ratios.push({ name: `offscreen fetch ÷ Node fetch (${f}), p50`, ...ratioOf(rounds(`offscreen-fetch/${f}`), rounds(`node-fetch/${f}`)) });
+    results.ratios.push({
+      name: `extension ÷ Node SDK (${f}), p50`,
+      ...ratioOf(rounds(`extension/${f}`), rounds(`node-sdk/${f}`)),
+      goal: '≤ 1.25',
+    });
+    results.ratios.push({
+      name: `offscreen fetch ÷ Node fetch (${f}), p50`,
+      ...ratioOf(rounds(`offscreen-fetch/${f}`), rounds(`node-fetch/${f}`)),
+    });
     results.ratios.push({ name: `Node SDK ÷ Node fetch (${f}), p50`, ...ratioOf(rounds(`node-sdk/${f}`), rounds(`node-fetch/${f}`)) });
-    results.ratios.push({ name: `extension ÷ offscreen fetch (${f}), p50`, ...ratioOf(rounds(`extension/${f}`), rounds(`offscreen-fetch/${f}`)) });
+    results.ratios.push({
+      name: `extension ÷ offscreen fetch (${f}), p50`,
+      ...ratioOf(rounds(`extension/${f}`), rounds(`offscreen-fetch/${f}`)),
+    });
   }
   const heap2 = await offscreenHeap(rig);
 
@@ -108,12 +144,17 @@ try {
   const coldSdk: number[] = [];
   for (let i = 0; i < P.cold; i++) {
     await stopWorker(rig);
-    cold.push(await panel.evaluate(async () => {
-      const t0 = performance.now();
-      const r = await chrome.runtime.sendMessage({ type: 'panel:call-tool', params: { serverId: 'sse', tool: 'echo', arguments: { text: 'x' } } });
-      if (!r?.ok) throw new Error(`cold call failed: ${JSON.stringify(r?.error)}`);
-      return performance.now() - t0;
-    }));
+    cold.push(
+      await panel.evaluate(async () => {
+        const t0 = performance.now();
+        const r = await chrome.runtime.sendMessage({
+          type: 'panel:call-tool',
+          params: { serverId: 'sse', tool: 'echo', arguments: { text: 'x' } },
+        });
+        if (!r?.ok) throw new Error(`cold call failed: ${JSON.stringify(r?.error)}`);
+        return performance.now() - t0;
+      }),
+    );
     coldSdk.push(await sdkColdCall(sseUrl));
   }
   results.cold = { extension: summarize(cold), nodeSdk: summarize(coldSdk), goal: 'extension p50 ≤ 300 ms' };
@@ -121,7 +162,10 @@ try {
   // 3. Concurrency: 20 servers × perServer calls in flight, extension vs direct SDK, interleaved.
   log(`concurrency: ${P.conc} servers × ${P.perServer} calls of slow(1 × ${P.slowMs} ms)`);
   const concIds = concUrls.map((_, i) => `c${String(i).padStart(2, '0')}`);
-  await addServers(rig, concIds.map((id, i) => ({ id, url: concUrls[i]! })));
+  await addServers(
+    rig,
+    concIds.map((id, i) => ({ id, url: concUrls[i]! })),
+  );
   await waitReady(rig, concIds);
   const concClients = await Promise.all(concUrls.map((u) => sdkClient(u)));
   const args = { steps: 1, ms: P.slowMs };
@@ -136,10 +180,27 @@ try {
   const total = concIds.length * P.perServer;
   const tput = (runs: { wallMs: number }[]) => (total / median(runs.map((x) => x.wallMs))) * 1000;
   results.concurrency = {
-    servers: concIds.length, perServer: P.perServer, slowMs: P.slowMs,
-    extension: { callsPerSecond: tput(concRuns.extension!), wallMs: concRuns.extension!.map((x) => x.wallMs), ok: concRuns.extension!.map((x) => x.ok), p50: median(concRuns.extension!.flatMap((x) => x.latencies)), max: Math.max(...concRuns.extension!.flatMap((x) => x.latencies)), errors: concRuns.extension!.flatMap((x) => x.errors ?? []) },
-    nodeSdk: { callsPerSecond: tput(concRuns.nodeSdk!), wallMs: concRuns.nodeSdk!.map((x) => x.wallMs), ok: concRuns.nodeSdk!.map((x) => x.ok), p50: median(concRuns.nodeSdk!.flatMap((x) => x.latencies)), max: Math.max(...concRuns.nodeSdk!.flatMap((x) => x.latencies)) },
-    sent, serverRan: ran, noneLost: ran === sent && [...concRuns.extension!, ...concRuns.nodeSdk!].every((x) => x.ok === total),
+    servers: concIds.length,
+    perServer: P.perServer,
+    slowMs: P.slowMs,
+    extension: {
+      callsPerSecond: tput(concRuns.extension!),
+      wallMs: concRuns.extension!.map((x) => x.wallMs),
+      ok: concRuns.extension!.map((x) => x.ok),
+      p50: median(concRuns.extension!.flatMap((x) => x.latencies)),
+      max: Math.max(...concRuns.extension!.flatMap((x) => x.latencies)),
+      errors: concRuns.extension!.flatMap((x) => x.errors ?? []),
+    },
+    nodeSdk: {
+      callsPerSecond: tput(concRuns.nodeSdk!),
+      wallMs: concRuns.nodeSdk!.map((x) => x.wallMs),
+      ok: concRuns.nodeSdk!.map((x) => x.ok),
+      p50: median(concRuns.nodeSdk!.flatMap((x) => x.latencies)),
+      max: Math.max(...concRuns.nodeSdk!.flatMap((x) => x.latencies)),
+    },
+    sent,
+    serverRan: ran,
+    noneLost: ran === sent && [...concRuns.extension!, ...concRuns.nodeSdk!].every((x) => x.ok === total),
     // With one socket per session held by the SDK's GET event stream, 5 carry calls: waves of 5.
     idealCappedMs: Math.ceil(P.perServer / 5) * P.slowMs,
   };
@@ -157,29 +218,62 @@ try {
     capRuns.ok.push(e.ok, n.ok);
   }
   await capClient.close();
-  results.socketCap = { calls: 50, slowMs: 100, extensionWallMs: median(capRuns.ext), nodeSdkWallMs: median(capRuns.node), predictedCappedMs: Math.ceil(50 / 5) * 100, allCompleted: capRuns.ok.every((k) => k === 50) };
+  results.socketCap = {
+    calls: 50,
+    slowMs: 100,
+    extensionWallMs: median(capRuns.ext),
+    nodeSdkWallMs: median(capRuns.node),
+    predictedCappedMs: Math.ceil(50 / 5) * 100,
+    allCompleted: capRuns.ok.every((k) => k === 50),
+  };
 
   // 4. Memory with all those sessions open.
   const heapN = await offscreenHeap(rig);
   const connected = 2 + concIds.length;
-  results.memory = { servers2: heap2, [`servers${connected}`]: heapN, connected, perServerBytes: (heapN.usedBytes - heap2.usedBytes) / (connected - 2) };
+  results.memory = {
+    servers2: heap2,
+    [`servers${connected}`]: heapN,
+    connected,
+    perServerBytes: (heapN.usedBytes - heap2.usedBytes) / (connected - 2),
+  };
 
   // 5. Panel with 1,000 tools.
   log('panel with 1,000 tools');
   await addServers(rig, [{ id: 'many', url: manyUrl }]);
   await waitReady(rig, ['many'], 1000, 90_000);
   const render = await inPage<{ ms: number[]; tools: number; rows: number }>(panel, 'renderCard', 'many', P.render);
-  const filter = await inPage<{ ms: number[]; frameMs: number[]; changed: boolean[]; rowsMin: number; rowsMax: number; rowsAtEnd: number; queryAtEnd: string } | null>(panel, 'filterKeys', P.keys);
+  const filter = await inPage<{
+    ms: number[];
+    frameMs: number[];
+    changed: boolean[];
+    rowsMin: number;
+    rowsMax: number;
+    rowsAtEnd: number;
+    queryAtEnd: string;
+  } | null>(panel, 'filterKeys', P.keys);
   results.panel = {
-    tools: render.tools, rowsRendered: render.rows, firstRender: summarize(render.ms),
-    filter: filter ? { ...summarize(filter.ms), toFrame: summarize(filter.frameMs), rowsChanged: summarize(filter.ms.filter((_, i) => filter.changed[i])), rowsMin: filter.rowsMin, rowsMax: filter.rowsMax, rowsAtEnd: filter.rowsAtEnd, queryAtEnd: filter.queryAtEnd, goal: '< 16 ms' } : 'filter not present',
+    tools: render.tools,
+    rowsRendered: render.rows,
+    firstRender: summarize(render.ms),
+    filter: filter
+      ? {
+          ...summarize(filter.ms),
+          toFrame: summarize(filter.frameMs),
+          rowsChanged: summarize(filter.ms.filter((_, i) => filter.changed[i])),
+          rowsMin: filter.rowsMin,
+          rowsMax: filter.rowsMax,
+          rowsAtEnd: filter.rowsAtEnd,
+          queryAtEnd: filter.queryAtEnd,
+          goal: '< 16 ms',
+        }
+      : 'filter not present',
   };
   results.extensionErrors = rig.ext.errors.slice(0, 10);
   await sdk.sse.close();
   await sdk.json.close();
 } finally {
   await rig?.close();
-  child.stdin!.end();
+  child.stdin.end();
   child.kill('SIGTERM');
 }
 

@@ -26,7 +26,7 @@ interface Built {
 
 async function bundleAll(): Promise<Built[]> {
   const out: Built[] = [];
-  for (const config of configs as RollupOptions[]) {
+  for (const config of configs) {
     const b = await rollup(config);
     const output = config.output as OutputOptions;
     const { output: chunks } = await b.write(output);
@@ -66,7 +66,10 @@ async function assemble() {
   await cp('static', outDir, { recursive: true });
   const manifest = JSON.parse(await readFile('manifest.json', 'utf8'));
   await writeFile(`${outDir}/manifest.json`, JSON.stringify(manifest, null, 2));
-  for (const [locale, catalog] of [['en', en], ['zh_CN', zh_CN]] as const) {
+  for (const [locale, catalog] of [
+    ['en', en],
+    ['zh_CN', zh_CN],
+  ] as const) {
     await mkdir(`${outDir}/_locales/${locale}`, { recursive: true });
     await writeFile(`${outDir}/_locales/${locale}/messages.json`, JSON.stringify(catalog, null, 2));
   }
@@ -80,10 +83,14 @@ function table(built: Built[]) {
 
 /** Writes DEPENDENCIES.md/.json next to the bundles, also when the audit fails (to show why). */
 async function writeAudit(built: Built[]): Promise<AuditResult> {
-  const audit = auditBundles(built.map((b) => ({ file: b.file, bytes: b.bytes, modules: b.rendered })), runtimeAllowlist(process.cwd()));
+  const audit = auditBundles(
+    built.map((b) => ({ file: b.file, bytes: b.bytes, modules: b.rendered })),
+    runtimeAllowlist(process.cwd()),
+  );
   await writeFile(`${outDir}/DEPENDENCIES.json`, JSON.stringify(audit, null, 2));
   await writeFile(`${outDir}/DEPENDENCIES.md`, auditMarkdown(audit));
-  for (const b of audit.bundles) console.log(`${b.file.padEnd(16)}${b.packages.map((p) => `${p.name}@${p.version}`).join(', ') || '(no third-party code)'}`);
+  for (const b of audit.bundles)
+    console.log(`${b.file.padEnd(16)}${b.packages.map((p) => `${p.name}@${p.version}`).join(', ') || '(no third-party code)'}`);
   return audit;
 }
 
@@ -99,7 +106,10 @@ async function main() {
     console.error(`\nBuild FAILED:\n- ${errors.join('\n- ')}`);
     process.exit(1);
   }
-  await writeFile(`${outDir}/build-info.json`, JSON.stringify({ bundles: built.map(({ file, bytes, gzip }) => ({ file, bytes, gzip })) }, null, 2));
+  await writeFile(
+    `${outDir}/build-info.json`,
+    JSON.stringify({ bundles: built.map(({ file, bytes, gzip }) => ({ file, bytes, gzip })) }, null, 2),
+  );
   console.log(`\nBuilt ${outDir}/ in ${((Date.now() - started) / 1000).toFixed(1)} s; all checks passed.`);
 }
 

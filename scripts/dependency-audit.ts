@@ -72,8 +72,18 @@ export function readPackage(dir: string): PackageInfo | undefined {
   const file = join(dir, 'package.json');
   if (existsSync(file)) {
     const pkg = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    const legacy = Array.isArray(pkg.licenses) ? (pkg.licenses as { type?: string }[]).map((l) => l.type).filter(Boolean).join(' OR ') : '';
-    const license = typeof pkg.license === 'string' ? pkg.license : typeof (pkg.license as { type?: string })?.type === 'string' ? (pkg.license as { type: string }).type : legacy;
+    const legacy = Array.isArray(pkg.licenses)
+      ? (pkg.licenses as { type?: string }[])
+          .map((l) => l.type)
+          .filter(Boolean)
+          .join(' OR ')
+      : '';
+    const license =
+      typeof pkg.license === 'string'
+        ? pkg.license
+        : typeof (pkg.license as { type?: string })?.type === 'string'
+          ? (pkg.license as { type: string }).type
+          : legacy;
     info = { name: String(pkg.name), version: String(pkg.version), license: license || 'UNKNOWN', dir };
   }
   cache.set(dir, info);
@@ -138,7 +148,14 @@ export function auditBundles(bundles: { file: string; bytes: number; modules: Bu
         continue;
       }
       const key = `${info.name}@${info.version}`;
-      const use = byKey.get(key) ?? { name: info.name, version: info.version, license: info.license, modules: 0, renderedBytes: 0, minifiedBytesEstimate: 0 };
+      const use = byKey.get(key) ?? {
+        name: info.name,
+        version: info.version,
+        license: info.license,
+        modules: 0,
+        renderedBytes: 0,
+        minifiedBytesEstimate: 0,
+      };
       use.modules++;
       use.renderedBytes += m.renderedLength;
       byKey.set(key, use);
@@ -147,8 +164,12 @@ export function auditBundles(bundles: { file: string; bytes: number; modules: Bu
     const packages = [...byKey.values()].filter((p) => p.renderedBytes > 0).sort((a, c) => c.renderedBytes - a.renderedBytes);
     for (const p of packages) {
       p.minifiedBytesEstimate = Math.round(p.renderedBytes * scale);
-      if (!allowed.has(p.name)) errors.push(`${b.file} contains ${p.name}@${p.version}, which is not a runtime dependency (SPEC A4): add it to "dependencies" deliberately or stop importing it`);
-      if (!licenseAllowed(p.license)) errors.push(`${b.file} contains ${p.name}@${p.version} under license "${p.license}", not one of ${ALLOWED_LICENSES.join(', ')}`);
+      if (!allowed.has(p.name))
+        errors.push(
+          `${b.file} contains ${p.name}@${p.version}, which is not a runtime dependency (SPEC A4): add it to "dependencies" deliberately or stop importing it`,
+        );
+      if (!licenseAllowed(p.license))
+        errors.push(`${b.file} contains ${p.name}@${p.version} under license "${p.license}", not one of ${ALLOWED_LICENSES.join(', ')}`);
     }
     out.push({ file: b.file, bytes: b.bytes, ownRenderedBytes: own, packages });
   }
@@ -172,7 +193,8 @@ export function auditMarkdown(result: AuditResult): string {
       continue;
     }
     lines.push('| Package | Version | License | Modules | Rendered KiB | Minified ≈ KiB |', '|---|---|---|---:|---:|---:|');
-    for (const p of b.packages) lines.push(`| ${p.name} | ${p.version} | ${p.license} | ${p.modules} | ${kib(p.renderedBytes)} | ${kib(p.minifiedBytesEstimate)} |`);
+    for (const p of b.packages)
+      lines.push(`| ${p.name} | ${p.version} | ${p.license} | ${p.modules} | ${kib(p.renderedBytes)} | ${kib(p.minifiedBytesEstimate)} |`);
   }
   return lines.join('\n') + '\n';
 }

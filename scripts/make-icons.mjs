@@ -31,7 +31,8 @@ function icon(size) {
       const dx = Math.max(r - x, 0, x - (size - 1 - r));
       const dy = Math.max(r - y, 0, y - (size - 1 - r));
       const inside = dx * dx + dy * dy <= r * r;
-      const u = x / size, v = y / size;
+      const u = x / size,
+        v = y / size;
       // An "M": two verticals and a V between them.
       const stroke = 0.11;
       const inBand = v > 0.25 && v < 0.75;
@@ -42,14 +43,26 @@ function icon(size) {
       const mark = inBand && (left || right || diag) && vY;
       const o = y * (size * 4 + 1) + 1 + x * 4;
       const [R, G, B] = mark ? [255, 255, 255] : [26, 115, 232];
-      raw[o] = R; raw[o + 1] = G; raw[o + 2] = B; raw[o + 3] = inside ? 255 : 0;
+      raw[o] = R;
+      raw[o + 1] = G;
+      raw[o + 2] = B;
+      raw[o + 3] = inside ? 255 : 0;
     }
   }
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(size, 0);
   ihdr.writeUInt32BE(size, 4);
-  ihdr[8] = 8; ihdr[9] = 6; ihdr[10] = 0; ihdr[11] = 0; ihdr[12] = 0;
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  ihdr[8] = 8;
+  ihdr[9] = 6;
+  ihdr[10] = 0;
+  ihdr[11] = 0;
+  ihdr[12] = 0;
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 for (const size of [16, 32, 48, 128]) writeFileSync(new URL(`../static/icons/icon-${size}.png`, import.meta.url), icon(size));

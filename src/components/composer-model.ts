@@ -10,7 +10,15 @@ import type { ContextBlockView } from '../protocol/panel-composer.js';
 export type Trigger = { kind: '/' | '@'; query: string; start: number; end: number };
 
 export type Suggestion =
-  | { kind: 'prompt'; serverId: string; serverName: string; name: string; label: string; description?: string; arguments: Array<{ name: string; description?: string; required?: boolean }> }
+  | {
+      kind: 'prompt';
+      serverId: string;
+      serverName: string;
+      name: string;
+      label: string;
+      description?: string;
+      arguments: Array<{ name: string; description?: string; required?: boolean }>;
+    }
   | { kind: 'resource'; serverId: string; serverName: string; uri: string; label: string; description?: string }
   | { kind: 'template'; serverId: string; serverName: string; uriTemplate: string; label: string; description?: string };
 
@@ -38,18 +46,42 @@ export function suggestionsFor(trigger: Trigger, servers: ServerView[]): Suggest
         const label = `${s.id}:${p.name}`;
         if (has(label, q) || has(p.title, q)) {
           out.push({
-            kind: 'prompt', serverId: s.id, serverName: s.name, name: p.name, label,
+            kind: 'prompt',
+            serverId: s.id,
+            serverName: s.name,
+            name: p.name,
+            label,
             ...(p.description ? { description: p.description } : {}),
-            arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...(a.description ? { description: a.description } : {}), ...(a.required ? { required: true } : {}) })),
+            arguments: (p.arguments ?? []).map((a) => ({
+              name: a.name,
+              ...(a.description ? { description: a.description } : {}),
+              ...(a.required ? { required: true } : {}),
+            })),
           });
         }
       }
     } else {
       for (const r of s.resources) {
-        if (has(r.name, q) || has(r.uri, q) || has(r.title, q)) out.push({ kind: 'resource', serverId: s.id, serverName: s.name, uri: r.uri, label: `${r.title ?? r.name} · ${r.uri}`, ...(r.description ? { description: r.description } : {}) });
+        if (has(r.name, q) || has(r.uri, q) || has(r.title, q))
+          out.push({
+            kind: 'resource',
+            serverId: s.id,
+            serverName: s.name,
+            uri: r.uri,
+            label: `${r.title ?? r.name} · ${r.uri}`,
+            ...(r.description ? { description: r.description } : {}),
+          });
       }
       for (const r of s.resourceTemplates) {
-        if (has(r.name, q) || has(r.uriTemplate, q) || has(r.title, q)) out.push({ kind: 'template', serverId: s.id, serverName: s.name, uriTemplate: r.uriTemplate, label: `${r.title ?? r.name} · ${r.uriTemplate}`, ...(r.description ? { description: r.description } : {}) });
+        if (has(r.name, q) || has(r.uriTemplate, q) || has(r.title, q))
+          out.push({
+            kind: 'template',
+            serverId: s.id,
+            serverName: s.name,
+            uriTemplate: r.uriTemplate,
+            label: `${r.title ?? r.name} · ${r.uriTemplate}`,
+            ...(r.description ? { description: r.description } : {}),
+          });
       }
     }
     if (out.length >= MAX_SUGGESTIONS) break;
@@ -73,7 +105,14 @@ export function messageObject(text: string, blocks: ContextBlockView[]) {
     role: 'user' as const,
     content: [
       { type: 'text' as const, text },
-      ...blocks.map((b) => ({ type: 'context' as const, kind: b.kind, untrusted: b.untrusted, provenance: { source: 'mcp' as const, ...b.provenance }, delimiter: b.delimiter, text: b.text })),
+      ...blocks.map((b) => ({
+        type: 'context' as const,
+        kind: b.kind,
+        untrusted: b.untrusted,
+        provenance: { source: 'mcp' as const, ...b.provenance },
+        delimiter: b.delimiter,
+        text: b.text,
+      })),
     ],
   };
 }

@@ -6,28 +6,50 @@ export type ServerAction = 'connect' | 'disconnect' | 'delete' | 'enable' | 'dis
 
 export class AddServerEvent extends Event {
   static readonly type = 'mcp-add-server';
-  constructor(readonly detail: { name: string; url: string; authKind: 'none' | 'bearer' | 'oauth'; token?: string; clientId?: string; clientSecret?: string; scopes?: string[] }) {
+  constructor(
+    readonly detail: {
+      name: string;
+      url: string;
+      authKind: 'none' | 'bearer' | 'oauth';
+      token?: string;
+      clientId?: string;
+      clientSecret?: string;
+      scopes?: string[];
+    },
+  ) {
     super(AddServerEvent.type, { bubbles: true, composed: true, cancelable: true });
   }
 }
 
 export class ServerActionEvent extends Event {
   static readonly type = 'mcp-server-action';
-  constructor(readonly serverId: string, readonly action: ServerAction) {
+  constructor(
+    readonly serverId: string,
+    readonly action: ServerAction,
+  ) {
     super(ServerActionEvent.type, { bubbles: true, composed: true, cancelable: true });
   }
 }
 
 export class ToolToggleEvent extends Event {
   static readonly type = 'mcp-tool-toggle';
-  constructor(readonly serverId: string, readonly tool: string, readonly enabled: boolean) {
+  constructor(
+    readonly serverId: string,
+    readonly tool: string,
+    readonly enabled: boolean,
+  ) {
     super(ToolToggleEvent.type, { bubbles: true, composed: true });
   }
 }
 
 export class RunToolEvent extends Event {
   static readonly type = 'mcp-run-tool';
-  constructor(readonly serverId: string, readonly tool: string, readonly args: Record<string, unknown>, readonly operationId?: string) {
+  constructor(
+    readonly serverId: string,
+    readonly tool: string,
+    readonly args: Record<string, unknown>,
+    readonly operationId?: string,
+  ) {
     super(RunToolEvent.type, { bubbles: true, composed: true });
   }
 }
@@ -35,7 +57,10 @@ export class RunToolEvent extends Event {
 /** Several tools at once (bulk enable/disable): the whole new `disabledTools` list. */
 export class BulkToolToggleEvent extends Event {
   static readonly type = 'mcp-bulk-tool-toggle';
-  constructor(readonly serverId: string, readonly disabledTools: string[]) {
+  constructor(
+    readonly serverId: string,
+    readonly disabledTools: string[],
+  ) {
     super(BulkToolToggleEvent.type, { bubbles: true, composed: true });
   }
 }
@@ -73,7 +98,10 @@ export class ExportConfigEvent extends Event {
 /** The Abort button of a running call: cancel it end to end by its operationId (SPEC H2). */
 export class CancelToolEvent extends Event {
   static readonly type = 'mcp-cancel-tool';
-  constructor(readonly serverId: string, readonly operationId: string) {
+  constructor(
+    readonly serverId: string,
+    readonly operationId: string,
+  ) {
     super(CancelToolEvent.type, { bubbles: true, composed: true });
   }
 }
@@ -81,7 +109,10 @@ export class CancelToolEvent extends Event {
 /** The user's answer on a tool-call approval card (SPEC G1, K3). */
 export class ApprovalDecisionEvent extends Event {
   static readonly type = 'mcp-approval-decision';
-  constructor(readonly approvalId: string, readonly decision: 'once' | 'always' | 'deny') {
+  constructor(
+    readonly approvalId: string,
+    readonly decision: 'once' | 'always' | 'deny',
+  ) {
     super(ApprovalDecisionEvent.type, { bubbles: true, composed: true });
   }
 }
@@ -89,7 +120,11 @@ export class ApprovalDecisionEvent extends Event {
 /** The user's answer on an elicitation card (SPEC I1); `content` only with `accept`. */
 export class ElicitationAnswerEvent extends Event {
   static readonly type = 'mcp-elicitation-answer';
-  constructor(readonly interactionId: string, readonly action: 'accept' | 'decline' | 'cancel', readonly content?: Record<string, unknown>) {
+  constructor(
+    readonly interactionId: string,
+    readonly action: 'accept' | 'decline' | 'cancel',
+    readonly content?: Record<string, unknown>,
+  ) {
     super(ElicitationAnswerEvent.type, { bubbles: true, composed: true });
   }
 }
@@ -97,7 +132,10 @@ export class ElicitationAnswerEvent extends Event {
 /** Re-run (after "retry is safe" was confirmed) or dismiss a failed interaction (SPEC I3). */
 export class InteractionActionEvent extends Event {
   static readonly type = 'mcp-interaction-action';
-  constructor(readonly interactionId: string, readonly action: 'rerun' | 'dismiss') {
+  constructor(
+    readonly interactionId: string,
+    readonly action: 'rerun' | 'dismiss',
+  ) {
     super(InteractionActionEvent.type, { bubbles: true, composed: true });
   }
 }
@@ -105,7 +143,11 @@ export class InteractionActionEvent extends Event {
 /** The composer asks for a ContextBlock: a prompt with its arguments, or a resource (SPEC K4). */
 export class ComposerRequestEvent extends Event {
   static readonly type = 'mcp-composer-request';
-  constructor(readonly detail: { kind: 'prompt'; serverId: string; prompt: string; arguments: Record<string, string> } | { kind: 'resource'; serverId: string; uri: string }) {
+  constructor(
+    readonly detail:
+      | { kind: 'prompt'; serverId: string; prompt: string; arguments: Record<string, string> }
+      | { kind: 'resource'; serverId: string; uri: string },
+  ) {
     super(ComposerRequestEvent.type, { bubbles: true, composed: true });
   }
 }

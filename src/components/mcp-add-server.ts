@@ -20,7 +20,9 @@ export class McpAddServerElement extends HTMLElement {
   }
   readonly #name = el('input', { name: 'name', required: true, autocomplete: 'off', maxlength: '120' });
   readonly #url = el('input', { name: 'url', type: 'url', required: true, autocomplete: 'off', placeholder: 'https://example.com/mcp' });
-  readonly #authKind = el('select', { name: 'auth-kind' },
+  readonly #authKind = el(
+    'select',
+    { name: 'auth-kind' },
     el('option', { value: 'none' }, t('authNone')),
     el('option', { value: 'bearer' }, t('authBearer')),
     el('option', { value: 'oauth' }, t('authOAuth')),
@@ -28,7 +30,9 @@ export class McpAddServerElement extends HTMLElement {
   readonly #clientId = el('input', { name: 'client-id', autocomplete: 'off', spellcheck: 'false', maxlength: '512' });
   readonly #clientSecret = el('input', { name: 'client-secret', type: 'password', autocomplete: 'off', spellcheck: 'false' });
   readonly #scopes = el('input', { name: 'scopes', autocomplete: 'off', spellcheck: 'false' });
-  readonly #oauthFields = el('div', { class: 'oauth', hidden: true },
+  readonly #oauthFields = el(
+    'div',
+    { class: 'oauth', hidden: true },
     el('label', {}, t('oauthClientId'), this.#clientId),
     el('label', {}, t('oauthClientSecret'), this.#clientSecret),
     el('label', {}, t('oauthScopes'), this.#scopes),
@@ -42,7 +46,9 @@ export class McpAddServerElement extends HTMLElement {
     super();
     const root = this.attachShadow({ mode: 'open' });
     root.adoptedStyleSheets = [css];
-    const form = el('form', { 'aria-label': t('addServer'), novalidate: true },
+    const form = el(
+      'form',
+      { 'aria-label': t('addServer'), novalidate: true },
       el('label', {}, t('serverName'), this.#name),
       el('label', {}, t('serverUrl'), this.#url),
       el('label', {}, t('authKind'), this.#authKind),
@@ -105,16 +111,25 @@ export class McpAddServerElement extends HTMLElement {
       const clientId = this.#clientId.value.trim();
       const clientSecret = this.#clientSecret.value.trim();
       const scopes = this.#scopes.value.split(/\s+/).filter(Boolean);
-      this.dispatchEvent(new AddServerEvent({
-        name: name || fallbackName,
-        url: checked.url,
-        authKind: 'oauth',
-        ...(clientId ? { clientId } : {}),
-        ...(clientId && clientSecret ? { clientSecret } : {}),
-        ...(scopes.length ? { scopes } : {}),
-      }));
+      this.dispatchEvent(
+        new AddServerEvent({
+          name: name || fallbackName,
+          url: checked.url,
+          authKind: 'oauth',
+          ...(clientId ? { clientId } : {}),
+          ...(clientId && clientSecret ? { clientSecret } : {}),
+          ...(scopes.length ? { scopes } : {}),
+        }),
+      );
       return;
     }
-    this.dispatchEvent(new AddServerEvent({ name: name || fallbackName, url: checked.url, authKind: bearer ? 'bearer' : 'none', ...(bearer ? { token } : {}) }));
+    this.dispatchEvent(
+      new AddServerEvent({
+        name: name || fallbackName,
+        url: checked.url,
+        authKind: bearer ? 'bearer' : 'none',
+        ...(bearer ? { token } : {}),
+      }),
+    );
   }
 }

@@ -21,7 +21,9 @@ const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHi
 /** Annotation flags as plain words, e.g. `readOnlyHint=true, openWorldHint=false`. */
 export function describeHints(annotations: ApprovalView['annotations']): string {
   if (!annotations) return '';
-  return HINTS.filter((h) => typeof annotations[h] === 'boolean').map((h) => `${h}=${String(annotations[h])}`).join(', ');
+  return HINTS.filter((h) => typeof annotations[h] === 'boolean')
+    .map((h) => `${h}=${String(annotations[h])}`)
+    .join(', ');
 }
 
 export class McpApprovalCardElement extends HTMLElement {
@@ -70,9 +72,15 @@ export class McpApprovalCardElement extends HTMLElement {
       });
       return b;
     };
-    const section = el('section', { role: 'alertdialog', 'aria-labelledby': 'title', 'aria-describedby': 'from' },
+    const section = el(
+      'section',
+      { role: 'alertdialog', 'aria-labelledby': 'title', 'aria-describedby': 'from' },
       el('h3', { id: 'title' }, t('approvalTitle')),
-      el('p', { id: 'from', class: 'from' }, t('approvalFrom', a.agentName, a.toolTitle ? `${a.toolTitle} (${a.tool})` : a.tool, a.serverName)),
+      el(
+        'p',
+        { id: 'from', class: 'from' },
+        t('approvalFrom', a.agentName, a.toolTitle ? `${a.toolTitle} (${a.tool})` : a.tool, a.serverName),
+      ),
       hints ? el('p', { class: 'hints muted' }, t('approvalHints', hints)) : null,
       el('pre', { class: 'arguments', 'aria-label': t('argumentsJson') }, a.argumentsJson),
       el('div', { class: 'actions' }, button('once', t('allowOnce')), button('always', t('allowAlways')), button('deny', t('deny'))),

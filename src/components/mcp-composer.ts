@@ -54,7 +54,15 @@ export class McpComposerElement extends HTMLElement {
         this.#list.querySelector('button')?.focus();
       }
     });
-    root.append(this.#text, this.#list, this.#chooser, this.#status, this.#blocksEl, el('p', { class: 'muted' }, t('composerMessage')), this.#message);
+    root.append(
+      this.#text,
+      this.#list,
+      this.#chooser,
+      this.#status,
+      this.#blocksEl,
+      el('p', { class: 'muted' }, t('composerMessage')),
+      this.#message,
+    );
     this.#renderMessage();
   }
 
@@ -154,7 +162,12 @@ export class McpComposerElement extends HTMLElement {
           this.#renderBlocks();
         });
         const what = b.kind === 'prompt' ? `/${b.provenance.serverId}:${b.provenance.prompt ?? ''}` : `@${b.provenance.uri ?? ''}`;
-        return el('figure', { role: 'listitem', class: `block ${b.kind}` }, el('figcaption', {}, el('span', {}, `${what} · ${b.provenance.serverName}`), remove), el('pre', {}, b.text));
+        return el(
+          'figure',
+          { role: 'listitem', class: `block ${b.kind}` },
+          el('figcaption', {}, el('span', {}, `${what} · ${b.provenance.serverName}`), remove),
+          el('pre', {}, b.text),
+        );
       }),
     );
     this.#renderMessage();

@@ -84,11 +84,19 @@ export class McpElicitationCardElement extends HTMLElement {
       buttons.push(b);
       return b;
     };
-    return el('section', { role: 'dialog', 'aria-labelledby': 'message', 'aria-describedby': 'from' },
+    return el(
+      'section',
+      { role: 'dialog', 'aria-labelledby': 'message', 'aria-describedby': 'from' },
       el('p', { class: 'message', id: 'message' }, v.message),
       from,
       form,
-      el('div', { class: 'actions' }, button('accept', t('elicitationAccept')), button('decline', t('elicitationDecline')), button('cancel', t('elicitationCancel'))),
+      el(
+        'div',
+        { class: 'actions' },
+        button('accept', t('elicitationAccept')),
+        button('decline', t('elicitationDecline')),
+        button('cancel', t('elicitationCancel')),
+      ),
     );
   }
 
@@ -105,7 +113,9 @@ export class McpElicitationCardElement extends HTMLElement {
     });
     const dismiss = el('button', { type: 'button', 'data-action': 'dismiss' }, t('dismiss'));
     dismiss.addEventListener('click', () => this.dispatchEvent(new InteractionActionEvent(v.id, 'dismiss')));
-    return el('section', { role: 'alert', 'aria-describedby': 'from' },
+    return el(
+      'section',
+      { role: 'alert', 'aria-describedby': 'from' },
       el('p', { class: 'reason error' }, t('elicitationFailed', v.reason ?? '')),
       el('p', { class: 'message' }, v.message),
       from,

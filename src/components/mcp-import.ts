@@ -118,7 +118,9 @@ export class McpImportElement extends HTMLElement {
   }
 
   #overwrite(): string[] {
-    return [...this.#result.querySelectorAll<HTMLInputElement>('input[data-overwrite]')].filter((b) => b.checked).map((b) => b.dataset['overwrite']!);
+    return [...this.#result.querySelectorAll<HTMLInputElement>('input[data-overwrite]')]
+      .filter((b) => b.checked)
+      .map((b) => b.dataset['overwrite']!);
   }
 
   #values(): Record<string, string> {
@@ -147,7 +149,8 @@ export class McpImportElement extends HTMLElement {
 
   #renderPreview(preview: ImportPreview) {
     const parts: Node[] = [el('p', { class: 'muted' }, t('importDialect', preview.dialect))];
-    if (preview.errors.length) parts.push(el('ul', { class: 'errors error', role: 'alert' }, ...preview.errors.map((e) => el('li', {}, e))));
+    if (preview.errors.length)
+      parts.push(el('ul', { class: 'errors error', role: 'alert' }, ...preview.errors.map((e) => el('li', {}, e))));
     if (preview.entries.length) {
       const head = el('tr', {}, ...[t('importName'), t('importUrl'), t('importOutcome')].map((h) => el('th', { scope: 'col' }, h)));
       const rows = preview.entries.map((entry) => this.#row(entry));
@@ -156,11 +159,20 @@ export class McpImportElement extends HTMLElement {
     const fields = uniquePlaceholders(preview.entries);
     if (fields.length) {
       parts.push(
-        el('fieldset', {}, ...fields.map((p) => {
-          const input = el('input', { type: p.secret ? 'password' : 'text', 'data-token': p.token, autocomplete: 'off', spellcheck: 'false' });
-          if (p.defaultValue !== undefined) input.value = p.defaultValue;
-          return el('label', {}, t('importFill', p.label), input);
-        })),
+        el(
+          'fieldset',
+          {},
+          ...fields.map((p) => {
+            const input = el('input', {
+              type: p.secret ? 'password' : 'text',
+              'data-token': p.token,
+              autocomplete: 'off',
+              spellcheck: 'false',
+            });
+            if (p.defaultValue !== undefined) input.value = p.defaultValue;
+            return el('label', {}, t('importFill', p.label), input);
+          }),
+        ),
       );
     }
     this.#result.replaceChildren(...parts);
@@ -168,7 +180,9 @@ export class McpImportElement extends HTMLElement {
 
   #row(entry: ImportEntry): HTMLTableRowElement {
     const statusKey = entry.status === 'add' ? 'importStatusAdd' : entry.status === 'skip' ? 'importStatusSkip' : 'importStatusConflict';
-    const outcome = el('td', { class: `status-${entry.status}`, 'data-status': entry.status },
+    const outcome = el(
+      'td',
+      { class: `status-${entry.status}`, 'data-status': entry.status },
       el('strong', {}, t(statusKey)),
       entry.reason ? ` — ${entry.reason}` : '',
     );

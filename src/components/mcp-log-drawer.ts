@@ -71,7 +71,11 @@ export class McpLogDrawerElement extends HTMLElement {
 
   /** The JSON the export button saves. */
   exportJson(): string {
-    return JSON.stringify({ format: 'remote-mcp-for-chrome/request-log', version: 1, serverId: this.serverId, entries: this.#entries }, null, 2);
+    return JSON.stringify(
+      { format: 'remote-mcp-for-chrome/request-log', version: 1, serverId: this.serverId, entries: this.#entries },
+      null,
+      2,
+    );
   }
 
   #ask() {
@@ -86,16 +90,32 @@ export class McpLogDrawerElement extends HTMLElement {
       return;
     }
     this.#status.hidden = true;
-    const head = el('tr', {}, ...[t('logTime'), t('logMethod'), t('logStatus'), t('logDuration'), t('logSize')].map((h) => el('th', { scope: 'col' }, h)));
-    const rows = [...this.#entries].reverse().map((e) =>
-      el('tr', {},
-        el('td', { class: 'time' }, new Date(e.at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false })),
-        el('td', { class: 'method' }, e.method),
-        el('td', { class: e.status === 'error' || typeof e.status === 'number' && e.status >= 400 ? 'err error' : 'err' }, e.error ? `${String(e.status)}: ${e.error}` : String(e.status)),
-        el('td', { class: 'num' }, `${Math.round(e.durationMs)} ms`),
-        el('td', {}, `${formatBytes(e.requestBytes)} / ${formatBytes(e.responseBytes)}`),
-      ),
+    const head = el(
+      'tr',
+      {},
+      ...[t('logTime'), t('logMethod'), t('logStatus'), t('logDuration'), t('logSize')].map((h) => el('th', { scope: 'col' }, h)),
     );
+    const rows = [...this.#entries]
+      .reverse()
+      .map((e) =>
+        el(
+          'tr',
+          {},
+          el(
+            'td',
+            { class: 'time' },
+            new Date(e.at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }),
+          ),
+          el('td', { class: 'method' }, e.method),
+          el(
+            'td',
+            { class: e.status === 'error' || (typeof e.status === 'number' && e.status >= 400) ? 'err error' : 'err' },
+            e.error ? `${String(e.status)}: ${e.error}` : String(e.status),
+          ),
+          el('td', { class: 'num' }, `${Math.round(e.durationMs)} ms`),
+          el('td', {}, `${formatBytes(e.requestBytes)} / ${formatBytes(e.responseBytes)}`),
+        ),
+      );
     this.#body.replaceChildren(el('table', {}, el('thead', {}, head), el('tbody', {}, ...rows)));
   }
 }

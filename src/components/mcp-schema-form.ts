@@ -154,7 +154,14 @@ export class McpSchemaFormElement extends HTMLElement {
     const error = el('span', { class: 'field-error error', 'data-path': key, role: 'alert' });
     const title = `${f.label}${f.required ? ' *' : ''}`;
     if (f.kind === 'object') {
-      return el('fieldset', { 'data-path': key }, el('legend', {}, title), description, ...f.fields.map((c) => this.#field(c, path)), error);
+      return el(
+        'fieldset',
+        { 'data-path': key },
+        el('legend', {}, title),
+        description,
+        ...f.fields.map((c) => this.#field(c, path)),
+        error,
+      );
     }
     const control = this.#control(f, key);
     if (f.kind === 'boolean') return el('label', { class: 'check' }, control, el('span', {}, title), description, error);
@@ -171,7 +178,12 @@ export class McpSchemaFormElement extends HTMLElement {
         return box;
       }
       case 'enum': {
-        const select = el('select', common, f.required ? null : el('option', { value: '' }, '—'), ...f.options.map((o) => el('option', { value: String(o.value) }, o.label)));
+        const select = el(
+          'select',
+          common,
+          f.required ? null : el('option', { value: '' }, '—'),
+          ...f.options.map((o) => el('option', { value: String(o.value) }, o.label)),
+        );
         if (dflt !== undefined && f.options.some((o) => o.value === dflt)) select.value = String(dflt);
         return select;
       }

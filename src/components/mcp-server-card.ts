@@ -113,14 +113,17 @@ export class McpServerCardElement extends HTMLElement {
     const actions = this.#actions;
     const hadFocus = actions.contains(this.shadowRoot!.activeElement) ? this.shadowRoot!.activeElement?.getAttribute('data-action') : null;
     actions.replaceChildren();
-    if (s.status === 'ready' || s.status === 'connecting') actions.append(this.#button(t('disconnect'), 'disconnect', () => this.#action('disconnect')));
+    if (s.status === 'ready' || s.status === 'connecting')
+      actions.append(this.#button(t('disconnect'), 'disconnect', () => this.#action('disconnect')));
     else if (s.enabled) actions.append(this.#button(t('connect'), 'connect', () => this.#action('connect')));
     if (s.status === 'ready') {
-      actions.append(this.#button(t('testConnection'), 'ping', () => {
-        this.#ping.classList.remove('error');
-        this.#ping.textContent = t('testing');
-        this.#action('ping');
-      }));
+      actions.append(
+        this.#button(t('testConnection'), 'ping', () => {
+          this.#ping.classList.remove('error');
+          this.#ping.textContent = t('testing');
+          this.#action('ping');
+        }),
+      );
     }
     if (s.reason?.kind === 'permission') actions.append(this.#button(t('grantAccess'), 'grant', () => this.#action('grant')));
     if (s.authKind === 'oauth') {
@@ -128,7 +131,11 @@ export class McpServerCardElement extends HTMLElement {
       actions.append(this.#button(t(authorizeLabelKey(s)), 'authorize', () => this.#action('authorize')));
       actions.append(this.#button(t('forgetAuthorization'), 'forget-auth', () => this.#action('forget-auth')));
     }
-    actions.append(this.#button(s.enabled ? t('disable') : t('enable'), s.enabled ? 'disable' : 'enable', () => this.#action(s.enabled ? 'disable' : 'enable')));
+    actions.append(
+      this.#button(s.enabled ? t('disable') : t('enable'), s.enabled ? 'disable' : 'enable', () =>
+        this.#action(s.enabled ? 'disable' : 'enable'),
+      ),
+    );
     if (this.#confirmingDelete) {
       actions.append(
         el('span', { role: 'alert' }, t('confirmDelete', s.name)),
@@ -162,7 +169,9 @@ export class McpServerCardElement extends HTMLElement {
   readonly #ping = el('p', { class: 'ping', role: 'status' });
   readonly #tools = document.createElement('mcp-tool-list') as McpToolListElement;
   readonly #log = document.createElement('mcp-log-drawer') as McpLogDrawerElement;
-  readonly #article = el('article', {},
+  readonly #article = el(
+    'article',
+    {},
     el('header', {}, this.#title, this.#badge),
     this.#url,
     this.#reason,

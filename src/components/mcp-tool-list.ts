@@ -100,7 +100,9 @@ export class McpToolListElement extends HTMLElement {
     });
     root.append(
       el('div', { class: 'bar' }, this.#search, this.#count),
-      el('div', { class: 'bar', role: 'group', 'aria-label': t('bulkActions') },
+      el(
+        'div',
+        { class: 'bar', role: 'group', 'aria-label': t('bulkActions') },
         bulk(t('enableAll'), 'enable-all', true, false),
         bulk(t('disableAll'), 'disable-all', false, false),
         ...this.#shownButtons,
@@ -228,7 +230,19 @@ export class McpToolListElement extends HTMLElement {
     const chips = el('div', { class: 'chips', role: 'list', 'aria-label': t('hintsUntrusted'), title: t('hintsUntrusted') });
     const pre = el('pre', { tabindex: '0' });
     const details = el('details', {}, el('summary', {}, t('inputSchema')), pre);
-    const row: Row = { li: el('li', {}, el('label', {}, box, nameEl, id), desc, chips, details), box, name: nameEl, id, desc, chips, pre, details, tool: { name, inputSchema: {} }, text: '', key: '' };
+    const row: Row = {
+      li: el('li', {}, el('label', {}, box, nameEl, id), desc, chips, details),
+      box,
+      name: nameEl,
+      id,
+      desc,
+      chips,
+      pre,
+      details,
+      tool: { name, inputSchema: {} },
+      text: '',
+      key: '',
+    };
     // The schema is only stringified when someone looks at it: 1,000 schemas up front are wasted work.
     details.addEventListener('toggle', () => {
       if (details.open) row.pre.textContent = JSON.stringify(row.tool.inputSchema, null, 2);

@@ -54,7 +54,9 @@ export class McpToolRunnerElement extends HTMLElement {
     super();
     const root = this.attachShadow({ mode: 'open' });
     root.adoptedStyleSheets = [css];
-    const form = el('form', { 'aria-label': t('toolRunner') },
+    const form = el(
+      'form',
+      { 'aria-label': t('toolRunner') },
       el('label', {}, t('tool'), this.#select),
       el('div', { class: 'args', role: 'group', 'aria-label': t('argumentsJson') }, this.#args),
       el('div', { class: 'buttons' }, this.#run, this.#abort),
@@ -168,7 +170,7 @@ export class McpToolRunnerElement extends HTMLElement {
     this.#finish();
     const parts: Node[] = [];
     if (result.isError) parts.push(el('p', { class: 'error' }, t('toolReportedError')));
-    for (const block of result.content) parts.push(renderBlock(block as Record<string, unknown> & { type: string }));
+    for (const block of result.content) parts.push(renderBlock(block));
     if (result.structuredContent) parts.push(el('pre', { class: 'structured' }, JSON.stringify(result.structuredContent, null, 2)));
     this.#output.replaceChildren(...parts);
   }
@@ -183,7 +185,9 @@ function renderBlock(block: Record<string, unknown> & { type: string }): Node {
     }
     case 'image': {
       const src = imageDataUrl(block);
-      return src ? el('img', { class: 'image', src, alt: `image (${String(block.mimeType)})` }) : el('p', { class: 'muted image-placeholder' }, `[image: ${String(block.mimeType ?? 'unknown type')}]`);
+      return src
+        ? el('img', { class: 'image', src, alt: `image (${String(block.mimeType)})` })
+        : el('p', { class: 'muted image-placeholder' }, `[image: ${String(block.mimeType ?? 'unknown type')}]`);
     }
     case 'resource': {
       const r = (block.resource ?? {}) as Record<string, unknown>;

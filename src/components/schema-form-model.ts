@@ -9,8 +9,29 @@
 export type ScalarKind = 'string' | 'number' | 'integer' | 'boolean';
 
 export type FieldModel =
-  | { kind: ScalarKind; key: string; label: string; description?: string; required: boolean; default?: unknown; format?: string; minimum?: number; maximum?: number; minLength?: number; maxLength?: number; pattern?: string }
-  | { kind: 'enum'; key: string; label: string; description?: string; required: boolean; default?: unknown; options: Array<{ value: string | number | boolean; label: string }> }
+  | {
+      kind: ScalarKind;
+      key: string;
+      label: string;
+      description?: string;
+      required: boolean;
+      default?: unknown;
+      format?: string;
+      minimum?: number;
+      maximum?: number;
+      minLength?: number;
+      maxLength?: number;
+      pattern?: string;
+    }
+  | {
+      kind: 'enum';
+      key: string;
+      label: string;
+      description?: string;
+      required: boolean;
+      default?: unknown;
+      options: Array<{ value: string | number | boolean; label: string }>;
+    }
   | { kind: 'array'; key: string; label: string; description?: string; required: boolean; default?: unknown; items: ScalarKind }
   | { kind: 'object'; key: string; label: string; description?: string; required: boolean; fields: FieldModel[] }
   | { kind: 'json'; key: string; label: string; description?: string; required: boolean; default?: unknown };
@@ -74,7 +95,10 @@ function field(key: string, s: unknown, required: boolean, depth: number, budget
     }
     case 'array': {
       const items = isObj(schema.items) ? typeOf(schema.items) : undefined;
-      if ((items === 'string' || items === 'number' || items === 'integer' || items === 'boolean') && !enumOptions(schema.items as Schema)) {
+      if (
+        (items === 'string' || items === 'number' || items === 'integer' || items === 'boolean') &&
+        !enumOptions(schema.items as Schema)
+      ) {
         return { kind: 'array', ...base, ...withDefault, items };
       }
       return { kind: 'json', ...base, ...withDefault };
@@ -169,7 +193,12 @@ export function collectValues(fields: FieldModel[], raw: FormValues, prefix = ''
         break;
       }
       case 'array': {
-        const items = Array.isArray(input) ? input.map(String) : String(input).split('\n').map((s) => s.trim()).filter((s) => s !== '');
+        const items = Array.isArray(input)
+          ? input.map(String)
+          : String(input)
+              .split('\n')
+              .map((s) => s.trim())
+              .filter((s) => s !== '');
         const out: unknown[] = [];
         for (const item of items) {
           if (f.items === 'string') out.push(item);
@@ -178,7 +207,8 @@ export function collectValues(fields: FieldModel[], raw: FormValues, prefix = ''
             out.push(item === 'true');
           } else {
             const n = Number(item);
-            if (!Number.isFinite(n) || (f.items === 'integer' && !Number.isInteger(n))) fail(`items must be ${f.items === 'integer' ? 'whole numbers' : 'numbers'}`);
+            if (!Number.isFinite(n) || (f.items === 'integer' && !Number.isInteger(n)))
+              fail(`items must be ${f.items === 'integer' ? 'whole numbers' : 'numbers'}`);
             out.push(n);
           }
         }

@@ -7,7 +7,11 @@ import type { Tool } from '../protocol/mcp-shapes.js';
 
 /** Lower-cased words of the query; an empty query matches everything. */
 export function queryTerms(query: string): string[] {
-  return query.toLowerCase().split(/\s+/).filter((w) => w.length > 0).slice(0, 16);
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w.length > 0)
+    .slice(0, 16);
 }
 
 /** The text a search looks at, lower-cased once per tool rather than once per keystroke. */

@@ -45,9 +45,15 @@ export const en = {
   add: { message: 'Add' },
   adding: { message: 'Adding…' },
   added: { message: 'Added.' },
-  permissionDenied: { message: 'Chrome did not grant access to $ORIGIN$. The server was added; click "Grant access" on its card to ask again.', placeholders: { origin: { content: '$1' } } },
+  permissionDenied: {
+    message: 'Chrome did not grant access to $ORIGIN$. The server was added; click "Grant access" on its card to ask again.',
+    placeholders: { origin: { content: '$1' } },
+  },
   workerRestarted: { message: 'The extension restarted before it answered. Try again.' },
-  workerRestartedCall: { message: 'The extension restarted while the tool was running. It was not sent again because it may already have taken effect; run it again if that is safe.' },
+  workerRestartedCall: {
+    message:
+      'The extension restarted while the tool was running. It was not sent again because it may already have taken effect; run it again if that is safe.',
+  },
   toolRunner: { message: 'Run a tool' },
   tool: { message: 'Tool' },
   argumentsJson: { message: 'Arguments (JSON object)' },
@@ -57,8 +63,14 @@ export const en = {
   argumentsNotJson: { message: 'The arguments are not valid JSON.' },
   argumentsNotObject: { message: 'The arguments must be a JSON object, like {"text": "hi"}.' },
   approvalTitle: { message: 'Allow this tool call?' },
-  approvalFrom: { message: '$AGENT$ wants to call $TOOL$ on $SERVER$', placeholders: { agent: { content: '$1' }, tool: { content: '$2' }, server: { content: '$3' } } },
-  approvalHints: { message: 'The server describes this tool as: $HINTS$ (its own claim; approval is still required).', placeholders: { hints: { content: '$1' } } },
+  approvalFrom: {
+    message: '$AGENT$ wants to call $TOOL$ on $SERVER$',
+    placeholders: { agent: { content: '$1' }, tool: { content: '$2' }, server: { content: '$3' } },
+  },
+  approvalHints: {
+    message: 'The server describes this tool as: $HINTS$ (its own claim; approval is still required).',
+    placeholders: { hints: { content: '$1' } },
+  },
   allowOnce: { message: 'Allow once' },
   allowAlways: { message: 'Always allow this tool' },
   deny: { message: 'Deny' },

@@ -79,7 +79,11 @@ async function toConfig(id: string, entry: ImportEntry, url: string, seal: Seale
     entry.authKind === 'bearer' && entry.bearerToken !== undefined
       ? { kind: 'bearer', token: await seal.bearer(id, entry.bearerToken) }
       : entry.authKind === 'oauth'
-        ? { kind: 'oauth', ...(entry.clientId !== undefined ? { clientId: entry.clientId } : {}), ...(entry.scopes !== undefined ? { scopes: [...entry.scopes] } : {}) }
+        ? {
+            kind: 'oauth',
+            ...(entry.clientId !== undefined ? { clientId: entry.clientId } : {}),
+            ...(entry.scopes !== undefined ? { scopes: [...entry.scopes] } : {}),
+          }
         : { kind: 'none' };
   const headers = [];
   for (const h of entry.headers) headers.push({ name: h.name, value: await seal.header(id, h.name, h.value) });

@@ -33,7 +33,8 @@ export function applyPlaceholders(entry: ImportEntry, values: Record<string, str
       if (!missing.some((item) => item.token === placeholder.token)) missing.push(placeholder);
       continue;
     }
-    if (CONTROL_CHARS.test(value)) return { ok: false, error: `The value for ${placeholder.label} contains a line break or control character.`, missing: [] };
+    if (CONTROL_CHARS.test(value))
+      return { ok: false, error: `The value for ${placeholder.label} contains a line break or control character.`, missing: [] };
     chosen.set(placeholder.token, value);
   }
   if (missing.length > 0) {
@@ -55,7 +56,10 @@ export function applyPlaceholders(entry: ImportEntry, values: Record<string, str
     if (!check.ok) return { ok: false, error: `${entry.name}: ${check.reason}`, missing: [] };
     url = check.url;
   }
-  const pairs: [string, string][] = entry.headers.map((header) => [header.name, substitute(header.value, inField(`header:${header.name}`))]);
+  const pairs: [string, string][] = entry.headers.map((header) => [
+    header.name,
+    substitute(header.value, inField(`header:${header.name}`)),
+  ]);
   const headers = normaliseHeaders(pairs);
   if (!headers.ok) return { ok: false, error: `${entry.name}: ${headers.reason}`, missing: [] };
   const filledToken = entry.bearerToken === undefined ? undefined : substitute(entry.bearerToken, inField('bearerToken')).trim();

@@ -5,7 +5,15 @@
  */
 import { normaliseHeaders } from './headers.js';
 import type { ImportEntry, ImportHeader, Placeholder } from './import-schema.js';
-import { MAX_NAME_LENGTH, MAX_PLACEHOLDERS, MAX_TIMEOUT_MS, MAX_TOOL_NAME_LENGTH, MAX_TOOLS, MAX_URL_LENGTH, MIN_TIMEOUT_MS } from './limits.js';
+import {
+  MAX_NAME_LENGTH,
+  MAX_PLACEHOLDERS,
+  MAX_TIMEOUT_MS,
+  MAX_TOOL_NAME_LENGTH,
+  MAX_TOOLS,
+  MAX_URL_LENGTH,
+  MIN_TIMEOUT_MS,
+} from './limits.js';
 import { type PlaceholderContext, findPlaceholders } from './placeholders.js';
 import type { RawEntry } from './raw-entry.js';
 import { invalidField, invalidUrl } from './reasons.js';
@@ -22,7 +30,15 @@ export function exportHeaderToken(name: string): string {
 export function buildEntry(raw: RawEntry, index: number, context: PlaceholderContext): ImportEntry {
   const url = typeof raw.url === 'string' ? raw.url.trim() : undefined;
   const name = cleanName(raw.name) || nameFromUrl(url) || `server-${index + 1}`;
-  const base = { name, authKind: 'none' as const, headers: [], placeholders: [], enabled: raw.enabled, disabledTools: [], connectOnStartup: true };
+  const base = {
+    name,
+    authKind: 'none' as const,
+    headers: [],
+    placeholders: [],
+    enabled: raw.enabled,
+    disabledTools: [],
+    connectOnStartup: true,
+  };
   const skip = (reason: string): ImportEntry => ({
     ...base,
     ...(url !== undefined && url.length <= MAX_URL_LENGTH ? { url } : {}),
@@ -39,7 +55,10 @@ export function buildEntry(raw: RawEntry, index: number, context: PlaceholderCon
     if (!check.ok) return skip(check.reason);
     finalUrl = check.url;
   } else {
-    const check = checkUrlWithPlaceholders(url, placeholders.map((placeholder) => placeholder.token));
+    const check = checkUrlWithPlaceholders(
+      url,
+      placeholders.map((placeholder) => placeholder.token),
+    );
     if (!check.ok) return skip(check.reason);
   }
 
@@ -102,7 +121,11 @@ function headerPlaceholders(headers: ImportHeader[], context: PlaceholderContext
 
 /** Trimmed, control characters removed, bounded; '' when nothing usable is left. */
 export function cleanName(name: string): string {
-  return name.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_NAME_LENGTH);
+  return name
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, MAX_NAME_LENGTH);
 }
 
 function nameFromUrl(url: string | undefined): string {
@@ -139,6 +162,7 @@ function readTimeout(value: unknown, notes: string[]): number | undefined {
     return undefined;
   }
   const clamped = Math.min(MAX_TIMEOUT_MS, Math.max(MIN_TIMEOUT_MS, Math.round(value)));
-  if (clamped !== Math.round(value)) notes.push(`timeout ${value} ms changed to ${clamped} ms (allowed: ${MIN_TIMEOUT_MS}–${MAX_TIMEOUT_MS} ms)`);
+  if (clamped !== Math.round(value))
+    notes.push(`timeout ${value} ms changed to ${clamped} ms (allowed: ${MIN_TIMEOUT_MS}–${MAX_TIMEOUT_MS} ms)`);
   return clamped;
 }

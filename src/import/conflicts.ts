@@ -38,7 +38,18 @@ export function markConflicts(entries: readonly ImportEntry[], existing: readonl
     const url = urlKey(entry);
     const name = nameKey(entry.name);
     if (names.has(name) || (url !== undefined && urls.has(url))) {
-      return { name: entry.name, ...(entry.url !== undefined ? { url: entry.url } : {}), status: 'skip', reason: REASON_DUPLICATE, authKind: 'none', headers: [], placeholders: [], enabled: entry.enabled, disabledTools: [], connectOnStartup: entry.connectOnStartup };
+      return {
+        name: entry.name,
+        ...(entry.url !== undefined ? { url: entry.url } : {}),
+        status: 'skip',
+        reason: REASON_DUPLICATE,
+        authKind: 'none',
+        headers: [],
+        placeholders: [],
+        enabled: entry.enabled,
+        disabledTools: [],
+        connectOnStartup: entry.connectOnStartup,
+      };
     }
     names.add(name);
     if (url !== undefined) urls.add(url);

@@ -25,11 +25,34 @@ const URL_KEYS = ['url', 'serverUrl', 'httpUrl', 'command'];
 /** Keys only Gemini's per-server settings have. */
 const GEMINI_ENTRY_KEYS = ['httpUrl', 'includeTools', 'excludeTools', 'trust', 'authProviderType'];
 /** Top-level sections of Gemini CLI's settings.json that other tools' files do not have. */
-const GEMINI_TOP_KEYS = ['general', 'ui', 'model', 'context', 'tools', 'security', 'advanced', 'telemetry', 'mcp', 'theme', 'selectedAuthType', 'checkpointing', 'privacy', 'ide', 'experimental', 'extensions'];
+const GEMINI_TOP_KEYS = [
+  'general',
+  'ui',
+  'model',
+  'context',
+  'tools',
+  'security',
+  'advanced',
+  'telemetry',
+  'mcp',
+  'theme',
+  'selectedAuthType',
+  'checkpointing',
+  'privacy',
+  'ide',
+  'experimental',
+  'extensions',
+];
 
 export function readDialect(value: unknown): DialectRead {
   if (Array.isArray(value)) {
-    return tooMany(value.length, 'list') ?? plain('list', value.map((item) => readServerEntry(nameOf(item), item, 'standard')));
+    return (
+      tooMany(value.length, 'list') ??
+      plain(
+        'list',
+        value.map((item) => readServerEntry(nameOf(item), item, 'standard')),
+      )
+    );
   }
   if (!isRecord(value)) return failure(NOT_RECOGNISED);
   if (value.format === EXPORT_FORMAT) return readExport(value);
@@ -49,10 +72,19 @@ export function readDialect(value: unknown): DialectRead {
 
 function readExport(value: Record<string, unknown>): DialectRead {
   if (value.version !== EXPORT_VERSION) {
-    return failure(`This export has version ${String(value.version).slice(0, 20)}; this version of the extension reads version ${EXPORT_VERSION}.`, 'export');
+    return failure(
+      `This export has version ${String(value.version).slice(0, 20)}; this version of the extension reads version ${EXPORT_VERSION}.`,
+      'export',
+    );
   }
   if (!Array.isArray(value.servers)) return failure('The export has no "servers" list.', 'export');
-  return tooMany(value.servers.length, 'export') ?? plain('export', value.servers.map((item) => readServerEntry(nameOf(item), item, 'standard')));
+  return (
+    tooMany(value.servers.length, 'export') ??
+    plain(
+      'export',
+      value.servers.map((item) => readServerEntry(nameOf(item), item, 'standard')),
+    )
+  );
 }
 
 function readVsCode(value: Record<string, unknown>): DialectRead {
@@ -79,8 +111,7 @@ function readMcpServers(servers: Record<string, unknown>, root: Record<string, u
   const limit = tooMany(names.length);
   if (limit) return limit;
   const items = names.map((name) => servers[name]).filter(isRecord);
-  const gemini =
-    items.some((item) => GEMINI_ENTRY_KEYS.some((key) => key in item)) || GEMINI_TOP_KEYS.some((key) => key in root);
+  const gemini = items.some((item) => GEMINI_ENTRY_KEYS.some((key) => key in item)) || GEMINI_TOP_KEYS.some((key) => key in root);
   const entries = names.map((name) => readServerEntry(name, servers[name], gemini ? 'gemini' : 'standard'));
   const dialect = label ?? (gemini ? 'gemini' : guessMcpServersDialect(items));
   return { dialect, entries, context: { inputs: new Map(), bareDollar: gemini }, errors: [] };

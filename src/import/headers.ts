@@ -48,7 +48,8 @@ const BEARER = /^bearer[ \t]+(\S[\s\S]*)$/i;
 /** Reads a `headers` object into checked name/value pairs. */
 export function headersFromObject(value: unknown): { ok: true; pairs: [string, unknown][] } | { ok: false; reason: string } {
   if (value === undefined || value === null) return { ok: true, pairs: [] };
-  if (typeof value !== 'object' || Array.isArray(value)) return { ok: false, reason: invalidField('headers', 'expected an object of name: value') };
+  if (typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, reason: invalidField('headers', 'expected an object of name: value') };
   return { ok: true, pairs: Object.entries(value as Record<string, unknown>) };
 }
 
@@ -72,7 +73,8 @@ export function normaliseHeaders(pairs: readonly (readonly [string, unknown])[])
       return { ok: false, reason: invalidHeader(name, 'value must be text') };
     }
     const value = String(rawValue).trim();
-    if (value.length > MAX_HEADER_VALUE_LENGTH) return { ok: false, reason: invalidHeader(name, `value longer than ${MAX_HEADER_VALUE_LENGTH / 1024} KiB`) };
+    if (value.length > MAX_HEADER_VALUE_LENGTH)
+      return { ok: false, reason: invalidHeader(name, `value longer than ${MAX_HEADER_VALUE_LENGTH / 1024} KiB`) };
     if (CONTROL_CHARS.test(value)) return { ok: false, reason: invalidHeader(name, 'value contains a line break or control character') };
     if (lower === 'authorization') {
       const bearer = BEARER.exec(value);

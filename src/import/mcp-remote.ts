@@ -11,12 +11,26 @@ import { type RawEntry, isRecord, skipped } from './raw-entry.js';
 
 const PACKAGE = /^mcp-remote(@[\w.^~<>=*-]+)?$/;
 /** Options of mcp-remote that take a value, so that value is not read as the URL. */
-const WITH_VALUE = new Set(['--header', '--transport', '--host', '--resource', '--auth-timeout', '--static-oauth-client-info', '--static-oauth-client-metadata', '--ignore-tool']);
+const WITH_VALUE = new Set([
+  '--header',
+  '--transport',
+  '--host',
+  '--resource',
+  '--auth-timeout',
+  '--static-oauth-client-info',
+  '--static-oauth-client-metadata',
+  '--ignore-tool',
+]);
 
 /** Whether `command`/`args` run mcp-remote (directly, via npx, or via `cmd /c npx` on Windows). */
 export function isMcpRemote(command: unknown, args: unknown): boolean {
   if (typeof command !== 'string') return false;
-  const program = command.trim().split(/[\\/]/).pop()?.replace(/\.(cmd|exe)$/i, '') ?? '';
+  const program =
+    command
+      .trim()
+      .split(/[\\/]/)
+      .pop()
+      ?.replace(/\.(cmd|exe)$/i, '') ?? '';
   if (PACKAGE.test(program)) return true;
   return Array.isArray(args) && args.slice(0, MAX_ARGS).some((arg) => typeof arg === 'string' && PACKAGE.test(arg.trim()));
 }
@@ -27,7 +41,14 @@ export function readMcpRemote(name: string, entry: Record<string, unknown>): Raw
     return skipped(name, invalidField('mcp-remote arguments', `expected at most ${MAX_ARGS} strings`));
   }
   const env = readEnv(entry.env);
-  const start = PACKAGE.test(String(entry.command ?? '').trim().split(/[\\/]/).pop() ?? '') ? 0 : args.findIndex((arg) => PACKAGE.test(arg.trim())) + 1;
+  const start = PACKAGE.test(
+    String(entry.command ?? '')
+      .trim()
+      .split(/[\\/]/)
+      .pop() ?? '',
+  )
+    ? 0
+    : args.findIndex((arg) => PACKAGE.test(arg.trim())) + 1;
   const raw: RawEntry = { name, headers: [], enabled: entry.disabled !== true, notes: [] };
   const ignored: string[] = [];
   for (let i = start; i < args.length; i += 1) {
@@ -40,7 +61,7 @@ export function readMcpRemote(name: string, entry: Record<string, unknown>): Raw
     let value = inlineValue;
     if (value === undefined && WITH_VALUE.has(flag)) {
       i += 1;
-      value = typeof args[i] === 'string' ? (args[i] as string) : '';
+      value = typeof args[i] === 'string' ? args[i] : '';
     }
     if (value === undefined) continue;
     if (flag === '--header') {

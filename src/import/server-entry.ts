@@ -76,7 +76,7 @@ function readAuth(value: Record<string, unknown>, raw: RawEntry): void {
   }
   if (value.headerNames !== undefined) {
     if (Array.isArray(value.headerNames) && value.headerNames.every((item) => typeof item === 'string')) {
-      raw.headerNamesToFill = value.headerNames as string[];
+      raw.headerNamesToFill = value.headerNames;
     } else {
       raw.skip = invalidField('headerNames', 'expected a list of header names');
     }

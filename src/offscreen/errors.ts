@@ -11,11 +11,18 @@ export function describeSdkError(e: unknown, url: string): WireError {
   if (e instanceof StreamableHTTPError) {
     const status = e.code ?? -1;
     if (status === 401 || status === 403) {
-      return { code: 'auth', message: `${origin} refused the request (HTTP ${status}): the token was rejected or is missing — update it.`, httpStatus: status };
+      return {
+        code: 'auth',
+        message: `${origin} refused the request (HTTP ${status}): the token was rejected or is missing — update it.`,
+        httpStatus: status,
+      };
     }
     if (status === -1) {
       const type = /Unexpected content type: (.*)$/.exec(e.message)?.[1] ?? 'unknown';
-      return { code: 'protocol', message: `${origin} answered with content type "${type.slice(0, 100)}", not MCP (JSON or an event stream). Is this the MCP endpoint, or a login page or portal?` };
+      return {
+        code: 'protocol',
+        message: `${origin} answered with content type "${type.slice(0, 100)}", not MCP (JSON or an event stream). Is this the MCP endpoint, or a login page or portal?`,
+      };
     }
     if (status === 404) {
       return { code: 'http-status', message: `${origin} answered 404 Not Found: check the server URL path.`, httpStatus: 404 };

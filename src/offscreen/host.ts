@@ -46,7 +46,8 @@ function emit(event: OffscreenEvent) {
 
 function held(connectionId: string): Held {
   const h = sessions.get(connectionId);
-  if (!h || currentByServer.get(h.serverId) !== connectionId) throw Object.assign(new Error(`No live session ${connectionId} (stale or closed connection).`), { code: 'stale-connection' });
+  if (!h || currentByServer.get(h.serverId) !== connectionId)
+    throw Object.assign(new Error(`No live session ${connectionId} (stale or closed connection).`), { code: 'stale-connection' });
   return h;
 }
 
@@ -64,7 +65,8 @@ const handlers: { [M in OffscreenMethod]: Handler<M> } = {
       timeoutMs: p.timeoutMs,
       onElicitation: (params, signal) => elicitations.ask(p.connectionId, params, signal),
       onListChanged: (category) => {
-        if (sessions.get(p.connectionId)?.session === session) emit({ type: 'offscreen:list-changed', connectionId: p.connectionId, category });
+        if (sessions.get(p.connectionId)?.session === session)
+          emit({ type: 'offscreen:list-changed', connectionId: p.connectionId, category });
       },
       onClosed: (reason) => {
         if (sessions.get(p.connectionId)?.session !== session) return;
@@ -206,14 +208,15 @@ async function dispatch(raw: unknown): Promise<{ id: number; result: Result<unkn
   const params = OffscreenRequestSchemas[method].safeParse(env.data.params);
   if (!params.success) return { id, result: fail('bad-request', `Invalid parameters for ${method}.`) };
   try {
-    const value = await (handlers[method] as Handler<typeof method>)(params.data as never);
+    const value = await (handlers[method] as Handler<typeof method>)(params.data);
     return { id, result: ok(value) };
   } catch (e) {
     const err = e as { code?: unknown; message?: unknown; httpStatus?: unknown };
     const code = typeof err.code === 'string' ? err.code : 'protocol';
     const message = typeof err.message === 'string' ? err.message : String(e);
     const result = fail(code, message, typeof err.httpStatus === 'number' ? err.httpStatus : undefined);
-    if (!result.ok && typeof (err as { wwwAuthenticate?: unknown }).wwwAuthenticate === 'string') result.error.wwwAuthenticate = (err as { wwwAuthenticate: string }).wwwAuthenticate;
+    if (!result.ok && typeof (err as { wwwAuthenticate?: unknown }).wwwAuthenticate === 'string')
+      result.error.wwwAuthenticate = (err as { wwwAuthenticate: string }).wwwAuthenticate;
     return { id, result };
   }
 }

@@ -60,7 +60,11 @@ export function limitResponse(response: Response, origin: string, limits: Limits
     throw new ResponseLimitError(`${origin} announced a ${declared}-byte response (at most ${maxBody}); it was not read.`);
   }
   const counter = isStream ? eventCounter(origin, limits.maxEventBytes ?? MAX_EVENT_BYTES) : bodyCounter(origin, maxBody);
-  return new Response(response.body.pipeThrough(counter), { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(response.body.pipeThrough(counter), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 function bodyCounter(origin: string, max: number): TransformStream<Uint8Array, Uint8Array> {

@@ -96,9 +96,13 @@ export class McpSession {
     }
     // Redirects are reported, not followed, and every body is size-bounded (N1, N2, N8).
     const response = limitResponse(await (this.options.fetch ?? fetch)(input, withManualRedirect(init)), this.#origin);
-    if (response.status === 401 || response.status === 403) this.#challenge = response.headers.get('www-authenticate')?.slice(0, 4096) ?? undefined;
+    if (response.status === 401 || response.status === 403)
+      this.#challenge = response.headers.get('www-authenticate')?.slice(0, 4096) ?? undefined;
     if (response.status === 404 && new Headers(init?.headers).has('mcp-session-id')) {
-      this.#lost('session-lost', `${new URL(this.options.url).origin} no longer knows this MCP session (HTTP 404); a new session is needed.`);
+      this.#lost(
+        'session-lost',
+        `${new URL(this.options.url).origin} no longer knows this MCP session (HTTP 404); a new session is needed.`,
+      );
     }
     return response;
   }
@@ -133,13 +137,31 @@ export class McpSession {
   async listCatalog(): Promise<Catalog> {
     const caps = this.client.getServerCapabilities() ?? {};
     const opts = { timeout: this.#timeoutMs };
-    const tools = caps.tools ? await collect((cursor) => this.client.listTools({ cursor }, opts), (r) => r.tools) : [];
-    const prompts = caps.prompts ? await collect((cursor) => this.client.listPrompts({ cursor }, opts), (r) => r.prompts) : [];
-    const resources = caps.resources ? await collect((cursor) => this.client.listResources({ cursor }, opts), (r) => r.resources) : [];
-    const resourceTemplates = caps.resources
-      ? await collect((cursor) => this.client.listResourceTemplates({ cursor }, opts), (r) => r.resourceTemplates)
+    const tools = caps.tools
+      ? await collect(
+          (cursor) => this.client.listTools({ cursor }, opts),
+          (r) => r.tools,
+        )
       : [];
-    return { tools, prompts, resources, resourceTemplates } as Catalog;
+    const prompts = caps.prompts
+      ? await collect(
+          (cursor) => this.client.listPrompts({ cursor }, opts),
+          (r) => r.prompts,
+        )
+      : [];
+    const resources = caps.resources
+      ? await collect(
+          (cursor) => this.client.listResources({ cursor }, opts),
+          (r) => r.resources,
+        )
+      : [];
+    const resourceTemplates = caps.resources
+      ? await collect(
+          (cursor) => this.client.listResourceTemplates({ cursor }, opts),
+          (r) => r.resourceTemplates,
+        )
+      : [];
+    return { tools, prompts, resources, resourceTemplates };
   }
 
   /** Lists one category; a category the server does not declare is empty. */
@@ -148,17 +170,42 @@ export class McpSession {
     const opts = { timeout: this.#timeoutMs };
     switch (category) {
       case 'tools':
-        return caps.tools ? collect((cursor) => this.client.listTools({ cursor }, opts), (r) => r.tools) : [];
+        return caps.tools
+          ? collect(
+              (cursor) => this.client.listTools({ cursor }, opts),
+              (r) => r.tools,
+            )
+          : [];
       case 'prompts':
-        return caps.prompts ? collect((cursor) => this.client.listPrompts({ cursor }, opts), (r) => r.prompts) : [];
+        return caps.prompts
+          ? collect(
+              (cursor) => this.client.listPrompts({ cursor }, opts),
+              (r) => r.prompts,
+            )
+          : [];
       case 'resources':
-        return caps.resources ? collect((cursor) => this.client.listResources({ cursor }, opts), (r) => r.resources) : [];
+        return caps.resources
+          ? collect(
+              (cursor) => this.client.listResources({ cursor }, opts),
+              (r) => r.resources,
+            )
+          : [];
       case 'resourceTemplates':
-        return caps.resources ? collect((cursor) => this.client.listResourceTemplates({ cursor }, opts), (r) => r.resourceTemplates) : [];
+        return caps.resources
+          ? collect(
+              (cursor) => this.client.listResourceTemplates({ cursor }, opts),
+              (r) => r.resourceTemplates,
+            )
+          : [];
     }
   }
 
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, onProgress: (p: { progress: number; total?: number; message?: string }) => void) {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    onProgress: (p: { progress: number; total?: number; message?: string }) => void,
+  ) {
     return this.client.callTool({ name, arguments: args }, undefined, {
       signal,
       timeout: this.#timeoutMs,

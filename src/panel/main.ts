@@ -14,12 +14,17 @@ import { setUpStepUp } from './step-up.js';
 
 defineAll();
 
-async function call<M extends PanelMethod>(type: M, params: PanelParams<M>): Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string; code?: string }> {
+async function call<M extends PanelMethod>(
+  type: M,
+  params: PanelParams<M>,
+): Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string; code?: string }> {
   try {
     const raw = await chrome.runtime.sendMessage({ type, params });
     const parsed = panelResultSchema(type).safeParse(raw);
     if (!parsed.success) return { ok: false, message: 'The extension answered with a malformed message.' };
-    return parsed.data.ok ? { ok: true, value: parsed.data.value as PanelValue<M> } : { ok: false, message: parsed.data.error.message, code: parsed.data.error.code };
+    return parsed.data.ok
+      ? { ok: true, value: parsed.data.value as PanelValue<M> }
+      : { ok: false, message: parsed.data.error.message, code: parsed.data.error.code };
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     // The worker stopped after it took the request: it may have acted on it, and it is not retried.
@@ -39,7 +44,12 @@ document.title = t('panelTitle');
 document.querySelector('h1')!.textContent = t('panelTitle');
 
 const composer = document.querySelector('mcp-composer')!;
-const onUsePush = setUpUsePanel({ runner, approvals: document.querySelector<HTMLElement>('#approvals')!, elicitations: document.querySelector<HTMLElement>('#elicitations')!, composer });
+const onUsePush = setUpUsePanel({
+  runner,
+  approvals: document.querySelector<HTMLElement>('#approvals')!,
+  elicitations: document.querySelector<HTMLElement>('#elicitations')!,
+  composer,
+});
 const stepUp = setUpStepUp({ call, after: runner });
 const ping = setUpManagePanel({ call, list, importer: document.querySelector('mcp-import')! });
 
@@ -53,7 +63,9 @@ function connectPort() {
     runner.servers = push.data.state.servers;
     composer.servers = push.data.state.servers;
     configErrors.replaceChildren(
-      ...push.data.state.configErrors.map((c) => Object.assign(document.createElement('p'), { className: 'error', textContent: `${t('configError')} ${c.message}` })),
+      ...push.data.state.configErrors.map((c) =>
+        Object.assign(document.createElement('p'), { className: 'error', textContent: `${t('configError')} ${c.message}` }),
+      ),
     );
   });
   // The worker was stopped: reconnecting wakes it again and brings a fresh state.
@@ -72,7 +84,12 @@ document.addEventListener(AddServerEvent.type, (e) => {
     const granted = await permission;
     const auth =
       authKind === 'oauth'
-        ? { kind: 'oauth' as const, ...(clientId ? { clientId } : {}), ...(clientSecret ? { clientSecret } : {}), ...(scopes ? { scopes } : {}) }
+        ? {
+            kind: 'oauth' as const,
+            ...(clientId ? { clientId } : {}),
+            ...(clientSecret ? { clientSecret } : {}),
+            ...(scopes ? { scopes } : {}),
+          }
         : authKind === 'bearer' && token
           ? { kind: 'bearer' as const, token }
           : { kind: 'none' as const };
@@ -137,7 +154,12 @@ document.addEventListener(ToolToggleEvent.type, (e) => {
 
 document.addEventListener(RunToolEvent.type, (e) => {
   stepUp.clear();
-  void call('panel:call-tool', { serverId: e.serverId, tool: e.tool, arguments: e.args, ...(e.operationId ? { operationId: e.operationId } : {}) }).then((r) => {
+  void call('panel:call-tool', {
+    serverId: e.serverId,
+    tool: e.tool,
+    arguments: e.args,
+    ...(e.operationId ? { operationId: e.operationId } : {}),
+  }).then((r) => {
     if (r.ok) runner.showResult(r.value);
     else runner.showError(r.message);
     // Refused for missing scope: offer the step-up; the user re-runs the call afterwards (E7, H3).

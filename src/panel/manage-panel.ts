@@ -13,7 +13,10 @@ import type { McpServerListElement } from '../components/mcp-server-list.js';
 import type { PanelMethod, PanelParams, PanelValue } from '../protocol/panel.js';
 import { originPattern } from '../shared/url-rules.js';
 
-type Call = <M extends PanelMethod>(type: M, params: PanelParams<M>) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }>;
+type Call = <M extends PanelMethod>(
+  type: M,
+  params: PanelParams<M>,
+) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }>;
 
 export interface ManagePanelDeps {
   call: Call;
@@ -38,7 +41,13 @@ export function setUpManagePanel({ call, list, importer }: ManagePanelDeps) {
   });
 
   document.addEventListener(ImportApplyEvent.type, (e) => {
-    const origins = [...new Set(importer.selectedEntries.flatMap((entry) => (entry.url && !entry.placeholders.some((p) => p.field === 'url') ? [originPattern(entry.url)] : [])))];
+    const origins = [
+      ...new Set(
+        importer.selectedEntries.flatMap((entry) =>
+          entry.url && !entry.placeholders.some((p) => p.field === 'url') ? [originPattern(entry.url)] : [],
+        ),
+      ),
+    ];
     const permission = origins.length ? chrome.permissions.request({ origins }).catch(() => false) : Promise.resolve(true);
     void (async () => {
       await permission;
@@ -59,6 +68,8 @@ export function setUpManagePanel({ call, list, importer }: ManagePanelDeps) {
 
   /** "Test connection" (SPEC J3): the latency or the reason goes back to the card. */
   return function ping(serverId: string) {
-    void call('panel:ping', { serverId }).then((r) => list.showPing(serverId, r.ok ? { ok: true, latencyMs: r.value.latencyMs } : { ok: false, message: r.message }));
+    void call('panel:ping', { serverId }).then((r) =>
+      list.showPing(serverId, r.ok ? { ok: true, latencyMs: r.value.latencyMs } : { ok: false, message: r.message }),
+    );
   };
 }

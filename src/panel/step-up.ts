@@ -8,7 +8,10 @@ import { el } from '../components/dom.js';
 import { t } from '../components/i18n.js';
 import type { PanelMethod, PanelParams, PanelValue } from '../protocol/panel.js';
 
-type Call = <M extends PanelMethod>(type: M, params: PanelParams<M>) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string; code?: string }>;
+type Call = <M extends PanelMethod>(
+  type: M,
+  params: PanelParams<M>,
+) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string; code?: string }>;
 
 export interface StepUpOffer {
   /** Offer a step-up for this refused call, with the worker's explanation. */

@@ -5,7 +5,13 @@
  * composer's ContextBlock requests. `main.ts` feeds it the panel Port's messages; pushes and
  * answers are validated on receipt.
  */
-import { ApprovalDecisionEvent, CancelToolEvent, ComposerRequestEvent, ElicitationAnswerEvent, InteractionActionEvent } from '../components/events.js';
+import {
+  ApprovalDecisionEvent,
+  CancelToolEvent,
+  ComposerRequestEvent,
+  ElicitationAnswerEvent,
+  InteractionActionEvent,
+} from '../components/events.js';
 import type { McpComposerElement } from '../components/mcp-composer.js';
 import type { McpToolRunnerElement } from '../components/mcp-tool-runner.js';
 import { UsePanelPushSchema, type ApprovalView, type ElicitationView } from '../protocol/panel-use.js';
@@ -20,7 +26,10 @@ export interface UsePanelElements {
   composer: McpComposerElement;
 }
 
-async function call<M extends PanelMethod>(type: M, params: PanelParams<M>): Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }> {
+async function call<M extends PanelMethod>(
+  type: M,
+  params: PanelParams<M>,
+): Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }> {
   try {
     const parsed = panelResultSchema(type).safeParse(await chrome.runtime.sendMessage({ type, params }));
     if (!parsed.success) return { ok: false, message: 'The extension answered with a malformed message.' };
@@ -55,13 +64,21 @@ function renderElicitations(container: HTMLElement, views: ElicitationView[]) {
 
 export function setUpUsePanel({ runner, approvals, elicitations, composer }: UsePanelElements): (message: unknown) => void {
   document.addEventListener(ApprovalDecisionEvent.type, (e) => {
-    void chrome.runtime.sendMessage({ type: 'panel:answer-approval', params: { approvalId: e.approvalId, decision: e.decision } }).catch(() => undefined);
+    void chrome.runtime
+      .sendMessage({ type: 'panel:answer-approval', params: { approvalId: e.approvalId, decision: e.decision } })
+      .catch(() => undefined);
   });
   document.addEventListener(CancelToolEvent.type, (e) => {
-    void chrome.runtime.sendMessage({ type: 'panel:cancel-call', params: { serverId: e.serverId, operationId: e.operationId } }).catch(() => undefined);
+    void chrome.runtime
+      .sendMessage({ type: 'panel:cancel-call', params: { serverId: e.serverId, operationId: e.operationId } })
+      .catch(() => undefined);
   });
   document.addEventListener(ElicitationAnswerEvent.type, (e) => {
-    void call('panel:answer-elicitation', { interactionId: e.interactionId, action: e.action, ...(e.content ? { content: e.content } : {}) });
+    void call('panel:answer-elicitation', {
+      interactionId: e.interactionId,
+      action: e.action,
+      ...(e.content ? { content: e.content } : {}),
+    });
   });
   document.addEventListener(InteractionActionEvent.type, (e) => {
     const card = e.target as HTMLElement & { showRerunOutcome?(text: string, isError: boolean): void; remove(): void };
@@ -72,13 +89,20 @@ export function setUpUsePanel({ runner, approvals, elicitations, composer }: Use
     }
     card.dataset.rerun = 'true';
     void call('panel:rerun-interaction', { interactionId: e.interactionId, confirmSafe: true }).then((r) => {
-      if (r.ok) card.showRerunOutcome?.(r.value.content.map((c) => (typeof c.text === 'string' ? c.text : `[${c.type}]`)).join('\n'), r.value.isError === true);
+      if (r.ok)
+        card.showRerunOutcome?.(
+          r.value.content.map((c) => (typeof c.text === 'string' ? c.text : `[${c.type}]`)).join('\n'),
+          r.value.isError === true,
+        );
       else card.showRerunOutcome?.(r.message, true);
     });
   });
   document.addEventListener(ComposerRequestEvent.type, (e) => {
     const d = e.detail;
-    const pending = d.kind === 'prompt' ? call('panel:get-prompt-block', { serverId: d.serverId, prompt: d.prompt, arguments: d.arguments }) : call('panel:read-resource-block', { serverId: d.serverId, uri: d.uri });
+    const pending =
+      d.kind === 'prompt'
+        ? call('panel:get-prompt-block', { serverId: d.serverId, prompt: d.prompt, arguments: d.arguments })
+        : call('panel:read-resource-block', { serverId: d.serverId, uri: d.uri });
     void pending.then((r) => (r.ok ? composer.addBlock(r.value) : composer.showError(r.message)));
   });
   return (message) => {

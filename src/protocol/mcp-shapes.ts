@@ -32,13 +32,15 @@ export const PromptSchema = z.looseObject({
   title: z.optional(boundedString(512)),
   description: z.optional(boundedString(8192)),
   arguments: z.optional(
-    z.array(
-      z.looseObject({
-        name: z.string().check(z.minLength(1), z.maxLength(128)),
-        description: z.optional(boundedString(4096)),
-        required: z.optional(z.boolean()),
-      }),
-    ).check(z.maxLength(64)),
+    z
+      .array(
+        z.looseObject({
+          name: z.string().check(z.minLength(1), z.maxLength(128)),
+          description: z.optional(boundedString(4096)),
+          required: z.optional(z.boolean()),
+        }),
+      )
+      .check(z.maxLength(64)),
   ),
 });
 export type Prompt = z.infer<typeof PromptSchema>;

@@ -25,10 +25,7 @@ export const WireErrorSchema = z.object({
 
 /** Validates an envelope whose `value` is checked by `value` schema. */
 export function resultSchema<T extends z.ZodMiniType>(value: T) {
-  return z.union([
-    z.object({ ok: z.literal(true), value }),
-    z.object({ ok: z.literal(false), error: WireErrorSchema }),
-  ]);
+  return z.union([z.object({ ok: z.literal(true), value }), z.object({ ok: z.literal(false), error: WireErrorSchema })]);
 }
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
@@ -54,7 +51,8 @@ export class RemoteError extends Error {
 /** Turns any thrown value into a WireError without losing an existing code. */
 export function toWireError(e: unknown, fallbackCode = 'internal'): WireError {
   if (e instanceof RemoteError) {
-    const w: WireError = e.httpStatus === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, httpStatus: e.httpStatus };
+    const w: WireError =
+      e.httpStatus === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, httpStatus: e.httpStatus };
     if (e.wwwAuthenticate !== undefined) w.wwwAuthenticate = e.wwwAuthenticate;
     return w;
   }

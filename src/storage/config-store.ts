@@ -151,7 +151,9 @@ export class ConfigStore {
     const stored = await this.#area.get([SERVERS_KEY, SCHEMA_VERSION_KEY]);
     const version = storedVersion(stored);
     if (version === 'unsupported') {
-      throw new ConfigStoreError(`Stored configuration has an unsupported version (${String(stored[SCHEMA_VERSION_KEY])}); not writing over it`);
+      throw new ConfigStoreError(
+        `Stored configuration has an unsupported version (${String(stored[SCHEMA_VERSION_KEY])}); not writing over it`,
+      );
     }
     if (version < CURRENT_SCHEMA_VERSION) {
       const raw = stored[SERVERS_KEY];

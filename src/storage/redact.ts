@@ -70,7 +70,9 @@ function redactString(text: string, depth: number): string {
       // Not JSON after all; fall through to the text rules.
     }
   }
-  return text.replace(QUERY_PARAM, (_m, lead: string, name: string) => `${lead}${name}=${REDACTED}`).replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`);
+  return text
+    .replace(QUERY_PARAM, (_m, lead: string, name: string) => `${lead}${name}=${REDACTED}`)
+    .replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`);
 }
 
 /** For `[name, value]` header tuples (e.g. `Headers` entries), which have no field names. */

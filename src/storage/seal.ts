@@ -42,10 +42,7 @@ async function loadOrCreateKey(): Promise<CryptoKey> {
 
   // Key generation is async and cannot run inside an IndexedDB transaction (it would
   // auto-commit), so generate first, then insert only if no other context got there first.
-  const candidate = await globalThis.crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, [
-    'encrypt',
-    'decrypt',
-  ]);
+  const candidate = await globalThis.crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
   const tx = db.transaction(STORE_KEYS, 'readwrite');
   const store = tx.objectStore(STORE_KEYS);
   let winner: CryptoKey = candidate;
@@ -89,11 +86,7 @@ export async function open(blob: SealedBlob, purpose: string): Promise<string> {
   if (iv.length !== IV_BYTES) throw new SealError('Sealed value has a wrong IV length');
   const key = await sealKey();
   try {
-    const pt = await globalThis.crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(purpose) },
-      key,
-      ct,
-    );
+    const pt = await globalThis.crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(purpose) }, key, ct);
     return new TextDecoder().decode(pt);
   } catch {
     throw new SealError('Sealed value cannot be opened: wrong purpose, tampered, or sealed with another key');

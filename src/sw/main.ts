@@ -33,7 +33,12 @@ const worker = new McpWorkerClient(ensureOffscreen);
 const request = withOAuthRetry({
   // The log entry is written one task later (setTimeout 0), after the answer has been sent: its
   // sizes, redaction and IndexedDB work (~0.5 ms per call) stay off the call's critical path.
-  request: withRequestLogging((method, params) => worker.request(method, params), appendRequestLog, Date.now, (write) => void setTimeout(write, 0)),
+  request: withRequestLogging(
+    (method, params) => worker.request(method, params),
+    appendRequestLog,
+    Date.now,
+    (write) => void setTimeout(write, 0),
+  ),
   auth: authManager,
   configOf: async (id) => (await configStore.read()).servers.find((s) => s.id === id),
   authConfigOf,
@@ -49,7 +54,11 @@ const panels = new Set<chrome.runtime.Port>();
 
 const state = (): PanelState => ({
   servers: manager.views(),
-  configErrors: configErrors.map((c) => ({ index: c.index, ...(c.id ? { id: c.id } : {}), message: `Stored server #${c.index + 1}${c.id ? ` ("${c.id}")` : ''}: ${c.error}` })),
+  configErrors: configErrors.map((c) => ({
+    index: c.index,
+    ...(c.id ? { id: c.id } : {}),
+    message: `Stored server #${c.index + 1}${c.id ? ` ("${c.id}")` : ''}: ${c.error}`,
+  })),
 });
 
 let pushQueued = false;

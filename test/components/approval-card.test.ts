@@ -34,7 +34,7 @@ describe('mcp-approval-card', () => {
     expect(root.querySelector('b')).to.equal(null);
   });
 
-  it('shows annotations as the server\'s claims and still offers all three answers', async () => {
+  it("shows annotations as the server's claims and still offers all three answers", async () => {
     const el = await card(view());
     const root = el.shadowRoot!;
     expect(root.querySelector('.hints')!.textContent).to.contain('readOnlyHint=true, destructiveHint=false');

@@ -6,7 +6,15 @@ import type { ServerView } from '../../src/protocol/panel.js';
 
 const servers: ServerView[] = [
   {
-    id: 'demo', name: 'Demo', url: 'http://127.0.0.1/mcp', authKind: 'none', enabled: true, connectOnStartup: true, status: 'ready', tools: [], disabledTools: [],
+    id: 'demo',
+    name: 'Demo',
+    url: 'http://127.0.0.1/mcp',
+    authKind: 'none',
+    enabled: true,
+    connectOnStartup: true,
+    status: 'ready',
+    tools: [],
+    disabledTools: [],
     prompts: [{ name: 'greet', title: 'Greeting', arguments: [{ name: 'name', required: true }] }],
     resources: [{ uri: 'demo://readme', name: 'readme', title: 'Read me' }],
     resourceTemplates: [{ uriTemplate: 'demo://items/{id}', name: 'item' }],
@@ -62,17 +70,23 @@ describe('mcp-composer', () => {
   it('shows blocks as text under the message and the message object as JSON', async () => {
     const el = await composer();
     typeText(el, 'Summarize this');
-    el.addBlock({ kind: 'resource', provenance: { serverId: 'demo', serverName: 'Demo', uri: 'demo://readme' }, untrusted: true, delimiter: 'mcp-untrusted-ab', text: '<b>fenced</b>' });
+    el.addBlock({
+      kind: 'resource',
+      provenance: { serverId: 'demo', serverName: 'Demo', uri: 'demo://readme' },
+      untrusted: true,
+      delimiter: 'mcp-untrusted-ab',
+      text: '<b>fenced</b>',
+    });
     const root = el.shadowRoot!;
     expect(root.querySelector('.block pre')!.textContent).to.equal('<b>fenced</b>');
     expect(root.querySelector('b')).to.equal(null);
-    const msg = JSON.parse(root.querySelector('.message-json')!.textContent!);
+    const msg = JSON.parse(root.querySelector('.message-json')!.textContent);
     expect(msg.role).to.equal('user');
     expect(msg.content[0]).to.deep.equal({ type: 'text', text: 'Summarize this' });
     expect(msg.content[1]).to.deep.include({ type: 'context', kind: 'resource', untrusted: true, delimiter: 'mcp-untrusted-ab' });
     expect(msg.content[1].provenance).to.deep.equal({ source: 'mcp', serverId: 'demo', serverName: 'Demo', uri: 'demo://readme' });
     root.querySelector<HTMLButtonElement>('.block button.remove')!.click();
-    expect(JSON.parse(root.querySelector('.message-json')!.textContent!).content.length).to.equal(1);
+    expect(JSON.parse(root.querySelector('.message-json')!.textContent).content.length).to.equal(1);
     await expect(el).to.be.accessible();
   });
 });

@@ -5,9 +5,18 @@ import { ElicitationAnswerEvent, InteractionActionEvent } from '../../src/compon
 import type { ElicitationView } from '../../src/protocol/panel-use.js';
 
 const pending: ElicitationView = {
-  id: 'q1', serverId: 'demo', serverName: 'Demo <i>srv</i>', tool: 'confirm_booking', message: 'Confirm <script>x</script>?',
-  requestedSchema: { type: 'object', properties: { guests: { type: 'integer', minimum: 1 }, seat: { type: 'string', enum: ['window', 'aisle'] } }, required: ['guests'] },
-  status: 'pending', canRerun: true,
+  id: 'q1',
+  serverId: 'demo',
+  serverName: 'Demo <i>srv</i>',
+  tool: 'confirm_booking',
+  message: 'Confirm <script>x</script>?',
+  requestedSchema: {
+    type: 'object',
+    properties: { guests: { type: 'integer', minimum: 1 }, seat: { type: 'string', enum: ['window', 'aisle'] } },
+    required: ['guests'],
+  },
+  status: 'pending',
+  canRerun: true,
 };
 
 async function card(view: ElicitationView) {
@@ -16,7 +25,8 @@ async function card(view: ElicitationView) {
   await new Promise((r) => setTimeout(r));
   return el;
 }
-const button = (el: McpElicitationCardElement, action: string) => el.shadowRoot!.querySelector<HTMLButtonElement>(`button[data-action="${action}"]`)!;
+const button = (el: McpElicitationCardElement, action: string) =>
+  el.shadowRoot!.querySelector<HTMLButtonElement>(`button[data-action="${action}"]`)!;
 
 describe('mcp-elicitation-card', () => {
   it('shows the message and the server as text, and sends the form content on Send', async () => {

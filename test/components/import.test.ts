@@ -11,9 +11,22 @@ const preview: ImportPreview = {
   dialect: 'cursor',
   errors: [],
   entries: [
-    entry({ name: 'github', url: 'https://api.example.com/mcp', status: 'add', authKind: 'bearer', bearerToken: '${GITHUB_TOKEN}', placeholders: [{ field: 'bearerToken', token: '${GITHUB_TOKEN}', label: 'GITHUB_TOKEN', secret: true }] }),
+    entry({
+      name: 'github',
+      url: 'https://api.example.com/mcp',
+      status: 'add',
+      authKind: 'bearer',
+      bearerToken: '${GITHUB_TOKEN}',
+      placeholders: [{ field: 'bearerToken', token: '${GITHUB_TOKEN}', label: 'GITHUB_TOKEN', secret: true }],
+    }),
     entry({ name: 'local', status: 'skip', reason: 'stdio needs a local process, which a browser cannot start' }),
-    entry({ name: 'demo', url: 'http://127.0.0.1:3939/mcp', status: 'conflict', reason: 'already exists — confirm to overwrite', conflictWith: 'Demo' }),
+    entry({
+      name: 'demo',
+      url: 'http://127.0.0.1:3939/mcp',
+      status: 'conflict',
+      reason: 'already exists — confirm to overwrite',
+      conflictWith: 'Demo',
+    }),
   ],
 };
 
@@ -61,7 +74,11 @@ describe('mcp-import', () => {
 
   it('hides Import when everything is skipped', async () => {
     const el = await fixture<McpImportElement>(html`<mcp-import></mcp-import>`);
-    el.showPreview({ dialect: 'claude-code', errors: ['The configuration lists no servers.'], entries: [entry({ name: 'a', status: 'skip', reason: 'r' })] });
+    el.showPreview({
+      dialect: 'claude-code',
+      errors: ['The configuration lists no servers.'],
+      entries: [entry({ name: 'a', status: 'skip', reason: 'r' })],
+    });
     expect($(el, '[data-action="import"]').hidden).to.equal(true);
     expect($(el, '.errors').textContent).to.equal('The configuration lists no servers.');
   });
@@ -69,7 +86,11 @@ describe('mcp-import', () => {
   it('renders hostile names, URLs and reasons as text', async () => {
     const evil = '<img src=x onerror="window.__pwnedImport=1">';
     const el = await fixture<McpImportElement>(html`<mcp-import></mcp-import>`);
-    el.showPreview({ dialect: 'unknown', errors: [evil], entries: [entry({ name: evil, url: evil, status: 'skip', reason: evil, notes: [evil] })] });
+    el.showPreview({
+      dialect: 'unknown',
+      errors: [evil],
+      entries: [entry({ name: evil, url: evil, status: 'skip', reason: evil, notes: [evil] })],
+    });
     expect(el.shadowRoot!.querySelector('img')).to.equal(null);
     expect(el.shadowRoot!.querySelector('tbody td')!.textContent).to.equal(evil);
   });

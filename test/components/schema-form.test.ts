@@ -22,7 +22,8 @@ async function form(s: unknown = schema) {
   return el;
 }
 const q = <T extends Element>(el: McpSchemaFormElement, sel: string) => el.shadowRoot!.querySelector<T>(sel)!;
-const field = <T extends Element = HTMLInputElement>(el: McpSchemaFormElement, ...path: string[]) => q<T>(el, `[name="${CSS.escape(JSON.stringify(path))}"]`);
+const field = <T extends Element = HTMLInputElement>(el: McpSchemaFormElement, ...path: string[]) =>
+  q<T>(el, `[name="${CSS.escape(JSON.stringify(path))}"]`);
 function type(input: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, value: string) {
   input.value = value;
   input.dispatchEvent(new Event('input', { bubbles: true }));
@@ -52,7 +53,10 @@ describe('mcp-schema-form', () => {
     type(field(el, 'tags'), 'a\nb');
     type(field(el, 'address', 'city'), 'Paris');
     type(field(el, 'address', 'zip'), '75001');
-    expect(el.read()).to.deep.equal({ ok: true, value: { name: 'Ada', count: 3, ratio: 0.5, ok: true, color: 'green', tags: ['a', 'b'], address: { city: 'Paris', zip: 75001 } } });
+    expect(el.read()).to.deep.equal({
+      ok: true,
+      value: { name: 'Ada', count: 3, ratio: 0.5, ok: true, color: 'green', tags: ['a', 'b'], address: { city: 'Paris', zip: 75001 } },
+    });
   });
 
   it('shows validation messages next to the fields and refuses to read', async () => {
@@ -61,7 +65,9 @@ describe('mcp-schema-form', () => {
     type(field(el, 'count'), '1.5');
     const r = el.read();
     expect(r.ok).to.equal(false);
-    expect(q(el, `.field-error[data-path="${CSS.escape(JSON.stringify(['name']))}"]`).textContent).to.equal('must be at least 2 characters');
+    expect(q(el, `.field-error[data-path="${CSS.escape(JSON.stringify(['name']))}"]`).textContent).to.equal(
+      'must be at least 2 characters',
+    );
     expect(q(el, `.field-error[data-path="${CSS.escape(JSON.stringify(['count']))}"]`).textContent).to.equal('must be a whole number');
     expect(field(el, 'count').getAttribute('aria-invalid')).to.equal('true');
   });

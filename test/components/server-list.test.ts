@@ -43,7 +43,17 @@ describe('mcp-server-list', () => {
 
   it('renders one card per server with status, URL and enabled tool count', async () => {
     const list = await fixture<McpServerListElement>(html`<mcp-server-list></mcp-server-list>`);
-    list.servers = [server(), server({ id: 'other', name: 'Other', status: 'error', reason: { kind: 'network', message: 'Could not reach it.' }, tools: [], disabledTools: [] })];
+    list.servers = [
+      server(),
+      server({
+        id: 'other',
+        name: 'Other',
+        status: 'error',
+        reason: { kind: 'network', message: 'Could not reach it.' },
+        tools: [],
+        disabledTools: [],
+      }),
+    ];
     await settled();
     const [first, second] = cards(list);
     expect(cards(list)).to.have.length(2);
@@ -84,7 +94,9 @@ describe('mcp-server-list', () => {
     const list = await fixture<McpServerListElement>(html`<mcp-server-list></mcp-server-list>`);
     list.servers = [server()];
     await settled();
-    const box = cards(list)[0]!.shadowRoot!.querySelector('mcp-tool-list')!.shadowRoot!.querySelector<HTMLInputElement>('input[data-tool="add"]')!;
+    const box = cards(list)[0]!
+      .shadowRoot!.querySelector('mcp-tool-list')!
+      .shadowRoot!.querySelector<HTMLInputElement>('input[data-tool="add"]')!;
     expect(box.checked).to.equal(false);
     const toggled = oneEvent(list, ToolToggleEvent.type);
     box.click();

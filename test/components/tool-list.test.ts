@@ -21,7 +21,8 @@ async function make(tools: Tool[], disabled: string[] = []) {
 const $ = (list: McpToolListElement, sel: string) => list.shadowRoot!.querySelector<HTMLElement>(sel);
 const $$ = (list: McpToolListElement, sel: string) => [...list.shadowRoot!.querySelectorAll<HTMLElement>(sel)];
 const visibleRows = (list: McpToolListElement) => $$(list, 'li');
-const many = (n: number): Tool[] => Array.from({ length: n }, (_, i) => ({ name: `tool_${i}`, description: `Does thing ${i}`, inputSchema: { type: 'object' } }));
+const many = (n: number): Tool[] =>
+  Array.from({ length: n }, (_, i) => ({ name: `tool_${i}`, description: `Does thing ${i}`, inputSchema: { type: 'object' } }));
 
 describe('mcp-tool-list', () => {
   it('renders nothing but the toolbar for an empty catalog', async () => {
@@ -32,7 +33,13 @@ describe('mcp-tool-list', () => {
 
   it('shows title, name, description and annotation hints as claims', async () => {
     const list = await make([
-      { name: 'read', title: 'Read a file', description: 'Reads.', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, destructiveHint: false } },
+      {
+        name: 'read',
+        title: 'Read a file',
+        description: 'Reads.',
+        inputSchema: { type: 'object' },
+        annotations: { readOnlyHint: true, destructiveHint: false },
+      },
     ]);
     const li = $$(list, 'li')[0]!;
     expect(li.querySelector('.name')!.textContent).to.equal('Read a file');
@@ -48,7 +55,7 @@ describe('mcp-tool-list', () => {
     expect($(list, 'pre')!.textContent).to.equal('');
     details.open = true;
     await oneEvent(details, 'toggle');
-    expect(JSON.parse($(list, 'pre')!.textContent!)).to.deep.equal({ type: 'object', description: evil });
+    expect(JSON.parse($(list, 'pre')!.textContent)).to.deep.equal({ type: 'object', description: evil });
     expect(list.shadowRoot!.querySelector('img')).to.equal(null);
   });
 
@@ -80,7 +87,19 @@ describe('mcp-tool-list', () => {
     const search = $(list, 'input[type=search]') as HTMLInputElement;
     search.value = 'TOOL_2';
     search.dispatchEvent(new Event('input'));
-    expect(visibleRows(list).map((li) => li.querySelector('input')!.dataset['tool'])).to.deep.equal(['tool_2', 'tool_20', 'tool_21', 'tool_22', 'tool_23', 'tool_24', 'tool_25', 'tool_26', 'tool_27', 'tool_28', 'tool_29']);
+    expect(visibleRows(list).map((li) => li.querySelector('input')!.dataset['tool'])).to.deep.equal([
+      'tool_2',
+      'tool_20',
+      'tool_21',
+      'tool_22',
+      'tool_23',
+      'tool_24',
+      'tool_25',
+      'tool_26',
+      'tool_27',
+      'tool_28',
+      'tool_29',
+    ]);
     expect(visibleRows(list)[0]).to.equal(row2);
     expect($(list, '.count')!.textContent).to.equal('11 of 30 shown');
     search.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
@@ -147,7 +166,9 @@ describe('mcp-tool-list', () => {
     await settled();
     await frames();
     const updateMs = performance.now() - start;
-    console.log(`1,000 tools: first render ${firstRender.toFixed(0)} ms, filter ${filterMs.toFixed(0)} ms, re-render ${updateMs.toFixed(0)} ms`);
+    console.log(
+      `1,000 tools: first render ${firstRender.toFixed(0)} ms, filter ${filterMs.toFixed(0)} ms, re-render ${updateMs.toFixed(0)} ms`,
+    );
     expect($(list, 'input[data-tool="tool_99"]')!.closest('li')).to.equal(row99);
     expect(($(list, 'input[data-tool="tool_99"]') as HTMLInputElement).checked).to.equal(false);
     expect(visibleRows(list)).to.have.length(19);

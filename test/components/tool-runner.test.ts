@@ -6,11 +6,21 @@ import type { ServerView } from '../../src/protocol/panel.js';
 
 const servers: ServerView[] = [
   {
-    id: 'demo', name: 'Demo', url: 'http://127.0.0.1/mcp', authKind: 'none', enabled: true, connectOnStartup: true, status: 'ready',
+    id: 'demo',
+    name: 'Demo',
+    url: 'http://127.0.0.1/mcp',
+    authKind: 'none',
+    enabled: true,
+    connectOnStartup: true,
+    status: 'ready',
     tools: [
       { name: 'slow', inputSchema: { type: 'object' } },
       { name: 'add', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } },
-    ], prompts: [], resources: [], resourceTemplates: [], disabledTools: [],
+    ],
+    prompts: [],
+    resources: [],
+    resourceTemplates: [],
+    disabledTools: [],
   },
 ];
 
@@ -74,7 +84,7 @@ describe('mcp-tool-runner', () => {
     expect(root.querySelector('pre.truncated')).to.not.equal(null);
   });
 
-  it('fills a form generated from the chosen tool\'s schema, and does not run with invalid input', async () => {
+  it("fills a form generated from the chosen tool's schema, and does not run with invalid input", async () => {
     const el = await runner();
     const select = el.shadowRoot!.querySelector('select')!;
     select.value = JSON.stringify(['demo', 'add']);

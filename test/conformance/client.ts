@@ -43,7 +43,7 @@ function readContext(): ConformanceContext {
   if (!raw) return {};
   try {
     const parsed = JSON.parse(raw) as unknown;
-    return parsed && typeof parsed === 'object' ? (parsed as ConformanceContext) : {};
+    return parsed && typeof parsed === 'object' ? parsed : {};
   } catch {
     log('MCP_CONFORMANCE_CONTEXT is not JSON; ignored');
     return {};

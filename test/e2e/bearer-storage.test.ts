@@ -56,7 +56,8 @@ test('no token appears in plaintext in chrome.storage.local or IndexedDB', async
   const atRest = JSON.stringify({ local: dump.local, idb: dump.idb });
   for (const secret of [GOOD, WRONG]) assert.equal(atRest.includes(secret), false, `${secret} found at rest`);
 
-  const servers = (dump.local as { mcp_servers: { id: string; auth: { kind: string; token?: { v: number; iv: string; ct: string } } }[] }).mcp_servers;
+  const servers = (dump.local as { mcp_servers: { id: string; auth: { kind: string; token?: { v: number; iv: string; ct: string } } }[] })
+    .mcp_servers;
   const stored = servers.find((s) => s.id === 'good')!;
   assert.equal(stored.auth.kind, 'bearer');
   assert.deepEqual(Object.keys(stored.auth.token!).sort(), ['ct', 'iv', 'v']);

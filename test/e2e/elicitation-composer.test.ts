@@ -66,14 +66,19 @@ async function answer(action: 'accept' | 'decline' | 'cancel', fields: Record<st
   );
 }
 
-const runnerText = () => until('the tool result', () => panel.$eval('mcp-tool-runner >>> .output', (el) => el.querySelector('pre.text, p.error')?.textContent ?? undefined));
+const runnerText = () =>
+  until('the tool result', () =>
+    panel.$eval('mcp-tool-runner >>> .output', (el) => el.querySelector('pre.text, p.error')?.textContent ?? undefined),
+  );
 
 test('a form-mode question becomes a card; Send delivers its content and the call resumes', async () => {
   await startBooking();
   assert.equal(await textOf(panel, `${CARD} >>> .message`), 'Confirm your booking in Lisbon?');
   assert.match(await textOf(panel, `${CARD} >>> .from`), /Demo.*confirm_booking/);
   // The pending interaction is persisted before the card is shown (SPEC I3).
-  const stored = await (await ext.serviceWorker()).evaluate(
+  const stored = await (
+    await ext.serviceWorker()
+  ).evaluate(
     () =>
       new Promise<string[]>((resolve) => {
         const open = indexedDB.open('remote-mcp');
@@ -134,10 +139,14 @@ test('a question open across a worker restart fails with its reason; re-run need
   await waitFor(panel, `${CARD}[status="failed"]`, 20_000);
   assert.match(await textOf(panel, `${CARD} >>> .reason`), /the extension restarted while this question was open/);
   // The call that was waiting is reported failed in the runner, not pretended to have completed.
-  assert.ok(await until('the runner error', () => panel.$eval('mcp-tool-runner >>> .output', (el) => el.querySelector('p.error')?.textContent ?? undefined)));
+  assert.ok(
+    await until('the runner error', () =>
+      panel.$eval('mcp-tool-runner >>> .output', (el) => el.querySelector('p.error')?.textContent ?? undefined),
+    ),
+  );
   await waitFor(panel, READY, 20_000);
   const rerun = `${CARD}[status="failed"] >>> button[data-action="rerun"]`;
-  assert.equal(await panel.$eval(rerun, (b) => (b as HTMLButtonElement).disabled), true);
+  assert.equal(await panel.$eval(rerun, (b) => b.disabled), true);
   // Clicking the disabled button, or asking the worker without the confirmation, sends nothing.
   const refused = await panel.evaluate(async (card) => {
     const id = (document.querySelector(card) as HTMLElement & { interaction: { id: string } }).interaction.id;
@@ -152,11 +161,16 @@ test('a question open across a worker restart fails with its reason; re-run need
   await until('the re-run question', async () => (await panel.$$(CARD)).length === 2 && (await panel.$(`${CARD}[status="pending"]`)));
   await panel.evaluate((card) => {
     const root = document.querySelector(`${card}[status="pending"]`)!.shadowRoot!;
-    const input = root.querySelector('mcp-schema-form')!.shadowRoot!.querySelector<HTMLInputElement>(`[name='${JSON.stringify(['guests'])}']`)!;
+    const input = root
+      .querySelector('mcp-schema-form')!
+      .shadowRoot!.querySelector<HTMLInputElement>(`[name='${JSON.stringify(['guests'])}']`)!;
     input.value = '3';
     root.querySelector<HTMLButtonElement>('button[data-action="accept"]')!.click();
   }, CARD);
-  assert.equal(await until('the re-run outcome', () => panel.$eval(`${CARD} >>> .rerun-outcome`, (el) => el.textContent || undefined)), 'booking accept: {"guests":3,"newsletter":false}');
+  assert.equal(
+    await until('the re-run outcome', () => panel.$eval(`${CARD} >>> .rerun-outcome`, (el) => el.textContent || undefined)),
+    'booking accept: {"guests":3,"newsletter":false}',
+  );
   assert.equal(server.stats.toolCalls.filter((c) => c === 'confirm_booking').length, callsBefore + 1);
   await panel.click(`${CARD} >>> button[data-action="dismiss"]`);
   await until('the failed card to be dismissed', async () => !(await panel.$(CARD)));
@@ -165,7 +179,10 @@ test('a question open across a worker restart fails with its reason; re-run need
 test('"/demo:greet" with its argument becomes an untrusted prompt block with provenance', async () => {
   await panel.click('mcp-composer >>> textarea.text');
   await panel.type('mcp-composer >>> textarea.text', 'Please help. /gre');
-  await panel.click((await waitFor(panel, 'mcp-composer >>> .suggestions button[data-kind="prompt"]')) && 'mcp-composer >>> .suggestions button[data-kind="prompt"]');
+  await panel.click(
+    (await waitFor(panel, 'mcp-composer >>> .suggestions button[data-kind="prompt"]')) &&
+      'mcp-composer >>> .suggestions button[data-kind="prompt"]',
+  );
   await panel.type('mcp-composer >>> mcp-schema-form >>> input', 'Ada');
   await panel.click('mcp-composer >>> button.attach');
   const text = await textOf(panel, 'mcp-composer >>> .block.prompt pre');
@@ -175,17 +192,25 @@ test('"/demo:greet" with its argument becomes an untrusted prompt block with pro
   assert.match(text, /Please greet Ada warmly\./);
   const message = JSON.parse(await textOf(panel, 'mcp-composer >>> .message-json')) as { content: Array<Record<string, unknown>> };
   assert.deepEqual(message.content[0], { type: 'text', text: 'Please help. ' });
-  assert.deepEqual([message.content[1]!.kind, message.content[1]!.untrusted, message.content[1]!.provenance], ['prompt', true, { source: 'mcp', serverId: 'demo', serverName: 'Demo', prompt: 'greet' }]);
+  assert.deepEqual(
+    [message.content[1]!.kind, message.content[1]!.untrusted, message.content[1]!.provenance],
+    ['prompt', true, { source: 'mcp', serverId: 'demo', serverName: 'Demo', prompt: 'greet' }],
+  );
   assert.equal(message.content[1]!.delimiter, `mcp-untrusted-${fence[1]}`);
 });
 
 test('"@readme" reads demo://readme into a fenced resource block', async () => {
   await panel.type('mcp-composer >>> textarea.text', '@readme');
-  await panel.click((await waitFor(panel, 'mcp-composer >>> .suggestions button[data-kind="resource"]')) && 'mcp-composer >>> .suggestions button[data-kind="resource"]');
+  await panel.click(
+    (await waitFor(panel, 'mcp-composer >>> .suggestions button[data-kind="resource"]')) &&
+      'mcp-composer >>> .suggestions button[data-kind="resource"]',
+  );
   const text = await textOf(panel, 'mcp-composer >>> .block.resource pre');
   assert.match(text, /Resource demo:\/\/readme from MCP server "Demo"/);
   assert.match(text, /This is the demo server of Remote MCP for Chrome\./);
-  const message = JSON.parse(await textOf(panel, 'mcp-composer >>> .message-json')) as { content: Array<{ provenance?: { uri?: string } }> };
+  const message = JSON.parse(await textOf(panel, 'mcp-composer >>> .message-json')) as {
+    content: Array<{ provenance?: { uri?: string } }>;
+  };
   assert.equal(message.content.length, 3);
   assert.equal(message.content[2]!.provenance?.uri, 'demo://readme');
 });

@@ -36,8 +36,10 @@ after(async () => {
 
 /** The authorization window: a new page target on the authorization server. */
 async function authWindow(): Promise<Page> {
-  const target: Target = await ext.browser.waitForTarget((t) => t.type() === 'page' && t.url().startsWith(`${as.issuer}/interaction/`), { timeout: 15_000 });
-  return (await target.asPage())!;
+  const target: Target = await ext.browser.waitForTarget((t) => t.type() === 'page' && t.url().startsWith(`${as.issuer}/interaction/`), {
+    timeout: 15_000,
+  });
+  return await target.asPage();
 }
 
 async function clickAuthorize() {
@@ -94,7 +96,9 @@ test('no access or refresh token is stored in plaintext in chrome.storage.local 
   for (const token of tokens) assert.equal(atRest.includes(token), false, 'a token was found at rest');
   // The access token lives in session storage only (F1); the refresh token is sealed in the entry (F2).
   assert.ok(JSON.stringify(dump.session).includes(as.issued.accessTokens.at(-1)!), 'the access token is in chrome.storage.session');
-  const entry = (dump.local as { mcp_servers: { id: string; auth: { kind: string; binding?: unknown; tokens?: { refresh?: object } } }[] }).mcp_servers.find((s) => s.id === 'secure')!;
+  const entry = (
+    dump.local as { mcp_servers: { id: string; auth: { kind: string; binding?: unknown; tokens?: { refresh?: object } } }[] }
+  ).mcp_servers.find((s) => s.id === 'secure')!;
   assert.equal(entry.auth.kind, 'oauth');
   assert.deepEqual(entry.auth.binding, { resource: as.mcpUrl, issuer: as.issuer });
   assert.deepEqual(Object.keys(entry.auth.tokens!.refresh!).sort(), ['ct', 'iv', 'v']);
@@ -106,7 +110,8 @@ test('a rejected access token is refreshed once with the sealed refresh token an
   await worker.evaluate(async () => {
     const all = await chrome.storage.session.get(null);
     for (const [k, v] of Object.entries(all)) {
-      if (k.startsWith('mcp_token_') && k !== 'mcp_token_owners') await chrome.storage.session.set({ [k]: { ...(v as object), accessToken: 'spoiled-token' } });
+      if (k.startsWith('mcp_token_') && k !== 'mcp_token_owners')
+        await chrome.storage.session.set({ [k]: { ...(v as object), accessToken: 'spoiled-token' } });
     }
   });
   const send = (type: string) => panel.evaluate((t) => chrome.runtime.sendMessage({ type: t, params: { serverId: 'secure' } }), type);
@@ -127,7 +132,7 @@ async function runInPanel(tool: string) {
   const select = await waitFor(panel, 'mcp-tool-runner >>> select[name="tool"]');
   const value = JSON.stringify(['secure', tool]);
   const deadline = Date.now() + 15_000;
-  while (!(await panel.$$eval('mcp-tool-runner >>> option', (els) => els.map((e) => (e as HTMLOptionElement).value))).includes(value)) {
+  while (!(await panel.$$eval('mcp-tool-runner >>> option', (els) => els.map((e) => e.value))).includes(value)) {
     if (Date.now() > deadline) throw new Error(`${tool} is not offered by the runner`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -166,7 +171,8 @@ function approveIfShown(): { stop(): void } {
 /** Still waiting: the offer's text is the refusal or the "asking…" line. */
 const stepUpBusy = (text: string) => /Grant more access|Asking the authorization server/.test(text);
 
-const scopesOf = (jwt: string) => String((JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { scope?: string }).scope ?? '').split(' ');
+const scopesOf = (jwt: string) =>
+  String((JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { scope?: string }).scope ?? '').split(' ');
 
 test('a token the resource server stops accepting mid-session is refreshed once and handed to the live session; the call runs once (E9)', async () => {
   await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`, 20_000);
@@ -180,12 +186,20 @@ test('a token the resource server stops accepting mid-session is refreshed once 
   assert.equal(as.stats.toolCalls, before.calls + 1, 'the tool ran exactly once at the server');
   assert.equal(as.issued.refreshTokens.length, before.refreshes + 1, 'exactly one refresh');
   assert.equal(as.stats.unauthorized, before.unauthorized + 1, 'one 401, then the refreshed token was accepted');
-  assert.equal(ext.browser.targets().some((t) => t.url().startsWith(`${as.issuer}/interaction/`)), false, 'no window: the user was not needed');
+  assert.equal(
+    ext.browser.targets().some((t) => t.url().startsWith(`${as.issuer}/interaction/`)),
+    false,
+    'no window: the user was not needed',
+  );
   await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`);
 });
 
 test('a tool needing more scope: refused with 403, "Grant more access" steps up, the user re-runs it and the token carries both scopes (E7, H3)', async () => {
-  assert.equal((await textOf(panel, `${CARD} >>> button[data-action="authorize"]`)).trim(), 'Re-authorize', 'a ready OAuth card offers Re-authorize');
+  assert.equal(
+    (await textOf(panel, `${CARD} >>> button[data-action="authorize"]`)).trim(),
+    'Re-authorize',
+    'a ready OAuth card offers Re-authorize',
+  );
   const tokensBefore = as.issued.accessTokens.length;
   await runInPanel('admin-op');
   await runnerOutput(/Grant more access/);
@@ -199,8 +213,11 @@ test('a tool needing more scope: refused with 403, "Grant more access" steps up,
     const deadline = Date.now() + 30_000;
     let outcome = { granted: false, text: '' };
     while (Date.now() < deadline) {
-      outcome = await panel.$eval('#step-up .step-up-text', (el) => ({ granted: el.classList.contains('granted'), text: el.textContent ?? '' }));
-      if (outcome.granted || !(stepUpBusy(outcome.text))) break;
+      outcome = await panel.$eval('#step-up .step-up-text', (el) => ({
+        granted: el.classList.contains('granted'),
+        text: el.textContent ?? '',
+      }));
+      if (outcome.granted || !stepUpBusy(outcome.text)) break;
       await new Promise((r) => setTimeout(r, 100));
     }
     assert.ok(outcome.granted, `step-up did not succeed: ${outcome.text}`);
@@ -211,7 +228,8 @@ test('a tool needing more scope: refused with 403, "Grant more access" steps up,
   assert.equal(as.stats.forbidden, 1);
   const stepped = as.issued.accessTokens.at(-1)!;
   assert.equal(as.issued.accessTokens.length, tokensBefore + 1);
-  for (const scope of [OAUTH_SCOPE, ADMIN_SCOPE]) assert.ok(scopesOf(stepped).includes(scope), `the new token carries ${scope}: ${scopesOf(stepped).join(' ')}`);
+  for (const scope of [OAUTH_SCOPE, ADMIN_SCOPE])
+    assert.ok(scopesOf(stepped).includes(scope), `the new token carries ${scope}: ${scopesOf(stepped).join(' ')}`);
 
   await runInPanel('admin-op');
   const out = await runnerOutput(/admin ok/);
@@ -246,7 +264,9 @@ test('a refresh refused with no user present: needs-auth, and the card says "Sig
   as.rejectIssuedAccessTokens();
   as.refuseTokenRequests = true;
   try {
-    const connected = (await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'panel:connect', params: { serverId: 'secure' } }))) as { ok: boolean };
+    const connected = (await panel.evaluate(() =>
+      chrome.runtime.sendMessage({ type: 'panel:connect', params: { serverId: 'secure' } }),
+    )) as { ok: boolean };
     assert.equal(connected.ok, false);
     await waitFor(panel, `${CARD} >>> mcp-status-badge[status="needs-auth"]`, 20_000);
     const reason = await textOf(panel, `${CARD} >>> .reason`);

@@ -32,9 +32,13 @@ after(async () => {
 
 test('import, card and tool list are in Chinese, in light and dark', async () => {
   assert.equal(await textOf(panel, 'h1'), '远程 MCP 服务器');
-  await panel.$eval('mcp-import >>> textarea', (el, value) => {
-    (el as HTMLTextAreaElement).value = value;
-  }, JSON.stringify({ mcpServers: { Demo: { url: server.url }, local: { command: 'npx' } } }));
+  await panel.$eval(
+    'mcp-import >>> textarea',
+    (el, value) => {
+      el.value = value;
+    },
+    JSON.stringify({ mcpServers: { Demo: { url: server.url }, local: { command: 'npx' } } }),
+  );
   await panel.click('mcp-import >>> button[data-action="preview"]');
   await waitFor(panel, 'mcp-import >>> tbody tr[data-entry="local"]');
   assert.equal(await textOf(panel, 'mcp-import >>> tr[data-entry="Demo"] [data-status] strong'), '添加');
@@ -44,7 +48,10 @@ test('import, card and tool list are in Chinese, in light and dark', async () =>
   await panel.click('mcp-import >>> button[data-action="import"]');
   await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`, 20_000);
   assert.equal(await textOf(panel, `${CARD} >>> button[data-action="ping"]`), '测试连接');
-  assert.match(await panel.$eval(`${CARD} >>> mcp-tool-list >>> input[type="search"]`, (el) => el.getAttribute('aria-label') ?? ''), /搜索工具/);
+  assert.match(
+    await panel.$eval(`${CARD} >>> mcp-tool-list >>> input[type="search"]`, (el) => el.getAttribute('aria-label') ?? ''),
+    /搜索工具/,
+  );
   await panel.click(`${CARD} >>> button[data-action="ping"]`);
   await waitFor(panel, `${CARD} >>> .ping:not(:empty)`);
 

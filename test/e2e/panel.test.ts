@@ -44,11 +44,14 @@ function paste() {
 
 async function storedServers() {
   const worker = await ext.serviceWorker();
-  return worker.evaluate(async () => (await chrome.storage.local.get('mcp_servers')).mcp_servers as { id: string; disabledTools: string[]; headers?: unknown[] }[]);
+  return worker.evaluate(
+    async () =>
+      (await chrome.storage.local.get('mcp_servers')).mcp_servers as { id: string; disabledTools: string[]; headers?: unknown[] }[],
+  );
 }
 
 async function runnerOptions(): Promise<string[]> {
-  return panel.$$eval('mcp-tool-runner >>> option', (els) => els.map((e) => (e as HTMLOptionElement).value));
+  return panel.$$eval('mcp-tool-runner >>> option', (els) => els.map((e) => e.value));
 }
 
 /** Polls a condition in Node until it holds (the panel updates on the worker's pushes). */
@@ -63,9 +66,13 @@ async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what
 }
 
 async function pasteAndPreview(text: string) {
-  await panel.$eval('mcp-import >>> textarea', (el, value) => {
-    (el as HTMLTextAreaElement).value = value;
-  }, text);
+  await panel.$eval(
+    'mcp-import >>> textarea',
+    (el, value) => {
+      el.value = value;
+    },
+    text,
+  );
   await panel.click('mcp-import >>> button[data-action="preview"]');
 }
 
@@ -124,18 +131,22 @@ test('bulk toggles: disable the searched tools, then all, then enable all', asyn
   await eventually(runnerOptions, (o) => o.length === 3, 'all tools back');
   assert.deepEqual((await storedServers())[0]!.disabledTools, []);
   await panel.$eval(`${TOOLS} >>> input[type="search"]`, (el) => {
-    (el as HTMLInputElement).value = '';
+    el.value = '';
     el.dispatchEvent(new Event('input'));
   });
 });
 
 test('"Test connection" shows the latency', async () => {
   await panel.click(`${CARD} >>> button[data-action="ping"]`);
-  const text = await eventually(() => textOf(panel, `${CARD} >>> .ping`), (t) => t.startsWith('Answered in'), 'a latency');
+  const text = await eventually(
+    () => textOf(panel, `${CARD} >>> .ping`),
+    (t) => t.startsWith('Answered in'),
+    'a latency',
+  );
   assert.match(text, /^Answered in \d+ ms$/);
 });
 
-test('the log drawer lists this server\'s requests, redacted', async () => {
+test("the log drawer lists this server's requests, redacted", async () => {
   await panel.click(`${CARD} >>> mcp-log-drawer >>> summary`);
   const methods = await eventually(
     () => panel.$$eval(`${CARD} >>> mcp-log-drawer >>> td.method`, (els) => els.map((e) => e.textContent ?? '')),
@@ -145,7 +156,9 @@ test('the log drawer lists this server\'s requests, redacted', async () => {
   assert.ok(methods.includes('list-category'), methods.join(','));
   assert.equal(methods[0], 'ping', 'newest first');
   const worker = await ext.serviceWorker();
-  const dump = await panel.evaluate(async () => JSON.stringify(await chrome.runtime.sendMessage({ type: 'panel:get-log', params: { serverId: 'demo' } })));
+  const dump = await panel.evaluate(async () =>
+    JSON.stringify(await chrome.runtime.sendMessage({ type: 'panel:get-log', params: { serverId: 'demo' } })),
+  );
   assert.ok(!dump.includes('header-s3cret'), 'no header value in the log');
   assert.ok(worker);
 });
@@ -154,7 +167,10 @@ test('export carries the server but no secret', async () => {
   const reply = await panel.evaluate(async () => chrome.runtime.sendMessage({ type: 'panel:export', params: {} }));
   const doc = JSON.parse((reply as { value: { json: string } }).value.json);
   assert.equal(doc.format, 'remote-mcp-for-chrome');
-  assert.deepEqual(doc.servers.map((s: { name: string; headerNames?: string[] }) => [s.name, s.headerNames]), [['Demo', ['X-Demo-Key']]]);
+  assert.deepEqual(
+    doc.servers.map((s: { name: string; headerNames?: string[] }) => [s.name, s.headerNames]),
+    [['Demo', ['X-Demo-Key']]],
+  );
   assert.ok(!JSON.stringify(doc).includes('header-s3cret'));
 });
 
@@ -185,7 +201,11 @@ test('delete asks for confirmation, then removes the server', async () => {
   assert.equal((await storedServers()).length, 1, 'nothing removed before confirming');
   await panel.click(`${CARD} >>> button[data-action="confirm-delete"]`);
   await eventually(storedServers, (s) => s.length === 0, 'the server to be removed');
-  await eventually(() => panel.$$(CARD).then((c) => c.length), (n) => n === 0, 'the card to go');
+  await eventually(
+    () => panel.$$(CARD).then((c) => c.length),
+    (n) => n === 0,
+    'the card to go',
+  );
   assert.deepEqual(await runnerOptions(), []);
   assert.deepEqual(ext.errors, []);
 });

@@ -81,7 +81,9 @@ test('H3/N7: a slow call in flight when the server drops its session fails once 
   const call = panel.evaluate(() =>
     chrome.runtime.sendMessage({ type: 'panel:call-tool', params: { serverId: 'demo', tool: 'slow', arguments: { steps: 20, ms: 100 } } }),
   );
-  await until('the slow call to start', async () => (server.stats.toolCalls.filter((c) => c === 'slow').length > slowBefore ? true : undefined));
+  await until('the slow call to start', async () =>
+    server.stats.toolCalls.filter((c) => c === 'slow').length > slowBefore ? true : undefined,
+  );
   await server.dropSessions();
   const answer = (await call) as { ok: boolean; error?: { code: string; message: string } };
   assert.equal(answer.ok, false);

@@ -27,9 +27,13 @@ after(async () => {
 async function runTool(tool: string, args: unknown, expectSelector: string) {
   const select = await waitFor(panel, 'mcp-tool-runner >>> select');
   await select.select(JSON.stringify(['demo', tool]));
-  await panel.$eval('mcp-tool-runner >>> textarea', (el, value) => {
-    (el as HTMLTextAreaElement).value = value;
-  }, JSON.stringify(args));
+  await panel.$eval(
+    'mcp-tool-runner >>> textarea',
+    (el, value) => {
+      el.value = value;
+    },
+    JSON.stringify(args),
+  );
   await panel.click('mcp-tool-runner >>> button[type="submit"]');
   await waitFor(panel, `mcp-tool-runner >>> ${expectSelector}`);
   return panel.$eval('mcp-tool-runner >>> .output', (el) => el.textContent ?? '');

@@ -75,7 +75,11 @@ async function restartWorker() {
   const woke = Date.now();
   const worker = await ext.serviceWorker();
   const wakeMs = Date.now() - woke;
-  assert.equal(await worker.evaluate(() => (globalThis as { __oldWorker?: boolean }).__oldWorker ?? false), false, 'a fresh worker, not the old one');
+  assert.equal(
+    await worker.evaluate(() => (globalThis as { __oldWorker?: boolean }).__oldWorker ?? false),
+    false,
+    'a fresh worker, not the old one',
+  );
   await workerReady();
   timings.push({ stopMs, wakeMs, readyMs: Date.now() - woke });
   return worker;
@@ -106,7 +110,10 @@ test('C7: a stopped and re-woken worker restores the ready server with its tools
 
   await restartWorker();
   assert.equal(await textOf(panel, TOOL_COUNT), '3 of 3 tools enabled');
-  assert.deepEqual((await workerState())?.tools.map((t) => t.title ?? t.name), ['Echo', 'Add numbers', 'Slow task']);
+  assert.deepEqual(
+    (await workerState())?.tools.map((t) => t.title ?? t.name),
+    ['Echo', 'Add numbers', 'Slow task'],
+  );
 
   await until('the old session to be closed', async () => (server.stats.sessionsClosed > closed ? true : undefined));
   assert.equal(server.stats.sessionsOpened, opened + 1, 'exactly one new session');
@@ -120,8 +127,8 @@ test('C7: a stopped and re-woken worker restores the ready server with its tools
 
 test('C6: only one offscreen document survives a restart, owned by the new worker', async () => {
   const worker = await ext.serviceWorker();
-  const contexts = await worker.evaluate(async () =>
-    (await chrome.runtime.getContexts({ contextTypes: [chrome.runtime.ContextType.OFFSCREEN_DOCUMENT] })).length,
+  const contexts = await worker.evaluate(
+    async () => (await chrome.runtime.getContexts({ contextTypes: [chrome.runtime.ContextType.OFFSCREEN_DOCUMENT] })).length,
   );
   assert.equal(contexts, 1);
   assert.equal(server.stats.sessionsOpened - server.stats.sessionsClosed, 1, 'one live session on the server');
@@ -138,7 +145,7 @@ test('H3: a tool call in flight when the worker stops is reported failed and is 
   const result = await pending;
   assert.equal(result.text, undefined, 'the interrupted call did not report a result');
   assert.ok(result.error, 'the interrupted call was reported failed');
-  assert.match(result.error!, /not sent again/, result.error);
+  assert.match(result.error, /not sent again/, result.error);
 
   await until('a new session', async () => (server.stats.sessionsOpened > opened ? true : undefined));
   // Long enough for a replay (the worker's recovery, a retried message) to have reached the server.
@@ -171,7 +178,9 @@ test('C7: two restarts in a row still end with one ready session', async () => {
   const opened = server.stats.sessionsOpened;
   await restartWorker();
   await restartWorker();
-  await until('the old sessions to be closed', async () => (server.stats.sessionsOpened - server.stats.sessionsClosed === 1 ? true : undefined));
+  await until('the old sessions to be closed', async () =>
+    server.stats.sessionsOpened - server.stats.sessionsClosed === 1 ? true : undefined,
+  );
   assert.equal(server.stats.sessionsOpened, opened + 2);
   const result = await runTool('add', { a: 1, b: 2 });
   assert.equal(result.text?.trim(), 'sum=3', result.error);
@@ -186,7 +195,11 @@ test('C6/C7: a worker stopped again while it is still reconnecting leaves no ses
   await stopWorker();
   await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'panel:get-state', params: {} }));
   await workerReady();
-  await until('every stale session to be closed', async () => (server.stats.sessionsOpened - server.stats.sessionsClosed === 1 ? true : undefined), 10_000);
+  await until(
+    'every stale session to be closed',
+    async () => (server.stats.sessionsOpened - server.stats.sessionsClosed === 1 ? true : undefined),
+    10_000,
+  );
   const result = await runTool('echo', { text: 'after two quick stops' });
   assert.equal(result.text?.trim(), 'echo: after two quick stops', result.error);
 });

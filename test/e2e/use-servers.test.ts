@@ -39,12 +39,12 @@ test('a long tool shows a progress bar, and Abort cancels it on the server', asy
   const select = await waitFor(panel, 'mcp-tool-runner >>> select');
   await select.select(JSON.stringify(['demo', 'slow']));
   await panel.$eval('mcp-tool-runner >>> textarea', (el) => {
-    (el as HTMLTextAreaElement).value = JSON.stringify({ steps: 100, ms: 150 });
+    el.value = JSON.stringify({ steps: 100, ms: 150 });
   });
   await panel.click('mcp-tool-runner >>> button[type="submit"]');
   await waitFor(panel, 'mcp-tool-runner >>> progress:not([hidden])');
   const progress = await until('progress of at least 2 steps', () =>
-    panel.$eval('mcp-tool-runner >>> progress', (el) => ((el as HTMLProgressElement).value >= 2 ? { value: (el as HTMLProgressElement).value, max: (el as HTMLProgressElement).max } : undefined)),
+    panel.$eval('mcp-tool-runner >>> progress', (el) => (el.value >= 2 ? { value: el.value, max: el.max } : undefined)),
   );
   assert.equal(progress.max, 100);
   assert.match(await textOf(panel, 'mcp-tool-runner >>> .progress-text'), /^step \d+\/100$/);
@@ -59,9 +59,14 @@ test('a long tool shows a progress bar, and Abort cancels it on the server', asy
 
 test('the registry lists every enabled tool as an AgentTool with write effects and the raw schema', async () => {
   const tools = await worker.evaluate(() =>
-    globalThis.remoteMcp!.agentTools.list().map((t) => ({ name: t.name, effects: t.effects, autoRetry: t.autoRetry, schema: t.jsonSchema, ro: t.annotations?.readOnlyHint })),
+    globalThis
+      .remoteMcp!.agentTools.list()
+      .map((t) => ({ name: t.name, effects: t.effects, autoRetry: t.autoRetry, schema: t.jsonSchema, ro: t.annotations?.readOnlyHint })),
   );
-  assert.deepEqual(tools.map((t) => t.name), ['mcp__demo__add', 'mcp__demo__echo', 'mcp__demo__slow']);
+  assert.deepEqual(
+    tools.map((t) => t.name),
+    ['mcp__demo__add', 'mcp__demo__echo', 'mcp__demo__slow'],
+  );
   const echo = tools.find((t) => t.name === 'mcp__demo__echo')!;
   assert.deepEqual([echo.effects, echo.autoRetry, echo.ro], ['write', false, true]);
   assert.deepEqual((echo.schema as { properties: unknown }).properties, { text: { type: 'string', description: 'Text to echo' } });
@@ -85,7 +90,12 @@ async function startAgentCall(name: string, args: unknown, key: string) {
 }
 
 const outcome = (key: string) =>
-  until(`outcome of ${key}`, () => worker.evaluate((key) => (globalThis as unknown as Record<string, unknown>)[key] as { ok: boolean; code?: string; content?: unknown } | undefined, key));
+  until(`outcome of ${key}`, () =>
+    worker.evaluate(
+      (key) => (globalThis as unknown as Record<string, unknown>)[key] as { ok: boolean; code?: string; content?: unknown } | undefined,
+      key,
+    ),
+  );
 
 test('an agent call waits for the approval card even for a readOnlyHint tool; Allow once runs it once', async () => {
   const before = server.stats.toolCalls.filter((c) => c === 'echo').length;
@@ -105,7 +115,9 @@ test('an agent call waits for the approval card even for a readOnlyHint tool; Al
 test('Deny stops the call before it reaches the server', async () => {
   const before = server.stats.toolCalls.length;
   await startAgentCall('mcp__demo__add', { a: 1, b: 2 }, '__deny');
-  await panel.click((await waitFor(panel, 'mcp-approval-card >>> button[data-decision="deny"]')) && 'mcp-approval-card >>> button[data-decision="deny"]');
+  await panel.click(
+    (await waitFor(panel, 'mcp-approval-card >>> button[data-decision="deny"]')) && 'mcp-approval-card >>> button[data-decision="deny"]',
+  );
   const r = await outcome('__deny');
   assert.equal(r.ok, false);
   assert.equal(r.code, 'denied');
@@ -114,9 +126,14 @@ test('Deny stops the call before it reaches the server', async () => {
 
 test('"Always allow" is stored per tool, and later calls of that tool need no card', async () => {
   await startAgentCall('mcp__demo__add', { a: 2, b: 3 }, '__always1');
-  await panel.click((await waitFor(panel, 'mcp-approval-card >>> button[data-decision="always"]')) && 'mcp-approval-card >>> button[data-decision="always"]');
+  await panel.click(
+    (await waitFor(panel, 'mcp-approval-card >>> button[data-decision="always"]')) &&
+      'mcp-approval-card >>> button[data-decision="always"]',
+  );
   assert.equal((await outcome('__always1')).ok, true);
-  const stored = await worker.evaluate(async () => (await chrome.storage.local.get('mcp_tool_approvals')).mcp_tool_approvals as Record<string, { url: string }>);
+  const stored = await worker.evaluate(
+    async () => (await chrome.storage.local.get('mcp_tool_approvals')).mcp_tool_approvals as Record<string, { url: string }>,
+  );
   assert.deepEqual(Object.keys(stored), ['demo\u0000add']);
   assert.equal(stored['demo\u0000add']!.url, server.url);
 

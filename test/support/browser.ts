@@ -32,7 +32,9 @@ export function extensionIdFromKey(key: string): string {
   return [...hex].map((c) => String.fromCharCode(97 + parseInt(c, 16))).join('');
 }
 
-export async function launchExtension(options: { grantLoopback?: boolean; locale?: string; headless?: boolean } = {}): Promise<ExtensionBrowser> {
+export async function launchExtension(
+  options: { grantLoopback?: boolean; locale?: string; headless?: boolean } = {},
+): Promise<ExtensionBrowser> {
   const dist = resolve(process.env.OUT_DIR || 'dist');
   const dir = await mkdtemp(join(tmpdir(), 'remote-mcp-ext-'));
   const extDir = join(dir, 'ext');
@@ -99,11 +101,14 @@ export async function launchExtension(options: { grantLoopback?: boolean; locale
     let lastError: unknown;
     while (Date.now() < deadline) {
       try {
-        const target = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url() === `${origin}sw.js`, { timeout: 15_000 });
+        const target = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url() === `${origin}sw.js`, {
+          timeout: 15_000,
+        });
         const worker = await target.worker();
         if (worker) {
           let seen = 0;
-          for (let i = 0; i < 2; i++) if (await worker.evaluate(() => typeof chrome !== 'undefined' && typeof chrome.runtime?.id === 'string')) seen++;
+          for (let i = 0; i < 2; i++)
+            if (await worker.evaluate(() => typeof chrome !== 'undefined' && typeof chrome.runtime?.id === 'string')) seen++;
           if (seen === 2) return worker;
         }
       } catch (e) {
@@ -162,7 +167,7 @@ export async function addServerInPanel(
   page: Page,
   server: { name: string; url: string; authKind?: 'none' | 'bearer' | 'oauth'; token?: string },
 ): Promise<void> {
-  await page.$eval('mcp-add-server >>> input[name="name"]', (el) => ((el as HTMLInputElement).value = ''));
+  await page.$eval('mcp-add-server >>> input[name="name"]', (el) => (el.value = ''));
   await page.type('mcp-add-server >>> input[name="name"]', server.name);
   await page.type('mcp-add-server >>> input[name="url"]', server.url);
   if (server.authKind) await (await waitFor(page, 'mcp-add-server >>> select[name="auth-kind"]')).select(server.authKind);
@@ -185,12 +190,21 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined 
  * Runs a tool from the panel's tool runner with raw JSON arguments, as a user would; resolves
  * with the result text or the error message the runner shows.
  */
-export async function runToolInPanel(page: Page, serverId: string, tool: string, args: unknown): Promise<{ text?: string; error?: string }> {
+export async function runToolInPanel(
+  page: Page,
+  serverId: string,
+  tool: string,
+  args: unknown,
+): Promise<{ text?: string; error?: string }> {
   const select = await waitFor(page, 'mcp-tool-runner >>> select');
   await select.select(JSON.stringify([serverId, tool]));
-  await page.$eval('mcp-tool-runner >>> textarea', (el, value) => {
-    (el as HTMLTextAreaElement).value = value;
-  }, JSON.stringify(args));
+  await page.$eval(
+    'mcp-tool-runner >>> textarea',
+    (el, value) => {
+      el.value = value;
+    },
+    JSON.stringify(args),
+  );
   await page.$eval('mcp-tool-runner >>> .output', (el) => el.replaceChildren());
   await page.click('mcp-tool-runner >>> button[type="submit"]');
   return until('the tool result', () =>

@@ -45,7 +45,12 @@ function buildServer(name: string, stats: DemoServerStats, extraTools: string[],
   const server = new McpServer({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
   server.registerTool(
     'echo',
-    { title: 'Echo', description: 'Returns the text it was given.', inputSchema: { text: z.string().describe('Text to echo') }, annotations: { readOnlyHint: true } },
+    {
+      title: 'Echo',
+      description: 'Returns the text it was given.',
+      inputSchema: { text: z.string().describe('Text to echo') },
+      annotations: { readOnlyHint: true },
+    },
     async ({ text }) => {
       stats.toolCalls.push('echo');
       return { content: [{ type: 'text', text: `echo: ${text}` }] };
@@ -77,16 +82,23 @@ function buildServer(name: string, stats: DemoServerStats, extraTools: string[],
       for (let i = 1; i <= steps; i++) {
         await new Promise<void>((resolve, reject) => {
           const timer = setTimeout(resolve, ms);
-          extra.signal.addEventListener('abort', () => {
-            clearTimeout(timer);
-            reject(new Error('cancelled'));
-          }, { once: true });
+          extra.signal.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(timer);
+              reject(new Error('cancelled'));
+            },
+            { once: true },
+          );
         }).catch((e) => {
           stats.cancellations.push(String(extra.requestId));
           throw e;
         });
         if (token !== undefined) {
-          await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: steps, message: `step ${i}/${steps}` } });
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: i, total: steps, message: `step ${i}/${steps}` },
+          });
         }
       }
       return { content: [{ type: 'text', text: `done after ${steps} steps` }] };
@@ -106,27 +118,33 @@ function buildServer(name: string, stats: DemoServerStats, extraTools: string[],
 }
 
 function registerConfirmBooking(server: McpServer, stats: DemoServerStats) {
-  server.registerTool('confirm_booking', { description: 'Asks the user to confirm a booking (elicitation).', inputSchema: { place: z.string().default('Lisbon') } }, async ({ place }) => {
-    stats.toolCalls.push('confirm_booking');
-    const answer = await server.server.elicitInput({
-      message: `Confirm your booking in ${place}?`,
-      requestedSchema: {
-        type: 'object',
-        properties: {
-          guests: { type: 'integer', title: 'Guests', minimum: 1, maximum: 8 },
-          seat: { type: 'string', title: 'Seat', enum: ['window', 'aisle'] },
-          newsletter: { type: 'boolean', title: 'Newsletter', default: false },
+  server.registerTool(
+    'confirm_booking',
+    { description: 'Asks the user to confirm a booking (elicitation).', inputSchema: { place: z.string().default('Lisbon') } },
+    async ({ place }) => {
+      stats.toolCalls.push('confirm_booking');
+      const answer = await server.server.elicitInput({
+        message: `Confirm your booking in ${place}?`,
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            guests: { type: 'integer', title: 'Guests', minimum: 1, maximum: 8 },
+            seat: { type: 'string', title: 'Seat', enum: ['window', 'aisle'] },
+            newsletter: { type: 'boolean', title: 'Newsletter', default: false },
+          },
+          required: ['guests'],
         },
-        required: ['guests'],
-      },
-    });
-    (stats.elicitations ??= []).push({ action: answer.action, ...(answer.content ? { content: answer.content } : {}) });
-    return { content: [{ type: 'text', text: `booking ${answer.action}: ${JSON.stringify(answer.content ?? {})}` }] };
-  });
+      });
+      (stats.elicitations ??= []).push({ action: answer.action, ...(answer.content ? { content: answer.content } : {}) });
+      return { content: [{ type: 'text', text: `booking ${answer.action}: ${JSON.stringify(answer.content ?? {})}` }] };
+    },
+  );
 }
 
 function registerExtra(server: McpServer, name: string) {
-  server.registerTool(name, { description: `Added later: ${name}`, inputSchema: {} }, async () => ({ content: [{ type: 'text', text: name }] }));
+  server.registerTool(name, { description: `Added later: ${name}`, inputSchema: {} }, async () => ({
+    content: [{ type: 'text', text: name }],
+  }));
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
@@ -149,7 +167,9 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       return;
     }
     if (options.bearerToken !== undefined && req.headers.authorization !== `Bearer ${options.bearerToken}`) {
-      res.writeHead(401, { 'www-authenticate': 'Bearer error="invalid_token"', 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_token' }));
+      res
+        .writeHead(401, { 'www-authenticate': 'Bearer error="invalid_token"', 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: 'invalid_token' }));
       return;
     }
     const sessionId = req.headers['mcp-session-id'];
@@ -160,11 +180,15 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       return;
     }
     if (typeof sessionId === 'string') {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
       return;
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'No session' }, id: null }));
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'No session' }, id: null }));
       return;
     }
     const server = buildServer(name, stats, extraTools, options.elicitation);

@@ -96,7 +96,13 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx: unknown, resource: string) => {
           if (resource !== mcpUrl) throw new Error(`unknown resource ${resource}`);
-          return { scope: `${OAUTH_SCOPE} ${ADMIN_SCOPE}`, audience: mcpUrl, accessTokenFormat: 'jwt', accessTokenTTL: options.accessTokenTtl ?? 3600, jwt: { sign: { alg: 'RS256' } } };
+          return {
+            scope: `${OAUTH_SCOPE} ${ADMIN_SCOPE}`,
+            audience: mcpUrl,
+            accessTokenFormat: 'jwt',
+            accessTokenTTL: options.accessTokenTtl ?? 3600,
+            jwt: { sign: { alg: 'RS256' } },
+          };
         },
       },
     },
@@ -125,7 +131,8 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
         : new provider.Grant({ accountId: details.session!.accountId, clientId: details.params['client_id'] as string });
       const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
       if (missing.missingOIDCScope) grant!.addOIDCScope(missing.missingOIDCScope.join(' '));
-      for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant!.addResourceScope(resource, scopes.join(' '));
+      for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+        grant!.addResourceScope(resource, scopes.join(' '));
       const grantId = await grant!.save();
       await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
     } catch (e) {
@@ -183,35 +190,45 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
       },
     },
   });
-  mcpApp.post('/mcp', (req, res, next) => {
-    if (!req.headers.authorization) stats.unauthorized++;
-    next();
-  }, express.json(), bearer, (req, res, next) => {
-    // Step-up (E7): calling admin-op needs a scope the first authorization did not ask for.
-    const body = req.body as { method?: string; params?: { name?: string } } | undefined;
-    if (body?.method === 'tools/call' && body.params?.name === 'admin-op' && !req.auth?.scopes.includes(ADMIN_SCOPE)) {
-      stats.forbidden++;
-      const prm = getOAuthProtectedResourceMetadataUrl(new URL(mcpUrl));
-      res.set('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${OAUTH_SCOPE} ${ADMIN_SCOPE}", resource_metadata="${prm}", error_description="admin-op needs ${ADMIN_SCOPE}"`);
-      res.status(403).json({ error: 'insufficient_scope', error_description: `admin-op needs ${ADMIN_SCOPE}` });
-      return;
-    }
-    next();
-  }, async (req, res) => {
-    const server = new McpServer({ name: 'real-rs', version: '1.0.0' });
-    server.registerTool('whoami', { description: 'client id of the caller' }, async (extra) => {
-      stats.toolCalls++;
-      return { content: [{ type: 'text', text: `client=${extra.authInfo?.clientId}` }] };
-    });
-    server.registerTool('admin-op', { description: `needs the ${ADMIN_SCOPE} scope` }, async (extra) => {
-      stats.adminCalls++;
-      return { content: [{ type: 'text', text: `admin ok, scopes=${extra.authInfo?.scopes.join(' ')}` }] };
-    });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => void transport.close());
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
-  });
+  mcpApp.post(
+    '/mcp',
+    (req, res, next) => {
+      if (!req.headers.authorization) stats.unauthorized++;
+      next();
+    },
+    express.json(),
+    bearer,
+    (req, res, next) => {
+      // Step-up (E7): calling admin-op needs a scope the first authorization did not ask for.
+      const body = req.body as { method?: string; params?: { name?: string } } | undefined;
+      if (body?.method === 'tools/call' && body.params?.name === 'admin-op' && !req.auth?.scopes.includes(ADMIN_SCOPE)) {
+        stats.forbidden++;
+        const prm = getOAuthProtectedResourceMetadataUrl(new URL(mcpUrl));
+        res.set(
+          'WWW-Authenticate',
+          `Bearer error="insufficient_scope", scope="${OAUTH_SCOPE} ${ADMIN_SCOPE}", resource_metadata="${prm}", error_description="admin-op needs ${ADMIN_SCOPE}"`,
+        );
+        res.status(403).json({ error: 'insufficient_scope', error_description: `admin-op needs ${ADMIN_SCOPE}` });
+        return;
+      }
+      next();
+    },
+    async (req, res) => {
+      const server = new McpServer({ name: 'real-rs', version: '1.0.0' });
+      server.registerTool('whoami', { description: 'client id of the caller' }, async (extra) => {
+        stats.toolCalls++;
+        return { content: [{ type: 'text', text: `client=${extra.authInfo?.clientId}` }] };
+      });
+      server.registerTool('admin-op', { description: `needs the ${ADMIN_SCOPE} scope` }, async (extra) => {
+        stats.adminCalls++;
+        return { content: [{ type: 'text', text: `admin ok, scopes=${extra.authInfo?.scopes.join(' ')}` }] };
+      });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => void transport.close());
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    },
+  );
   // Stateless server: no standalone SSE stream and no session to delete.
   mcpApp.get('/mcp', (_req, res) => void res.status(405).end());
   mcpApp.delete('/mcp', (_req, res) => void res.status(405).end());

@@ -26,7 +26,8 @@ export function dumpExtensionStorage(worker: WebWorker): Promise<StorageDump> {
       for (const store of Array.from(db.objectStoreNames)) {
         idb[`${info.name}/${store}`] = await new Promise((resolve, reject) => {
           const r = db.transaction(store).objectStore(store).getAll();
-          r.onsuccess = () => resolve(r.result.map((v) => (v instanceof CryptoKey ? { cryptoKey: v.type, extractable: v.extractable } : v)));
+          r.onsuccess = () =>
+            resolve(r.result.map((v) => (v instanceof CryptoKey ? { cryptoKey: v.type, extractable: v.extractable } : v)));
           r.onerror = () => reject(r.error);
         });
       }

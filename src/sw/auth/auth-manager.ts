@@ -234,8 +234,10 @@ export class AuthManager {
         const endpoint = d.metadata.revocation_endpoint;
         const client = d.issuer === binding.issuer ? await this.#storedClient(cfg.auth, key, d) : undefined;
         if (endpoint && client && isAllowedEndpoint(endpoint)) {
-          if (refresh) await revokeToken(this.#ports.fetch, { revocationEndpoint: endpoint, client, token: refresh.token, hint: 'refresh_token' });
-          if (access) await revokeToken(this.#ports.fetch, { revocationEndpoint: endpoint, client, token: access.token, hint: 'access_token' });
+          if (refresh)
+            await revokeToken(this.#ports.fetch, { revocationEndpoint: endpoint, client, token: refresh.token, hint: 'refresh_token' });
+          if (access)
+            await revokeToken(this.#ports.fetch, { revocationEndpoint: endpoint, client, token: access.token, hint: 'access_token' });
           revoked = true;
         }
       }
@@ -345,7 +347,9 @@ export class AuthManager {
     const key: CredentialKey = { serverId: cfg.id, resource: d.resource, issuer: d.issuer };
     if (old && (old.issuer !== key.issuer || old.resource !== key.resource)) await this.#dropBinding(cfg.id, old);
 
-    const granted = stepUp ? ((await ports.store.getAccessToken(key))?.scope ?? (await ports.store.getRefreshToken(key))?.scope) : undefined;
+    const granted = stepUp
+      ? ((await ports.store.getAccessToken(key))?.scope ?? (await ports.store.getRefreshToken(key))?.scope)
+      : undefined;
     const scope = selectScope({
       ...(challenge?.scope !== undefined ? { challengeScope: challenge.scope } : {}),
       stepUp,
@@ -354,7 +358,8 @@ export class AuthManager {
       ...(auth.scopes ? { configuredScopes: auth.scopes } : {}),
       ...(d.metadata.scopes_supported ? { asScopes: d.metadata.scopes_supported } : {}),
     });
-    if (auth.clientId && auth.clientIssuer && auth.clientIssuer !== d.issuer) throw new ConfiguredClientIssuerError(d.issuer, auth.clientIssuer);
+    if (auth.clientId && auth.clientIssuer && auth.clientIssuer !== d.issuer)
+      throw new ConfiguredClientIssuerError(d.issuer, auth.clientIssuer);
     const stored = await this.#storedClient(auth, key, d);
     let client = stored ?? (await this.#registerClient(auth, key, d, scope));
     let result: { code: string; codeVerifier: string };
@@ -364,7 +369,15 @@ export class AuthManager {
       // Step-up with a client we registered for the narrower first scope: an AS that holds
       // clients to their registered scope answers invalid_scope. Register once more with the
       // wider scope and try once more; the new client is stored only if that succeeds.
-      if (!(stepUp && !auth.clientId && stored && d.metadata.registration_endpoint && e instanceof AuthorizationDeniedError && e.oauthError === 'invalid_scope')) throw e;
+      if (!(
+        stepUp &&
+        !auth.clientId &&
+        stored &&
+        d.metadata.registration_endpoint &&
+        e instanceof AuthorizationDeniedError &&
+        e.oauthError === 'invalid_scope'
+      ))
+        throw e;
       client = await this.#registerClient(auth, key, d, scope, false);
       result = await this.#authorizeCode(d, client, scope);
       await ports.store.putClient(key, client);
@@ -385,7 +398,11 @@ export class AuthManager {
   }
 
   /** One authorization request through the identity port: PKCE, state, and the checked callback (E2, N3). */
-  async #authorizeCode(d: DiscoveryResult, client: StoredClient, scope: string | undefined): Promise<{ code: string; codeVerifier: string }> {
+  async #authorizeCode(
+    d: DiscoveryResult,
+    client: StoredClient,
+    scope: string | undefined,
+  ): Promise<{ code: string; codeVerifier: string }> {
     const ports = this.#ports;
     const pkce = await createPkce(ports.random);
     const state = randomState(ports.random);
@@ -426,7 +443,13 @@ export class AuthManager {
     return this.#ports.store.getClient(key);
   }
 
-  async #registerClient(auth: OAuthAuth, key: CredentialKey, d: DiscoveryResult, scope: string | undefined, store = true): Promise<StoredClient> {
+  async #registerClient(
+    auth: OAuthAuth,
+    key: CredentialKey,
+    d: DiscoveryResult,
+    scope: string | undefined,
+    store = true,
+  ): Promise<StoredClient> {
     const resolved = await resolveClient(this.#ports.fetch, {
       metadata: d.metadata,
       redirectUri: this.#ports.redirectUri,
@@ -439,7 +462,12 @@ export class AuthManager {
     return client;
   }
 
-  async #storeTokens(key: CredentialKey, tokens: TokenSet, requestedScope: string | undefined, oldRefresh: string | undefined): Promise<void> {
+  async #storeTokens(
+    key: CredentialKey,
+    tokens: TokenSet,
+    requestedScope: string | undefined,
+    oldRefresh: string | undefined,
+  ): Promise<void> {
     const now = this.#ports.now();
     const scope = tokens.scope ?? requestedScope;
     const refreshToken = tokens.refreshToken ?? oldRefresh;
@@ -477,7 +505,11 @@ function needsAuth(cfg: AuthServerConfig, cause: unknown): AuthorizationRequired
   if (cause === undefined) return new AuthorizationRequiredError(`${cfg.url} needs authorization.`, cfg.url);
   const expired = cause instanceof TokenError && cause.oauthError !== undefined && DEAD_REFRESH_ERRORS.has(cause.oauthError);
   const what = expired ? SIGN_IN_EXPIRED : 'Could not renew the sign-in — click Re-authorize, or Connect to try again.';
-  return new AuthorizationRequiredError(`${what} ${cfg.url} needs authorization (refreshing the token failed: ${errorText(cause)}).`, cfg.url, { cause });
+  return new AuthorizationRequiredError(
+    `${what} ${cfg.url} needs authorization (refreshing the token failed: ${errorText(cause)}).`,
+    cfg.url,
+    { cause },
+  );
 }
 
 /** The first words of the reason when the authorization server refused the refresh token. */

@@ -3,11 +3,7 @@
  * only if it answers exactly the request we made (`state`) from exactly the AS we asked
  * (`iss`, RFC 9207).
  */
-import {
-  AuthorizationCancelledError,
-  AuthorizationDeniedError,
-  AuthorizationResponseError,
-} from './errors.js';
+import { AuthorizationCancelledError, AuthorizationDeniedError, AuthorizationResponseError } from './errors.js';
 import { assertAllowedEndpoint, tryParseUrl } from './url-policy.js';
 
 export interface AuthorizationRequest {

@@ -3,12 +3,7 @@
  * the endpoint policy before sending (N2), no redirects (N2, E6), and a byte cap on the body
  * (N1), and turns each failure into an error that names the URL.
  */
-import {
-  AuthNetworkError,
-  BadResponseError,
-  RedirectRefusedError,
-  ResponseTooLargeError,
-} from './errors.js';
+import { AuthNetworkError, BadResponseError, RedirectRefusedError, ResponseTooLargeError } from './errors.js';
 import type { FetchLike } from './ports.js';
 import { assertAllowedEndpoint } from './url-policy.js';
 
@@ -44,8 +39,7 @@ export async function guardedFetch(fetchFn: FetchLike, url: string, init: Reques
 
 /** Read the body, refusing to buffer more than `maxBytes` (checked as the bytes arrive). */
 export async function readBodyCapped(res: Response, url: string, what: string, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<Uint8Array> {
-  const tooLarge = () =>
-    new ResponseTooLargeError(`The ${what} at ${url} sent more than ${maxBytes} bytes; it was not read.`, url);
+  const tooLarge = () => new ResponseTooLargeError(`The ${what} at ${url} sent more than ${maxBytes} bytes; it was not read.`, url);
   const declared = Number(res.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await res.body?.cancel().catch(() => undefined);
@@ -86,10 +80,7 @@ export async function readJsonCapped(res: Response, url: string, what: string, m
   const contentType = res.headers.get('content-type');
   if (!isJsonContentType(contentType)) {
     await res.body?.cancel().catch(() => undefined);
-    throw new BadResponseError(
-      `The ${what} at ${url} answered with content type "${contentType ?? 'none'}" instead of JSON.`,
-      url,
-    );
+    throw new BadResponseError(`The ${what} at ${url} answered with content type "${contentType ?? 'none'}" instead of JSON.`, url);
   }
   const bytes = await readBodyCapped(res, url, what, maxBytes);
   try {

@@ -5,12 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { guardedFetch, readJsonCapped } from './bounded-fetch.js';
-import {
-  DiscoveryError,
-  MetadataError,
-  MultipleAuthorizationServersError,
-  ResourceMismatchError,
-} from './errors.js';
+import { DiscoveryError, MetadataError, MultipleAuthorizationServersError, ResourceMismatchError } from './errors.js';
 import { defaultEndpointsMetadata, fetchAuthServerMetadata, type AuthServerMetadata } from './metadata.js';
 import type { FetchLike } from './ports.js';
 import { describeIssues } from './schema-util.js';
@@ -81,10 +76,7 @@ export function chooseIssuer(prm: ProtectedResourceMetadata, prmUrl: string, exi
   const issuer = list[0]!;
   const u = tryParseUrl(issuer);
   if (!u || u.search || u.hash || !isAllowedEndpoint(issuer)) {
-    throw new DiscoveryError(
-      `The authorization server "${issuer}" listed in ${prmUrl} is not a valid HTTPS issuer URL.`,
-      prmUrl,
-    );
+    throw new DiscoveryError(`The authorization server "${issuer}" listed in ${prmUrl} is not a valid HTTPS issuer URL.`, prmUrl);
   }
   return issuer;
 }
@@ -148,10 +140,7 @@ export async function discover(fetchFn: FetchLike, mcpUrl: string, options: Disc
   const issuer = chooseIssuer(prm, url, options.existingIssuer);
   const metadata = await fetchAuthServerMetadata(fetchFn, issuer);
   if (!metadata) {
-    throw new MetadataError(
-      `The authorization server ${issuer} publishes no metadata (tried OAuth and OpenID well-known URLs).`,
-      issuer,
-    );
+    throw new MetadataError(`The authorization server ${issuer} publishes no metadata (tried OAuth and OpenID well-known URLs).`, issuer);
   }
   return { resource, issuer, metadata, prm, legacy: false };
 }

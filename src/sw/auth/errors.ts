@@ -85,7 +85,10 @@ export class ClientIdRequiredError extends RegistrationError {
  */
 export class ConfiguredClientIssuerError extends AuthError {
   readonly code: AuthErrorCode = 'client-issuer-changed';
-  constructor(readonly newIssuer: string, readonly pinnedIssuer: string) {
+  constructor(
+    readonly newIssuer: string,
+    readonly pinnedIssuer: string,
+  ) {
     super(
       `This server now names the authorization server ${newIssuer}, but its configured client ID belongs to ${pinnedIssuer}. ` +
         'The client ID and secret were not sent. Enter the client registered with the new server, or use "Forget authorization" and Authorize again if you trust it.',

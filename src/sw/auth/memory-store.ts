@@ -2,14 +2,7 @@
  * In-memory {@link CredentialStore} for tests and harnesses. The extension's real store
  * (chrome storage + sealing) lives elsewhere; this one only mirrors its keying rules.
  */
-import type {
-  AuthBinding,
-  CredentialKey,
-  CredentialStore,
-  StoredAccessToken,
-  StoredClient,
-  StoredRefreshToken,
-} from './ports.js';
+import type { AuthBinding, CredentialKey, CredentialStore, StoredAccessToken, StoredClient, StoredRefreshToken } from './ports.js';
 
 /** Key string that differs whenever server, resource or issuer differ. */
 export function credentialKeyString(key: CredentialKey): string {

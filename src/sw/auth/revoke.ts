@@ -27,6 +27,9 @@ export async function revokeToken(fetchFn: FetchLike, req: RevokeRequest): Promi
   );
   await res.body?.cancel().catch(() => undefined);
   if (!res.ok) {
-    throw new TokenError(`The revocation endpoint ${req.revocationEndpoint} refused to revoke the token (HTTP ${res.status}).`, req.revocationEndpoint);
+    throw new TokenError(
+      `The revocation endpoint ${req.revocationEndpoint} refused to revoke the token (HTTP ${res.status}).`,
+      req.revocationEndpoint,
+    );
   }
 }

@@ -19,7 +19,11 @@ import { parseBearerChallenge } from './www-authenticate.js';
 
 /** The one AuthManager method step-up needs (narrow, so tests can use the real one or a fake). */
 export interface ForbiddenHandler {
-  handleForbidden(cfg: AuthServerConfig, wwwAuthenticate: string | null | undefined, options: { state: RequestAuthState; interactive?: boolean }): Promise<string>;
+  handleForbidden(
+    cfg: AuthServerConfig,
+    wwwAuthenticate: string | null | undefined,
+    options: { state: RequestAuthState; interactive?: boolean },
+  ): Promise<string>;
 }
 
 export interface StepUpDeps {
@@ -94,7 +98,11 @@ export class StepUpTracker {
   async grant(serverId: string, tool: string): Promise<{ granted: true; sessionsUpdated: number }> {
     const key = keyOf(serverId, tool);
     const pending = this.#pending.get(key);
-    if (!pending) throw new RemoteError({ code: 'bad-request', message: `No request of "${tool.slice(0, 128)}" is waiting for more access; run it first.` });
+    if (!pending)
+      throw new RemoteError({
+        code: 'bad-request',
+        message: `No request of "${tool.slice(0, 128)}" is waiting for more access; run it first.`,
+      });
     const config = await this.#deps.configOf(serverId);
     if (!config || config.auth.kind !== 'oauth') {
       this.#pending.delete(key);
@@ -102,7 +110,10 @@ export class StepUpTracker {
     }
     let token: string;
     try {
-      token = await this.#deps.auth.handleForbidden(await this.#deps.authConfigOf(config), pending.challenge, { state: pending.state, interactive: true });
+      token = await this.#deps.auth.handleForbidden(await this.#deps.authConfigOf(config), pending.challenge, {
+        state: pending.state,
+        interactive: true,
+      });
     } catch (e) {
       // Over the limit: this call's step-up is over; a later run starts afresh from the user.
       if (e instanceof StepUpLimitError) this.#pending.delete(key);

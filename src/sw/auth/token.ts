@@ -125,10 +125,7 @@ export function parseTokenResponse(json: unknown, url: string): TokenSet {
   }
   const r = parsed.data;
   if (r.token_type.toLowerCase() !== 'bearer') {
-    throw new TokenError(
-      `The token endpoint ${url} issued a "${r.token_type.slice(0, 64)}" token; only Bearer tokens are supported.`,
-      url,
-    );
+    throw new TokenError(`The token endpoint ${url} issued a "${r.token_type.slice(0, 64)}" token; only Bearer tokens are supported.`, url);
   }
   const out: TokenSet = { accessToken: r.access_token };
   const expiresIn = saneExpiresIn(r.expires_in);

@@ -7,7 +7,9 @@ import type { ServerView } from '../../protocol/panel.js';
 export function badgeFor(servers: ServerView[]): { text: string; title: string } {
   const attention = servers.filter((s) => s.enabled && (s.status === 'needs-auth' || s.status === 'error'));
   if (attention.length === 0) return { text: '', title: chrome.i18n.getMessage('extName') };
-  const names = attention.map((s) => `${s.name}: ${s.status === 'needs-auth' ? chrome.i18n.getMessage('statusNeedsAuth') : chrome.i18n.getMessage('statusError')}`);
+  const names = attention.map(
+    (s) => `${s.name}: ${s.status === 'needs-auth' ? chrome.i18n.getMessage('statusNeedsAuth') : chrome.i18n.getMessage('statusError')}`,
+  );
   return { text: String(attention.length), title: names.join('\n') };
 }
 

@@ -101,7 +101,11 @@ export class ChromeCredentialStore implements CredentialStore {
     const method = reg.tokenEndpointAuthMethod;
     const client: StoredClient = {
       clientId: reg.clientId,
-      tokenEndpointAuthMethod: (method && AUTH_METHODS.has(method) ? method : reg.clientSecret ? 'client_secret_basic' : 'none') as TokenEndpointAuthMethod,
+      tokenEndpointAuthMethod: (method && AUTH_METHODS.has(method)
+        ? method
+        : reg.clientSecret
+          ? 'client_secret_basic'
+          : 'none') as TokenEndpointAuthMethod,
     };
     if (reg.clientSecret) {
       // Unopenable (tampered, moved, or the sealing key is gone): register again rather than fail forever.
@@ -113,7 +117,9 @@ export class ChromeCredentialStore implements CredentialStore {
   }
 
   async putClient(key: CredentialKey, client: StoredClient | undefined): Promise<void> {
-    const secret: SealedBlob | undefined = client?.clientSecret ? await seal(client.clientSecret, purposeFor('client-secret', { binding: key })) : undefined;
+    const secret: SealedBlob | undefined = client?.clientSecret
+      ? await seal(client.clientSecret, purposeFor('client-secret', { binding: key }))
+      : undefined;
     await this.#edit(key.serverId, (auth) => {
       if (!client) {
         if (!sameBinding(auth.binding, key)) return auth;

@@ -44,7 +44,10 @@ async function oauthConfig(serverId: string): Promise<McpServerConfig> {
  * leaves the server in `needs-auth` with that reason. Writing the new binding reconciles the
  * server (disconnect barrier, C3), which can supersede our first connect: it is retried.
  */
-export async function authorizeServer(manager: McpManager, serverId: string): Promise<{ status: 'ready' | 'needs-auth'; missingOrigins?: string[] }> {
+export async function authorizeServer(
+  manager: McpManager,
+  serverId: string,
+): Promise<{ status: 'ready' | 'needs-auth'; missingOrigins?: string[] }> {
   const config = await oauthConfig(serverId);
   const missingOrigins = await missingAuthOrigins(
     { fetch: (url, init) => fetch(url, init), contains: (origins) => chrome.permissions.contains({ origins }) },
@@ -61,7 +64,8 @@ export async function authorizeServer(manager: McpManager, serverId: string): Pr
     token = await authManager.authorize(await authConfigOf(config));
   } catch (e) {
     const w = toWireError(e, 'auth');
-    const kind = w.code === 'auth-cancelled' || w.code === 'auth-denied' ? 'auth-denied' : w.code === 'auth-discovery' ? 'auth-discovery' : 'auth';
+    const kind =
+      w.code === 'auth-cancelled' || w.code === 'auth-denied' ? 'auth-denied' : w.code === 'auth-discovery' ? 'auth-discovery' : 'auth';
     const message = w.code === 'auth-cancelled' ? `Authorization cancelled: ${w.message} Click "Authorize" to try again.` : w.message;
     manager.authFailed(serverId, { kind, message });
     throw new RemoteError({ code: w.code, message });

@@ -73,7 +73,9 @@ export function createPanelApi(deps: PanelApiDeps) {
       // storage and the tokens are revoked where the AS offers it (best effort).
       const config = (await configStore.read()).servers.find((s) => s.id === p.serverId);
       if (config?.auth.kind === 'oauth') {
-        const forgot = authConfigOf(config).then((c) => authManager.forget(c)).catch(() => undefined);
+        const forgot = authConfigOf(config)
+          .then((c) => authManager.forget(c))
+          .catch(() => undefined);
         // An unresponsive AS must not hold the delete hostage.
         await Promise.race([forgot, new Promise((resolve) => setTimeout(resolve, 5000))]);
       }
@@ -104,7 +106,11 @@ export function createPanelApi(deps: PanelApiDeps) {
     // A user-started call: a 403 insufficient_scope becomes an offer to grant more access (E7).
     // The panel gets the same size budget as an agent (SPEC H4), with the visible cut markers.
     'panel:call-tool': async (p) =>
-      truncateToolResult(await stepUps.track(p.serverId, p.tool, () => manager.callTool(p.serverId, p.tool, p.arguments, p.operationId ?? deps.newOperationId()))).result,
+      truncateToolResult(
+        await stepUps.track(p.serverId, p.tool, () =>
+          manager.callTool(p.serverId, p.tool, p.arguments, p.operationId ?? deps.newOperationId()),
+        ),
+      ).result,
     'panel:ping': async (p) => ({ latencyMs: await manager.ping(p.serverId) }),
     ...deps.useHandlers,
     ...oauthPanelHandlers(manager),

@@ -135,13 +135,15 @@ export function coalesce(run: () => Promise<void>): Coalesced {
       if (queuedRun) return queuedRun;
       if (!inFlight) return start();
       const waitFor = inFlight;
-      const next = waitFor.then(
-        () => undefined,
-        () => undefined,
-      ).then(() => {
-        queuedRun = null;
-        return start();
-      });
+      const next = waitFor
+        .then(
+          () => undefined,
+          () => undefined,
+        )
+        .then(() => {
+          queuedRun = null;
+          return start();
+        });
       queuedRun = next;
       return next;
     },

@@ -38,6 +38,7 @@ export function checkCatalogItems(category: CatalogCategory, raw: readonly unkno
     if (parsed.success) items.push(parsed.data);
     else dropped++;
   }
-  if (dropped > 0) warnings.push(`${dropped} ${LABEL[category]} from this server were malformed or over the size limits and were left out.`);
+  if (dropped > 0)
+    warnings.push(`${dropped} ${LABEL[category]} from this server were malformed or over the size limits and were left out.`);
   return { items, warnings };
 }

@@ -74,7 +74,8 @@ export function sanitizeTools(raw: readonly unknown[]): SanitizedCatalog {
     const tool: SanitizedTool = { ...entry, name, inputSchema: entry.inputSchema ?? PLACEHOLDER_SCHEMA };
     if (typeof entry.description === 'string') {
       if (entry.description.length > MAX_DESCRIPTION_LENGTH) {
-        tool.description = cutChars(entry.description, MAX_DESCRIPTION_LENGTH - DESCRIPTION_TRUNCATED_MARKER.length) + DESCRIPTION_TRUNCATED_MARKER;
+        tool.description =
+          cutChars(entry.description, MAX_DESCRIPTION_LENGTH - DESCRIPTION_TRUNCATED_MARKER.length) + DESCRIPTION_TRUNCATED_MARKER;
         tool.descriptionTruncated = true;
         truncated.push(name);
       }
@@ -98,7 +99,9 @@ export function sanitizeTools(raw: readonly unknown[]): SanitizedCatalog {
   }
   if (duplicates.length > 0) warnings.push(`Dropped ${duplicates.length} duplicate tools: ${listNames(duplicates)}.`);
   if (truncated.length > 0) {
-    warnings.push(`Truncated the descriptions of ${truncated.length} tools to ${MAX_DESCRIPTION_LENGTH} characters: ${listNames(truncated)}.`);
+    warnings.push(
+      `Truncated the descriptions of ${truncated.length} tools to ${MAX_DESCRIPTION_LENGTH} characters: ${listNames(truncated)}.`,
+    );
   }
   if (oversized.length > 0) {
     warnings.push(

@@ -158,7 +158,10 @@ export function describeState(state: ConnectionState): StateDescription {
       return {
         label: 'Needs authorization',
         summary: reasonText(state.reason),
-        hint: state.reason.kind === 'permission' ? hintFor('permission') : 'Click Authorize to sign in to this server; its tools stay hidden until then.',
+        hint:
+          state.reason.kind === 'permission'
+            ? hintFor('permission')
+            : 'Click Authorize to sign in to this server; its tools stay hidden until then.',
         needsAttention: true,
       };
     case 'error':

@@ -18,9 +18,23 @@ import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '.
 import type { ServerView } from '../../protocol/panel.js';
 import { RemoteError, toWireError, type WireError } from '../../protocol/result.js';
 import type { OffscreenEvent, OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
-import { DISCONNECTED, transition, type ConnectionEvent, type ConnectionState, type ErrorKind, type ErrorReason } from './connection-state.js';
+import {
+  DISCONNECTED,
+  transition,
+  type ConnectionEvent,
+  type ConnectionState,
+  type ErrorKind,
+  type ErrorReason,
+} from './connection-state.js';
 import { KeyedSerialQueue } from './serial-queue.js';
-import { CATALOG_CATEGORIES, CatalogGenerations, coalesce, type CatalogCategory, type Coalesced, type ListResult } from './catalog-generations.js';
+import {
+  CATALOG_CATEGORIES,
+  CatalogGenerations,
+  coalesce,
+  type CatalogCategory,
+  type Coalesced,
+  type ListResult,
+} from './catalog-generations.js';
 import { checkCatalogItems } from './catalog-items.js';
 
 export type Reason = ErrorReason;
@@ -59,18 +73,41 @@ interface Runtime {
 
 /** Codes that mean "the session the call ran on is gone", whatever layer noticed it. */
 const LOST_CODES = new Set(['session-lost', 'offscreen-lost', 'stale-connection']);
-const ERROR_KINDS = new Set<string>(['network', 'http-status', 'auth', 'auth-discovery', 'auth-denied', 'protocol', 'timeout', 'offscreen-lost', 'config-invalid', 'permission']);
+const ERROR_KINDS = new Set<string>([
+  'network',
+  'http-status',
+  'auth',
+  'auth-discovery',
+  'auth-denied',
+  'protocol',
+  'timeout',
+  'offscreen-lost',
+  'config-invalid',
+  'permission',
+]);
 
 function reasonOf(w: WireError): ErrorReason {
-  const kind: ErrorKind = ERROR_KINDS.has(w.code) ? (w.code as ErrorKind) : w.code === 'session-lost' ? 'network' : w.code === 'needs-auth' ? 'auth' : 'protocol';
+  const kind: ErrorKind = ERROR_KINDS.has(w.code)
+    ? (w.code as ErrorKind)
+    : w.code === 'session-lost'
+      ? 'network'
+      : w.code === 'needs-auth'
+        ? 'auth'
+        : 'protocol';
   return { kind, message: w.message, ...(w.httpStatus !== undefined ? { httpStatus: w.httpStatus } : {}) };
 }
 
-const superseded = () => new RemoteError({ code: 'superseded', message: 'The configuration changed or the server was disconnected while connecting.' });
+const superseded = () =>
+  new RemoteError({ code: 'superseded', message: 'The configuration changed or the server was disconnected while connecting.' });
 
 /** What a live session depends on: a change to any of it needs the disconnect barrier (C3). */
 function sameBinding(a: McpServerConfig, b: McpServerConfig): boolean {
-  return a.url === b.url && a.timeoutMs === b.timeoutMs && JSON.stringify(sessionAuth(a)) === JSON.stringify(sessionAuth(b)) && JSON.stringify(a.headers) === JSON.stringify(b.headers);
+  return (
+    a.url === b.url &&
+    a.timeoutMs === b.timeoutMs &&
+    JSON.stringify(sessionAuth(a)) === JSON.stringify(sessionAuth(b)) &&
+    JSON.stringify(a.headers) === JSON.stringify(b.headers)
+  );
 }
 
 /**
@@ -118,7 +155,14 @@ export class McpManager {
   }
 
   #create(config: McpServerConfig): Runtime {
-    const rt: Runtime = { config, state: DISCONNECTED, candidateChanged: new Set(), dirty: new Set(), warnings: new Map(), refresher: undefined as unknown as Coalesced };
+    const rt: Runtime = {
+      config,
+      state: DISCONNECTED,
+      candidateChanged: new Set(),
+      dirty: new Set(),
+      warnings: new Map(),
+      refresher: undefined as unknown as Coalesced,
+    };
     rt.refresher = coalesce(() => this.#refresh(rt));
     return rt;
   }
@@ -190,7 +234,10 @@ export class McpManager {
     const stillWanted = () =>
       this.#queue.isCurrent(config.id, epoch) && this.#servers.get(config.id) === rt && rt.config.enabled && sameBinding(rt.config, config);
     if (!(await this.ports.hasHostPermission(config.url))) {
-      throw new RemoteError({ code: 'permission', message: `Chrome has not granted access to ${new URL(config.url).origin}. Click "Grant access" on the card.` });
+      throw new RemoteError({
+        code: 'permission',
+        message: `Chrome has not granted access to ${new URL(config.url).origin}. Click "Grant access" on the card.`,
+      });
     }
     const headers = await this.ports.headersFor(config);
     if (!stillWanted()) throw superseded();
@@ -371,7 +418,8 @@ export class McpManager {
   handleOffscreenLost() {
     for (const rt of this.#servers.values()) {
       const connectionId = this.#live(rt);
-      if (connectionId) this.#sessionLost(rt, connectionId, { kind: 'offscreen-lost', message: 'The MCP host document closed; reconnecting.' });
+      if (connectionId)
+        this.#sessionLost(rt, connectionId, { kind: 'offscreen-lost', message: 'The MCP host document closed; reconnecting.' });
     }
   }
 
@@ -413,7 +461,8 @@ export class McpManager {
         result = { ok: true, items: checked.items };
         warnings = checked.warnings;
       }
-      if (this.#catalogs.commit(rt.config.id, generation, category, result) === 'committed' && warnings) rt.warnings.set(category, warnings);
+      if (this.#catalogs.commit(rt.config.id, generation, category, result) === 'committed' && warnings)
+        rt.warnings.set(category, warnings);
     });
   }
 

@@ -71,11 +71,7 @@ export class KeyedSerialQueue<T = unknown> {
    * Disconnect barrier followed by a fresh connect (SPEC C3: URL or binding changed). The
    * connect runs even if the disconnect fails; its failure is not reported here.
    */
-  reconnect<R>(
-    key: string,
-    disconnectFn: (epoch: number) => Promise<R>,
-    connectFn: (epoch: number) => Promise<T>,
-  ): Promise<T> {
+  reconnect<R>(key: string, disconnectFn: (epoch: number) => Promise<R>, connectFn: (epoch: number) => Promise<T>): Promise<T> {
     void this.disconnect(key, disconnectFn).catch(() => undefined);
     return this.connect(key, connectFn);
   }

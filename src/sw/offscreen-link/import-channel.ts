@@ -37,7 +37,8 @@ export function acceptImportPort(port: chrome.runtime.Port): boolean {
   port.onDisconnect.addListener(() => {
     if (current !== port) return;
     current = undefined;
-    for (const w of pending.values()) w.reject(new RemoteError({ code: 'offscreen-lost', message: 'The import check stopped before it answered; try again.' }));
+    for (const w of pending.values())
+      w.reject(new RemoteError({ code: 'offscreen-lost', message: 'The import check stopped before it answered; try again.' }));
     pending.clear();
   });
   for (const w of waiters) w(port);

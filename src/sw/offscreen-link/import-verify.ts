@@ -22,6 +22,7 @@ export async function verifyImportReply(expectedInputDigest: string, expectedId:
   if (reply.data.inputDigest !== expectedInputDigest) throw new ImportIntegrityError('the input was changed on the way');
   const preview = ImportPreviewSchema.safeParse(reply.data.preview);
   if (!preview.success) throw new ImportIntegrityError('the preview is not valid');
-  if ((await digest(canonicalJson(preview.data))) !== reply.data.previewDigest) throw new ImportIntegrityError('the preview does not match its digest');
+  if ((await digest(canonicalJson(preview.data))) !== reply.data.previewDigest)
+    throw new ImportIntegrityError('the preview does not match its digest');
   return preview.data;
 }

@@ -27,7 +27,11 @@ export interface UnauthorizedHandler {
    * Background work never opens a window, so a 403 `insufficient_scope` ends in needs-auth with
    * the challenged scope remembered for the user's next "Authorize" (step-up, SPEC E7).
    */
-  handleForbidden?(cfg: AuthServerConfig, wwwAuthenticate: string | null | undefined, options: { state: RequestAuthState; interactive?: boolean }): Promise<string>;
+  handleForbidden?(
+    cfg: AuthServerConfig,
+    wwwAuthenticate: string | null | undefined,
+    options: { state: RequestAuthState; interactive?: boolean },
+  ): Promise<string>;
 }
 
 export interface OAuthRequestDeps {
@@ -115,7 +119,12 @@ export function withOAuthRetry(deps: OAuthRequestDeps): RequestFn {
     return n;
   });
 
-  async function freshToken(serverId: string, error: unknown, rejected: string | undefined, state: RequestAuthState): Promise<string | undefined> {
+  async function freshToken(
+    serverId: string,
+    error: unknown,
+    rejected: string | undefined,
+    state: RequestAuthState,
+  ): Promise<string | undefined> {
     const config = await deps.configOf(serverId);
     if (!config || config.auth.kind !== 'oauth') return undefined;
     const challenge = toWireError(error).wwwAuthenticate ?? null;
@@ -131,7 +140,8 @@ export function withOAuthRetry(deps: OAuthRequestDeps): RequestFn {
       });
     } catch (e) {
       // A scope challenge keeps its 403 and header, so a panel-started call can offer step-up (step-up.ts).
-      if (isScopeChallenge(error)) throw new RemoteError({ ...toWireError(asRemote(e)), httpStatus: 403, ...(challenge ? { wwwAuthenticate: challenge } : {}) });
+      if (isScopeChallenge(error))
+        throw new RemoteError({ ...toWireError(asRemote(e)), httpStatus: 403, ...(challenge ? { wwwAuthenticate: challenge } : {}) });
       throw asRemote(e);
     }
   }
@@ -175,10 +185,10 @@ export function withOAuthRetry(deps: OAuthRequestDeps): RequestFn {
     }
   }
 
-  return (async <M extends OffscreenMethod>(method: M, params: OffscreenParams<M>): Promise<OffscreenValue<M>> => {
+  return async <M extends OffscreenMethod>(method: M, params: OffscreenParams<M>): Promise<OffscreenValue<M>> => {
     if (method === 'offscreen:connect') return connect(params as OffscreenParams<'offscreen:connect'>) as Promise<OffscreenValue<M>>;
     if (method === 'offscreen:close') sessions.delete((params as { connectionId: string }).connectionId);
     if (SESSION_METHODS.has(method)) return onSession(method, params);
     return deps.request(method, params);
-  }) as RequestFn;
+  };
 }

@@ -71,7 +71,10 @@ async function create(): Promise<chrome.runtime.Port> {
   }
   // Only a document created below may answer the waiter: one closed above must not.
   const connected = new Promise<chrome.runtime.Port>((resolve, reject) => {
-    const timer = setTimeout(() => reject(Object.assign(new Error('The MCP host document did not start.'), { code: 'offscreen-lost' })), CONNECT_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(Object.assign(new Error('The MCP host document did not start.'), { code: 'offscreen-lost' })),
+      CONNECT_TIMEOUT_MS,
+    );
     waiter = (port) => {
       clearTimeout(timer);
       resolve(port);

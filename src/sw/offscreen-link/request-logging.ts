@@ -21,7 +21,12 @@ const MAX_CONNECTIONS = 256;
  */
 export type LogScheduler = (write: () => void) => void;
 
-export function withRequestLogging(request: Request, append: LogSink, now: () => number = Date.now, schedule: LogScheduler = (write) => write()): Request {
+export function withRequestLogging(
+  request: Request,
+  append: LogSink,
+  now: () => number = Date.now,
+  schedule: LogScheduler = (write) => write(),
+): Request {
   const serverOf = new Map<string, string>();
   return async function logged<M extends OffscreenMethod>(method: M, params: OffscreenParams<M>): Promise<OffscreenValue<M>> {
     const p = params as Record<string, unknown>;
@@ -38,7 +43,14 @@ export function withRequestLogging(request: Request, append: LogSink, now: () =>
       const durationMs = now() - at;
       schedule(() => {
         try {
-          append(serverId, { at, method: method.replace(/^offscreen:/, ''), durationMs, requestBytes: size(shown), request: shown, ...entry() }).catch(() => undefined);
+          append(serverId, {
+            at,
+            method: method.replace(/^offscreen:/, ''),
+            durationMs,
+            requestBytes: size(shown),
+            request: shown,
+            ...entry(),
+          }).catch(() => undefined);
         } catch {
           // Logging never fails a request, nor the worker.
         }
@@ -50,7 +62,7 @@ export function withRequestLogging(request: Request, append: LogSink, now: () =>
       record(() => ({ status: 'ok', responseBytes: size(value), response: value }));
       return value;
     } catch (e) {
-      const status = typeof (e as { httpStatus?: unknown }).httpStatus === 'number' ? ((e as { httpStatus: number }).httpStatus) : 'error';
+      const status = typeof (e as { httpStatus?: unknown }).httpStatus === 'number' ? (e as { httpStatus: number }).httpStatus : 'error';
       const error = e instanceof Error ? e.message : String(e);
       record(() => ({ status, responseBytes: 0, error }));
       throw e;
@@ -60,7 +72,8 @@ export function withRequestLogging(request: Request, append: LogSink, now: () =>
 
 /** The request as logged: no credential-bearing fields at all, whatever redaction would do. */
 function loggable(method: OffscreenMethod, p: Record<string, unknown>): unknown {
-  if (method === 'offscreen:connect') return { url: p['url'], timeoutMs: p['timeoutMs'], headerNames: Object.keys((p['headers'] as object | undefined) ?? {}) };
+  if (method === 'offscreen:connect')
+    return { url: p['url'], timeoutMs: p['timeoutMs'], headerNames: Object.keys((p['headers'] as object | undefined) ?? {}) };
   if (method === 'offscreen:set-authorization') return { connectionId: p['connectionId'] };
   return p;
 }

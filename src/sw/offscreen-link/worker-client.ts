@@ -45,7 +45,7 @@ export class McpWorkerClient {
     const port = await this.#attach();
     const id = this.#nextId++;
     return new Promise<OffscreenValue<M>>((resolve, reject) => {
-      this.#pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject });
+      this.#pending.set(id, { method, resolve: resolve, reject });
       try {
         port.postMessage({ kind: 'request', id, method, params });
       } catch {
@@ -109,7 +109,12 @@ export class McpWorkerClient {
     const result = offscreenResultSchema(pending.method).safeParse(inbound.data.result);
     if (!result.success) {
       this.dropped++;
-      pending.reject(new RemoteError({ code: 'protocol', message: `The server's answer to ${pending.method.replace('offscreen:', '')} was malformed and was rejected.` }));
+      pending.reject(
+        new RemoteError({
+          code: 'protocol',
+          message: `The server's answer to ${pending.method.replace('offscreen:', '')} was malformed and was rejected.`,
+        }),
+      );
       return;
     }
     if (result.data.ok) pending.resolve(result.data.value);

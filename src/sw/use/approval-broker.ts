@@ -29,7 +29,9 @@ interface Pending {
 /** Arguments as the user will read them: pretty JSON, cut with a visible marker. */
 export function argumentsForDisplay(args: unknown): string {
   const text = JSON.stringify(args, null, 2) ?? 'null';
-  return text.length <= MAX_ARGUMENTS_DISPLAY ? text : `${text.slice(0, MAX_ARGUMENTS_DISPLAY)}\n[… ${text.length - MAX_ARGUMENTS_DISPLAY} more characters not shown]`;
+  return text.length <= MAX_ARGUMENTS_DISPLAY
+    ? text
+    : `${text.slice(0, MAX_ARGUMENTS_DISPLAY)}\n[… ${text.length - MAX_ARGUMENTS_DISPLAY} more characters not shown]`;
 }
 
 export class ApprovalBroker {

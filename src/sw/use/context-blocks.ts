@@ -128,7 +128,13 @@ function describeContent(content: unknown): string {
   }
 }
 
-function fence(kind: ContextBlock['kind'], provenance: ContextProvenance, label: string, body: string, options: BlockOptions): ContextBlock {
+function fence(
+  kind: ContextBlock['kind'],
+  provenance: ContextProvenance,
+  label: string,
+  body: string,
+  options: BlockOptions,
+): ContextBlock {
   const random = options.random ?? defaultRandom;
   const bounded = truncateUtf8(defang(body), options.maxBytes ?? MAX_CONTEXT_TEXT_BYTES);
   const content = bounded.cutBytes > 0 ? `${bounded.text}\n[\u2026 truncated: ${formatBytes(bounded.cutBytes)} cut]` : bounded.text;

@@ -16,7 +16,8 @@ import type { PanelParams, PanelValue } from '../../protocol/panel.js';
 import { RemoteError } from '../../protocol/result.js';
 import type { Interaction, InteractionStore } from '../../storage/interaction-store.js';
 
-export const RESTART_REASON = 'the extension restarted while this question was open, so the answer could not be delivered and the tool call failed.';
+export const RESTART_REASON =
+  'the extension restarted while this question was open, so the answer could not be delivered and the tool call failed.';
 export const FAILED_KEY = 'mcp_failed_interactions';
 
 export interface CallInfo {
@@ -40,7 +41,12 @@ export interface ElicitationDeps {
   serverOf(connectionId: string): { serverId: string; serverName: string } | undefined;
   serverName(serverId: string): string;
   callOf(operationId: string): CallInfo | undefined;
-  callTool(serverId: string, tool: string, args: Record<string, unknown>, operationId: string): Promise<PanelValue<'panel:rerun-interaction'>>;
+  callTool(
+    serverId: string,
+    tool: string,
+    args: Record<string, unknown>,
+    operationId: string,
+  ): Promise<PanelValue<'panel:rerun-interaction'>>;
   push(views: ElicitationView[]): void;
   newId(): string;
 }
@@ -70,7 +76,9 @@ export class Elicitations {
   async views(): Promise<ElicitationView[]> {
     await this.#ready;
     const pending = await this.deps.store.listPending();
-    const failed = (await Promise.all((await this.#failedIds()).map((id) => this.deps.store.get(id)))).filter((i): i is Interaction => i?.status === 'failed');
+    const failed = (await Promise.all((await this.#failedIds()).map((id) => this.deps.store.get(id)))).filter(
+      (i): i is Interaction => i?.status === 'failed',
+    );
     return [...pending, ...failed].map((i) => this.#view(i));
   }
 
@@ -99,12 +107,20 @@ export class Elicitations {
     await this.#ready;
     const server = this.deps.serverOf(event.connectionId);
     if (!server) {
-      await this.deps.request('offscreen:answer-elicitation', { elicitationId: event.elicitationId, action: 'decline' }).catch(() => undefined);
+      await this.deps
+        .request('offscreen:answer-elicitation', { elicitationId: event.elicitationId, action: 'decline' })
+        .catch(() => undefined);
       return;
     }
     const call = event.operationId ? this.deps.callOf(event.operationId) : undefined;
     const request: StoredRequest = { message: event.message, requestedSchema: event.requestedSchema, ...(call ? { call } : {}) };
-    await this.deps.store.put({ id: event.elicitationId, serverId: server.serverId, connectionId: event.connectionId, operationId: event.operationId ?? 'unknown', request });
+    await this.deps.store.put({
+      id: event.elicitationId,
+      serverId: server.serverId,
+      connectionId: event.connectionId,
+      operationId: event.operationId ?? 'unknown',
+      request,
+    });
     await this.#push();
   }
 
@@ -113,7 +129,8 @@ export class Elicitations {
     await this.#ready;
     const open = (await this.deps.store.listPending()).filter((i) => i.operationId === operationId);
     if (!open.length) return;
-    for (const i of open) await this.deps.store.setStatus(i.id, 'expired', 'The tool call ended before the question was answered.').catch(() => undefined);
+    for (const i of open)
+      await this.deps.store.setStatus(i.id, 'expired', 'The tool call ended before the question was answered.').catch(() => undefined);
     await this.#push();
   }
 
@@ -125,7 +142,11 @@ export class Elicitations {
       return { delivered: false };
     }
     const sent = await this.deps
-      .request('offscreen:answer-elicitation', { elicitationId: p.interactionId, action: p.action, ...(p.action === 'accept' ? { content: p.content ?? {} } : {}) })
+      .request('offscreen:answer-elicitation', {
+        elicitationId: p.interactionId,
+        action: p.action,
+        ...(p.action === 'accept' ? { content: p.content ?? {} } : {}),
+      })
       .catch(() => ({ delivered: false }));
     await this.#push();
     return sent;
@@ -137,7 +158,11 @@ export class Elicitations {
     const ids = await this.#failedIds();
     const i = ids.includes(p.interactionId) ? await this.deps.store.get(p.interactionId) : undefined;
     const call = (i?.request as Partial<StoredRequest> | undefined)?.call;
-    if (!i || i.status !== 'failed' || !call) throw new RemoteError({ code: 'not-found', message: 'This interaction cannot be re-run (already re-run, dismissed, or its call is unknown).' });
+    if (!i || i.status !== 'failed' || !call)
+      throw new RemoteError({
+        code: 'not-found',
+        message: 'This interaction cannot be re-run (already re-run, dismissed, or its call is unknown).',
+      });
     await this.#setFailed(ids.filter((id) => id !== p.interactionId));
     await this.#push();
     return this.deps.callTool(i.serverId, call.tool, call.arguments, this.deps.newId());

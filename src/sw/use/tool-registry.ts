@@ -157,18 +157,29 @@ export class AgentToolRegistry {
     const { signal } = options;
     const entry = this.#entries().get(name);
     if (!entry) {
-      throw new RemoteError({ code: 'unknown-tool', message: `No enabled tool is called "${name}" (it may be disabled, or its server is not ready).` });
+      throw new RemoteError({
+        code: 'unknown-tool',
+        message: `No enabled tool is called "${name}" (it may be disabled, or its server is not ready).`,
+      });
     }
     const parsed = parseArguments(args);
     const operationId = options.operationId ?? this.deps.newOperationId();
     const cancelled = () => new RemoteError({ code: 'cancelled', message: `The call of "${entry.raw.name}" was cancelled.` });
     if (signal?.aborted) throw cancelled();
     const allowed = await this.deps.approve(
-      { serverId: entry.server.id, serverName: entry.server.name, serverUrl: entry.server.url, tool: entry.raw, agentName: options.agentName ?? 'Agent', arguments: parsed },
+      {
+        serverId: entry.server.id,
+        serverName: entry.server.name,
+        serverUrl: entry.server.url,
+        tool: entry.raw,
+        agentName: options.agentName ?? 'Agent',
+        arguments: parsed,
+      },
       signal,
     );
     if (signal?.aborted) throw cancelled();
-    if (!allowed) throw new RemoteError({ code: 'denied', message: `The user denied the call of "${entry.raw.name}" on "${entry.server.name}".` });
+    if (!allowed)
+      throw new RemoteError({ code: 'denied', message: `The user denied the call of "${entry.raw.name}" on "${entry.server.name}".` });
     // The tool may have been disabled while the card was open (G4).
     const current = this.#entries().get(name);
     if (!current || current.server.id !== entry.server.id || current.raw.name !== entry.raw.name) {

@@ -158,7 +158,9 @@ export function truncateToolResult<R extends ToolResultLike>(input: R): Truncate
       delete result.structuredContent;
       report.cutBytes += size;
       report.parts.push(`structuredContent: omitted ${formatBytes(size)} (over ${formatBytes(STRUCTURED_MAX_BYTES)})`);
-      const marker = textPart(`[\u2026 structured result omitted (${formatBytes(size)}), over the ${formatBytes(STRUCTURED_MAX_BYTES)} budget]`);
+      const marker = textPart(
+        `[\u2026 structured result omitted (${formatBytes(size)}), over the ${formatBytes(STRUCTURED_MAX_BYTES)} budget]`,
+      );
       result.content = [...(Array.isArray(result.content) ? (result.content as unknown[]) : []), marker];
     }
   }

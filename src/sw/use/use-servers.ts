@@ -34,13 +34,12 @@ export interface RemoteMcpGlobal {
 }
 
 declare global {
-  // eslint-disable-next-line no-var
   var remoteMcp: RemoteMcpGlobal | undefined;
 }
 
 export function setUpUseServers(deps: UseServersDeps) {
   const { manager } = deps;
-  const store = new ApprovalStore(chrome.storage.local as unknown as ConstructorParameters<typeof ApprovalStore>[0]);
+  const store = new ApprovalStore(chrome.storage.local);
   const broker = new ApprovalBroker(store, deps.newId);
 
   // Calls in flight, so a server's question during one can name it and keep it for a re-run (I3).
@@ -60,7 +59,7 @@ export function setUpUseServers(deps: UseServersDeps) {
   };
   const elicitations = new Elicitations({
     store: new InteractionStore(),
-    session: chrome.storage.session as unknown as ConstructorParameters<typeof Elicitations>[0]['session'],
+    session: chrome.storage.session,
     request: deps.request,
     serverOf: (connectionId) => {
       for (const v of manager.views()) {
@@ -95,7 +94,8 @@ export function setUpUseServers(deps: UseServersDeps) {
 
   broker.onChange((approvals) => deps.push({ type: 'panel:approvals', approvals }));
   deps.onWorkerEvent((event) => {
-    if (event.type === 'offscreen:elicitation') void elicitations.onEvent(event).catch((e) => console.error('[use-servers] elicitation failed', e));
+    if (event.type === 'offscreen:elicitation')
+      void elicitations.onEvent(event).catch((e) => console.error('[use-servers] elicitation failed', e));
     if (event.type !== 'offscreen:progress') return;
     deps.push({
       type: 'panel:progress',
@@ -127,6 +127,7 @@ export function setUpUseServers(deps: UseServersDeps) {
     handlers,
     pendingApprovals: () => broker.pending(),
     /** Everything a newly opened panel needs pushed at once (approvals are sent by main.ts). */
-    panelOpened: async (send: (message: UsePanelPush) => void) => send({ type: 'panel:elicitations', elicitations: await elicitations.views() }),
+    panelOpened: async (send: (message: UsePanelPush) => void) =>
+      send({ type: 'panel:elicitations', elicitations: await elicitations.views() }),
   };
 }

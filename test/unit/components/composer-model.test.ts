@@ -4,7 +4,15 @@ import { messageObject, promptArgumentSchema, suggestionsFor, triggerAt } from '
 import type { ServerView } from '../../../src/protocol/panel.js';
 
 const view = (id: string, status: ServerView['status']): ServerView => ({
-  id, name: id.toUpperCase(), url: 'http://127.0.0.1/mcp', authKind: 'none', enabled: true, connectOnStartup: true, status, tools: [], disabledTools: [],
+  id,
+  name: id.toUpperCase(),
+  url: 'http://127.0.0.1/mcp',
+  authKind: 'none',
+  enabled: true,
+  connectOnStartup: true,
+  status,
+  tools: [],
+  disabledTools: [],
   prompts: [{ name: 'greet', arguments: [{ name: 'name', required: true }, { name: 'tone' }] }],
   resources: [{ uri: `${id}://readme`, name: 'readme' }],
   resourceTemplates: [{ uriTemplate: `${id}://item/{id}`, name: 'item' }],
@@ -20,25 +28,57 @@ test('a trigger is a / or @ word ending at the caret, not inside a word or URL',
 
 test('suggestions come from ready servers only, by server:prompt or by resource name or uri', () => {
   const servers = [view('a', 'ready'), view('b', 'error')];
-  assert.deepEqual(suggestionsFor({ kind: '/', query: 'a:gr', start: 0, end: 0 }, servers).map((s) => s.label), ['a:greet']);
-  assert.deepEqual(suggestionsFor({ kind: '@', query: 'ITEM', start: 0, end: 0 }, servers).map((s) => s.kind), ['template']);
-  assert.deepEqual(suggestionsFor({ kind: '@', query: 'a://readme', start: 0, end: 0 }, servers).map((s) => s.kind), ['resource']);
+  assert.deepEqual(
+    suggestionsFor({ kind: '/', query: 'a:gr', start: 0, end: 0 }, servers).map((s) => s.label),
+    ['a:greet'],
+  );
+  assert.deepEqual(
+    suggestionsFor({ kind: '@', query: 'ITEM', start: 0, end: 0 }, servers).map((s) => s.kind),
+    ['template'],
+  );
+  assert.deepEqual(
+    suggestionsFor({ kind: '@', query: 'a://readme', start: 0, end: 0 }, servers).map((s) => s.kind),
+    ['resource'],
+  );
   assert.deepEqual(suggestionsFor({ kind: '/', query: 'b:', start: 0, end: 0 }, servers), []);
 });
 
 test('prompt arguments become a string form with the required ones required', () => {
-  assert.deepEqual(promptArgumentSchema([{ name: 'name', required: true }, { name: 'tone', description: 'd' }]), {
-    type: 'object', properties: { name: { type: 'string' }, tone: { type: 'string', description: 'd' } }, required: ['name'],
-  });
+  assert.deepEqual(
+    promptArgumentSchema([
+      { name: 'name', required: true },
+      { name: 'tone', description: 'd' },
+    ]),
+    {
+      type: 'object',
+      properties: { name: { type: 'string' }, tone: { type: 'string', description: 'd' } },
+      required: ['name'],
+    },
+  );
 });
 
 test('the message object carries the text and each block as untrusted MCP context', () => {
-  const m = messageObject('hi', [{ kind: 'prompt', provenance: { serverId: 'a', serverName: 'A', prompt: 'greet' }, untrusted: true, delimiter: 'mcp-untrusted-x', text: 't' }]);
+  const m = messageObject('hi', [
+    {
+      kind: 'prompt',
+      provenance: { serverId: 'a', serverName: 'A', prompt: 'greet' },
+      untrusted: true,
+      delimiter: 'mcp-untrusted-x',
+      text: 't',
+    },
+  ]);
   assert.deepEqual(m, {
     role: 'user',
     content: [
       { type: 'text', text: 'hi' },
-      { type: 'context', kind: 'prompt', untrusted: true, provenance: { source: 'mcp', serverId: 'a', serverName: 'A', prompt: 'greet' }, delimiter: 'mcp-untrusted-x', text: 't' },
+      {
+        type: 'context',
+        kind: 'prompt',
+        untrusted: true,
+        provenance: { source: 'mcp', serverId: 'a', serverName: 'A', prompt: 'greet' },
+        delimiter: 'mcp-untrusted-x',
+        text: 't',
+      },
     ],
   });
 });

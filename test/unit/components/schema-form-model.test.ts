@@ -10,7 +10,13 @@ const schema = {
     ratio: { type: 'number' },
     loud: { type: 'boolean' },
     color: { type: 'string', enum: ['red', 'green'] },
-    size: { type: 'string', oneOf: [{ const: 's', title: 'Small' }, { const: 'l', title: 'Large' }] },
+    size: {
+      type: 'string',
+      oneOf: [
+        { const: 's', title: 'Small' },
+        { const: 'l', title: 'Large' },
+      ],
+    },
     tags: { type: 'array', items: { type: 'string' } },
     nums: { type: 'array', items: { type: 'number' } },
     nested: { type: 'object', properties: { inner: { type: 'string' } }, required: ['inner'] },
@@ -23,16 +29,32 @@ const schema = {
 
 test('each supported type becomes its field kind; everything else falls back to raw JSON', () => {
   const model = buildFormModel(schema)!;
-  assert.deepEqual(model.map((f) => [f.key, f.kind]), [
-    ['text', 'string'], ['count', 'integer'], ['ratio', 'number'], ['loud', 'boolean'], ['color', 'enum'], ['size', 'enum'],
-    ['tags', 'array'], ['nums', 'array'], ['nested', 'object'], ['anything', 'json'], ['people', 'json'], ['maybe', 'string'],
-  ]);
+  assert.deepEqual(
+    model.map((f) => [f.key, f.kind]),
+    [
+      ['text', 'string'],
+      ['count', 'integer'],
+      ['ratio', 'number'],
+      ['loud', 'boolean'],
+      ['color', 'enum'],
+      ['size', 'enum'],
+      ['tags', 'array'],
+      ['nums', 'array'],
+      ['nested', 'object'],
+      ['anything', 'json'],
+      ['people', 'json'],
+      ['maybe', 'string'],
+    ],
+  );
   const text = model[0]!;
   assert.deepEqual(text, { kind: 'string', key: 'text', label: 'Text', description: 'What to say', required: true, minLength: 2 });
   assert.deepEqual(model[1], { kind: 'integer', key: 'count', label: 'count', required: true, default: 3, minimum: 1, maximum: 10 });
   const size = model[5]!;
   assert.ok(size.kind === 'enum');
-  assert.deepEqual(size.options, [{ value: 's', label: 'Small' }, { value: 'l', label: 'Large' }]);
+  assert.deepEqual(size.options, [
+    { value: 's', label: 'Small' },
+    { value: 'l', label: 'Large' },
+  ]);
   const nested = model[8]!;
   assert.ok(nested.kind === 'object');
   assert.deepEqual(nested.fields, [{ kind: 'string', key: 'inner', label: 'inner', required: true }]);
@@ -47,10 +69,29 @@ test('a schema that is not an object with properties has no form', () => {
 test('values are converted and checked, empty optional fields are left out', () => {
   const model = buildFormModel(schema)!;
   const ok = collectValues(model, {
-    text: 'hi', count: '4', ratio: '', loud: true, color: 'green', size: 'l', tags: 'a\nb\n', nums: '1\n2.5', nested: { inner: 'x' }, anything: '42',
+    text: 'hi',
+    count: '4',
+    ratio: '',
+    loud: true,
+    color: 'green',
+    size: 'l',
+    tags: 'a\nb\n',
+    nums: '1\n2.5',
+    nested: { inner: 'x' },
+    anything: '42',
   });
   assert.deepEqual(ok.errors, []);
-  assert.deepEqual(ok.value, { text: 'hi', count: 4, loud: true, color: 'green', size: 'l', tags: ['a', 'b'], nums: [1, 2.5], nested: { inner: 'x' }, anything: 42 });
+  assert.deepEqual(ok.value, {
+    text: 'hi',
+    count: 4,
+    loud: true,
+    color: 'green',
+    size: 'l',
+    tags: ['a', 'b'],
+    nums: [1, 2.5],
+    nested: { inner: 'x' },
+    anything: 42,
+  });
 });
 
 test('invalid input gives one plain error per field, with its path', () => {
@@ -64,8 +105,14 @@ test('invalid input gives one plain error per field, with its path', () => {
     { path: 'anything', message: 'is not valid JSON' },
   ]);
   assert.deepEqual(collectValues(model, { count: '2.5', text: 'ok' }).errors, [{ path: 'count', message: 'must be a whole number' }]);
-  assert.deepEqual(collectValues(model, { text: 'ok', count: '1', nested: { inner: '' } }).value, { text: 'ok', count: 1 }, 'a blank optional object is left out');
-  assert.deepEqual(collectValues(model, { text: 'ok', count: '1', nested: { other: 'x', inner: '' } }).errors, [{ path: 'nested.inner', message: 'is required' }]);
+  assert.deepEqual(
+    collectValues(model, { text: 'ok', count: '1', nested: { inner: '' } }).value,
+    { text: 'ok', count: 1 },
+    'a blank optional object is left out',
+  );
+  assert.deepEqual(collectValues(model, { text: 'ok', count: '1', nested: { other: 'x', inner: '' } }).errors, [
+    { path: 'nested.inner', message: 'is required' },
+  ]);
 });
 
 test('a hostile schema is bounded in depth and field count', () => {

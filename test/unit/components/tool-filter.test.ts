@@ -52,7 +52,10 @@ describe('bulk toggles', () => {
 describe('annotation hints', () => {
   it('shows only hints the server set to true', () => {
     assert.deepEqual(annotationHints(undefined), []);
-    assert.deepEqual(annotationHints({ readOnlyHint: true, destructiveHint: false, openWorldHint: true }), ['hintReadOnly', 'hintOpenWorld']);
+    assert.deepEqual(annotationHints({ readOnlyHint: true, destructiveHint: false, openWorldHint: true }), [
+      'hintReadOnly',
+      'hintOpenWorld',
+    ]);
     assert.deepEqual(annotationHints({ idempotentHint: true, destructiveHint: true }), ['hintDestructive', 'hintIdempotent']);
   });
 });

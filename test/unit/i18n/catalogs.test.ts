@@ -15,8 +15,16 @@ describe('message catalogs (SPEC K6)', () => {
   it('both catalogs have exactly the same keys', () => {
     const enKeys = Object.keys(en).sort();
     const zhKeys = Object.keys(zh_CN).sort();
-    assert.deepEqual(enKeys.filter((k) => !zhKeys.includes(k)), [], 'missing in zh_CN');
-    assert.deepEqual(zhKeys.filter((k) => !enKeys.includes(k)), [], 'missing in en');
+    assert.deepEqual(
+      enKeys.filter((k) => !zhKeys.includes(k)),
+      [],
+      'missing in zh_CN',
+    );
+    assert.deepEqual(
+      zhKeys.filter((k) => !enKeys.includes(k)),
+      [],
+      'missing in en',
+    );
   });
 
   for (const [locale, catalog] of Object.entries(catalogs)) {
@@ -32,7 +40,10 @@ describe('message catalogs (SPEC K6)', () => {
     for (const key of Object.keys(en) as (keyof typeof en)[]) {
       const a = (en as Record<string, Entry>)[key]!.placeholders ?? {};
       const b = (zh_CN as Record<string, Entry>)[key]?.placeholders ?? {};
-      const shape = (p: Record<string, { content: string }>) => Object.entries(p).map(([n, v]) => `${n}=${v.content}`).sort();
+      const shape = (p: Record<string, { content: string }>) =>
+        Object.entries(p)
+          .map(([n, v]) => `${n}=${v.content}`)
+          .sort();
       assert.deepEqual(shape(b), shape(a), key);
     }
   });

@@ -7,10 +7,19 @@ import { applyImport, type Sealers } from '../../../src/import/apply-import.js';
 /** Marks what was sealed with what purpose, so a test can see no secret stayed in plaintext. */
 const sealed: Sealers = {
   bearer: async (serverId, token) => ({ v: 1, iv: `bearer:${serverId}`, ct: `sealed(${token.length})` }) as unknown as SealedBlob,
-  header: async (serverId, name, value) => ({ v: 1, iv: `header:${serverId}:${name}`, ct: `sealed(${value.length})` }) as unknown as SealedBlob,
+  header: async (serverId, name, value) =>
+    ({ v: 1, iv: `header:${serverId}:${name}`, ct: `sealed(${value.length})` }) as unknown as SealedBlob,
 };
 
-const saved: McpServerConfig = { id: 'demo', name: 'Demo', url: 'http://127.0.0.1:3939/mcp', auth: { kind: 'none' }, enabled: true, disabledTools: ['x'], connectOnStartup: true };
+const saved: McpServerConfig = {
+  id: 'demo',
+  name: 'Demo',
+  url: 'http://127.0.0.1:3939/mcp',
+  auth: { kind: 'none' },
+  enabled: true,
+  disabledTools: ['x'],
+  connectOnStartup: true,
+};
 
 const paste = JSON.stringify({
   mcpServers: {
@@ -36,7 +45,10 @@ describe('applying an import (SPEC B2)', () => {
     const preview = parseImport(paste, [saved]);
     const out = await applyImport(preview, { values: { '${DEMO_TOKEN}': 't0k' }, overwrite: [] }, [saved], new Set(['demo']), sealed);
     assert.deepEqual(out.replaced, []);
-    assert.deepEqual(out.servers.find((s) => s.id === 'demo'), saved);
+    assert.deepEqual(
+      out.servers.find((s) => s.id === 'demo'),
+      saved,
+    );
     assert.ok(out.skipped.some((s) => s.name === 'Demo'));
   });
 

@@ -198,13 +198,22 @@ describe('single object, list and our export', () => {
     assert.deepEqual(outcomes(preview), { GitHub: 'add', Sentry: 'add', Internal: 'add', 'Dev box': `skip: ${HTTP_ONLY_LOOPBACK}` });
     const github = entry(preview, 'GitHub');
     assert.equal(github.authKind, 'bearer');
-    assert.deepEqual(github.placeholders.map((p) => [p.field, p.secret]), [['bearerToken', true]]);
+    assert.deepEqual(
+      github.placeholders.map((p) => [p.field, p.secret]),
+      [['bearerToken', true]],
+    );
     assert.deepEqual(github.disabledTools, ['delete_repository']);
     const sentry = entry(preview, 'Sentry');
-    assert.deepEqual([sentry.authKind, sentry.clientId, sentry.scopes, sentry.timeoutMs, sentry.connectOnStartup], ['oauth', 'ext-client', ['org:read', 'project:read'], 120000, false]);
+    assert.deepEqual(
+      [sentry.authKind, sentry.clientId, sentry.scopes, sentry.timeoutMs, sentry.connectOnStartup],
+      ['oauth', 'ext-client', ['org:read', 'project:read'], 120000, false],
+    );
     const internal = entry(preview, 'Internal');
     assert.equal(internal.enabled, false);
-    assert.deepEqual(internal.placeholders.map((p) => p.field), ['header:X-Api-Key']);
+    assert.deepEqual(
+      internal.placeholders.map((p) => p.field),
+      ['header:X-Api-Key'],
+    );
   });
 
   it('refuses an export of another version', () => {

@@ -65,12 +65,18 @@ describe('bad input ends in a clear error, never a throw', () => {
 
   it('a fragment without outer braces is accepted', () => {
     const preview = parseImport('"mcpServers": {"a": {"url": "https://a.example.com/mcp"}}', []);
-    assert.deepEqual(preview.entries.map((e) => e.status), ['add']);
+    assert.deepEqual(
+      preview.entries.map((e) => e.status),
+      ['add'],
+    );
   });
 
   it('a __proto__ server name is just a name', () => {
     const preview = parseImport('{"mcpServers":{"__proto__":{"url":"https://p.example.com/mcp"}}}', []);
-    assert.deepEqual(preview.entries.map((e) => [e.name, e.status]), [['__proto__', 'add']]);
+    assert.deepEqual(
+      preview.entries.map((e) => [e.name, e.status]),
+      [['__proto__', 'add']],
+    );
     assert.equal(({} as Record<string, unknown>).url, undefined);
   });
 

@@ -81,10 +81,16 @@ describe('applyPlaceholders', () => {
   });
 
   it('an explicit value wins over the default and is validated as a URL', () => {
-    const good = applyPlaceholders(entry(claude, 'internal-api'), { '${API_KEY}': 'k', '${API_BASE_URL:-https://api.example.com}': 'http://127.0.0.1:8080' });
+    const good = applyPlaceholders(entry(claude, 'internal-api'), {
+      '${API_KEY}': 'k',
+      '${API_BASE_URL:-https://api.example.com}': 'http://127.0.0.1:8080',
+    });
     assert.ok(good.ok);
     assert.equal(good.entry.url, 'http://127.0.0.1:8080/mcp');
-    const bad = applyPlaceholders(entry(claude, 'internal-api'), { '${API_KEY}': 'k', '${API_BASE_URL:-https://api.example.com}': 'http://10.0.0.1' });
+    const bad = applyPlaceholders(entry(claude, 'internal-api'), {
+      '${API_KEY}': 'k',
+      '${API_BASE_URL:-https://api.example.com}': 'http://10.0.0.1',
+    });
     assert.equal(bad.ok, false);
   });
 

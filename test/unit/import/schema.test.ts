@@ -24,7 +24,14 @@ describe('ImportPreviewSchema', () => {
       JSON.stringify({ mcpServers: { s: { type: 't'.repeat(5000), url: 'u'.repeat(5000) } } }),
       JSON.stringify({ url: 'https://x.example.com', headers: { ['h'.repeat(4000)]: 'v' } }),
       JSON.stringify({ mcpServers: { s: { httpUrl: 'https://x.example.com', timeout: 1e12, includeTools: ['a'], disabled: true } } }),
-      JSON.stringify({ mcpServers: { s: { command: 'npx', args: ['mcp-remote', 'https://x.example.com', '--ignore-tool', 'a*', '--static-oauth-client-info', '@/tmp/f'] } } }),
+      JSON.stringify({
+        mcpServers: {
+          s: {
+            command: 'npx',
+            args: ['mcp-remote', 'https://x.example.com', '--ignore-tool', 'a*', '--static-oauth-client-info', '@/tmp/f'],
+          },
+        },
+      }),
     ];
     for (const text of texts) {
       const preview = parseImport(text, []);

@@ -35,7 +35,10 @@ test('a 403 asks for step-up; when the provider gives up its error reaches the c
       return `t${n}`;
     },
   });
-  const f = createAuthFetch(p, async () => new Response('', { status: 403, headers: { 'www-authenticate': 'Bearer error="insufficient_scope"' } }));
+  const f = createAuthFetch(
+    p,
+    async () => new Response('', { status: 403, headers: { 'www-authenticate': 'Bearer error="insufficient_scope"' } }),
+  );
   await assert.rejects(f('http://127.0.0.1/mcp', { method: 'POST', body: '{}' }), /limit/);
   assert.equal(n, 3);
 });

@@ -16,7 +16,17 @@ test('a question names the one call in flight and settles with the answer, once'
   const { r, events } = relay();
   r.callStarted('c1', 'op1');
   const answer = r.ask('c1', params(), new AbortController().signal);
-  assert.deepEqual({ ...events[0], elicitationId: 'x' }, { type: 'offscreen:elicitation', connectionId: 'c1', operationId: 'op1', elicitationId: 'x', message: 'Pick', requestedSchema: { type: 'object', properties: { n: { type: 'number' } } } });
+  assert.deepEqual(
+    { ...events[0], elicitationId: 'x' },
+    {
+      type: 'offscreen:elicitation',
+      connectionId: 'c1',
+      operationId: 'op1',
+      elicitationId: 'x',
+      message: 'Pick',
+      requestedSchema: { type: 'object', properties: { n: { type: 'number' } } },
+    },
+  );
   assert.deepEqual(r.answer({ elicitationId: idOf(events[0]), action: 'accept', content: { n: 2 } }), { delivered: true });
   assert.deepEqual(await answer, { action: 'accept', content: { n: 2 } });
   assert.deepEqual(r.answer({ elicitationId: idOf(events[0]), action: 'decline' }), { delivered: false });

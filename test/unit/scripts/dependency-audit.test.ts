@@ -21,12 +21,20 @@ test('a module id is attributed to its package root, scoped or not, and virtual 
 
 test('the allowlist is the runtime dependencies and what they need, not dev tools', () => {
   const list = runtimeAllowlist(root);
-  for (const name of ['@modelcontextprotocol/sdk', 'zod', '@cfworker/json-schema', 'pkce-challenge', 'eventsource-parser']) assert.ok(list.includes(name), name);
+  for (const name of ['@modelcontextprotocol/sdk', 'zod', '@cfworker/json-schema', 'pkce-challenge', 'eventsource-parser'])
+    assert.ok(list.includes(name), name);
   for (const name of ['rollup', 'puppeteer-core', 'typescript', 'oidc-provider']) assert.ok(!list.includes(name), name);
 });
 
 test('a package outside the allowlist fails the audit, and is reported with its version', () => {
-  const bundle = { file: 'x.js', bytes: 100, modules: [{ id: mod('zod', 'v4', 'mini', 'index.js'), renderedLength: 200 }, { id: join(root, 'src', 'a.ts'), renderedLength: 50 }] };
+  const bundle = {
+    file: 'x.js',
+    bytes: 100,
+    modules: [
+      { id: mod('zod', 'v4', 'mini', 'index.js'), renderedLength: 200 },
+      { id: join(root, 'src', 'a.ts'), renderedLength: 50 },
+    ],
+  };
   const withoutZod = auditBundles([bundle], runtimeAllowlist(root, ['@cfworker/json-schema']));
   assert.equal(withoutZod.errors.length, 1);
   assert.match(withoutZod.errors[0]!, /x\.js contains zod@\d+\.\d+\.\d+, which is not a runtime dependency/);
@@ -37,6 +45,7 @@ test('a package outside the allowlist fails the audit, and is reported with its 
 });
 
 test('licenses: permissive ones pass, copyleft and unknown ones fail, SPDX OR/AND are honoured', () => {
-  for (const l of ['MIT', 'ISC', 'BSD-2-Clause', 'BSD-3-Clause', 'Apache-2.0', '(MIT OR GPL-3.0)', 'MIT AND ISC']) assert.ok(licenseAllowed(l), l);
+  for (const l of ['MIT', 'ISC', 'BSD-2-Clause', 'BSD-3-Clause', 'Apache-2.0', '(MIT OR GPL-3.0)', 'MIT AND ISC'])
+    assert.ok(licenseAllowed(l), l);
   for (const l of ['GPL-3.0', 'UNKNOWN', 'MIT AND GPL-2.0', 'SEE LICENSE IN LICENSE']) assert.ok(!licenseAllowed(l), l);
 });

@@ -8,7 +8,13 @@ test('https and explicit loopback http are accepted, without the fragment', () =
 });
 
 test('plain http elsewhere, other schemes, credentials in the URL and garbage are refused with a reason', () => {
-  for (const bad of ['http://example.com/mcp', 'ftp://example.com/', 'https://user:pw@example.com/', 'not a url', `https://e.com/${'a'.repeat(3000)}`]) {
+  for (const bad of [
+    'http://example.com/mcp',
+    'ftp://example.com/',
+    'https://user:pw@example.com/',
+    'not a url',
+    `https://e.com/${'a'.repeat(3000)}`,
+  ]) {
     const r = checkServerUrl(bad);
     assert.equal(r.ok, false, bad);
     if (!r.ok) assert.ok(r.message.length > 0);

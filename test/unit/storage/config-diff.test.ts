@@ -29,7 +29,11 @@ test('auth binding changes: kind, bearer token, oauth binding, client id, regist
   const cases: [McpServerConfig, McpServerConfig, string[]][] = [
     [server('a'), bearer, ['auth.kind', 'auth.token']],
     [bearer, server('a', { auth: { kind: 'bearer', token: blob('two') } }), ['auth.token']],
-    [oauth, server('a', { auth: { ...oauth.auth, binding: { resource: 'r', issuer: 'other' } } as McpServerConfig['auth'] }), ['auth.binding']],
+    [
+      oauth,
+      server('a', { auth: { ...oauth.auth, binding: { resource: 'r', issuer: 'other' } } as McpServerConfig['auth'] }),
+      ['auth.binding'],
+    ],
     [oauth, server('a', { auth: { ...oauth.auth, clientId: 'c2' } as McpServerConfig['auth'] }), ['auth.clientId']],
     [oauth, server('a', { auth: { ...oauth.auth, registration: { clientId: 'dcr' } } as McpServerConfig['auth'] }), ['auth.registration']],
   ];
@@ -56,7 +60,9 @@ test('other changes name their fields; a rotated refresh token is not a binding 
     timeoutMs: 9000,
     auth: { kind: 'oauth', scopes: ['read', 'write'], tokens: { refresh: blob('r') } },
   });
-  assert.deepEqual(diffConfigs([oauth], [after]), [{ kind: 'other-changed', id: 'a', fields: ['auth.scopes', 'auth.tokens', 'name', 'timeoutMs'] }]);
+  assert.deepEqual(diffConfigs([oauth], [after]), [
+    { kind: 'other-changed', id: 'a', fields: ['auth.scopes', 'auth.tokens', 'name', 'timeoutMs'] },
+  ]);
 });
 
 test('several kinds for one server are all reported', () => {

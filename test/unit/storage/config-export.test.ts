@@ -10,7 +10,10 @@ beforeEach(freshIndexedDb);
 async function serversWithSecrets(): Promise<McpServerConfig[]> {
   const s = (t: string) => seal(t, 'p');
   return [
-    server('bearer', { auth: { kind: 'bearer', token: await s('BEARER-SECRET') }, headers: [{ name: 'X-Api-Key', value: await s('HEADER-SECRET') }] }),
+    server('bearer', {
+      auth: { kind: 'bearer', token: await s('BEARER-SECRET') },
+      headers: [{ name: 'X-Api-Key', value: await s('HEADER-SECRET') }],
+    }),
     server('oauth', {
       timeoutMs: 30_000,
       disabledTools: ['delete_repo'],
@@ -21,7 +24,10 @@ async function serversWithSecrets(): Promise<McpServerConfig[]> {
         scopes: ['repo', 'read:user'],
         binding: { resource: 'https://oauth.example.com/mcp', issuer: 'https://as.example.com' },
         registration: { clientId: 'dcr-id', clientSecret: await s('DCR-SECRET') },
-        tokens: { refresh: await seal('REFRESH-SECRET', purposeFor('refresh', { binding: { resource: 'r', issuer: 'i' } })), scope: 'repo' },
+        tokens: {
+          refresh: await seal('REFRESH-SECRET', purposeFor('refresh', { binding: { resource: 'r', issuer: 'i' } })),
+          scope: 'repo',
+        },
       },
     }),
     server('plain', { enabled: false, connectOnStartup: true }),
@@ -65,12 +71,23 @@ test('bad entries are attributed by index and do not hide the good ones', () => 
     servers: [good, { ...good, auth: { kind: 'magic' } }, 'nope', { ...good, timeoutMs: 5 }],
   });
   assert.equal(parsed.servers.length, 1);
-  assert.deepEqual(parsed.errors.map((e) => e.index), [1, 2, 3]);
+  assert.deepEqual(
+    parsed.errors.map((e) => e.index),
+    [1, 2, 3],
+  );
   assert.match(parsed.errors[0]!.error, /auth/);
 });
 
 test('secret-looking fields in a pasted entry are dropped, not imported', () => {
-  const entry = { name: 'A', url: 'https://a', auth: { kind: 'bearer', token: 'pasted' }, enabled: true, disabledTools: [], connectOnStartup: false, headers: { a: 'b' } };
+  const entry = {
+    name: 'A',
+    url: 'https://a',
+    auth: { kind: 'bearer', token: 'pasted' },
+    enabled: true,
+    disabledTools: [],
+    connectOnStartup: false,
+    headers: { a: 'b' },
+  };
   const parsed = parseExport({ format: 'remote-mcp-for-chrome', version: 1, servers: [entry] });
   assert.ok(!JSON.stringify(parsed).includes('pasted'));
 });

@@ -34,7 +34,10 @@ test('a v0 config is migrated to v1 with every plaintext secret sealed', async (
   });
   const { servers, invalid } = await store.read();
   assert.deepEqual(invalid, []);
-  assert.deepEqual(servers.map((s) => s.id), ['github-copilot', 'docs', 'auth']);
+  assert.deepEqual(
+    servers.map((s) => s.id),
+    ['github-copilot', 'docs', 'auth'],
+  );
   assert.equal(servers[1]!.enabled, false);
   assert.deepEqual(servers[0]!.disabledTools, []);
   assert.equal(servers[0]!.connectOnStartup, false);
@@ -45,7 +48,8 @@ test('a v0 config is migrated to v1 with every plaintext secret sealed', async (
 
   const gh = servers[0]!;
   assert.equal(gh.auth.kind, 'bearer');
-  if (gh.auth.kind === 'bearer') assert.equal(await open(gh.auth.token, purposeFor('bearer', { serverId: 'github-copilot' })), 'ghp_PLAINTEXT');
+  if (gh.auth.kind === 'bearer')
+    assert.equal(await open(gh.auth.token, purposeFor('bearer', { serverId: 'github-copilot' })), 'ghp_PLAINTEXT');
   const header = servers[1]!.headers![0]!;
   assert.equal(header.name, 'X-Api-Key');
   assert.equal(await open(header.value, purposeFor('header', { serverId: 'docs', headerName: 'X-Api-Key' })), 'key-PLAINTEXT');
@@ -64,7 +68,10 @@ test('a corrupt entry is reported, kept, and survives writes to other entries', 
     [SERVERS_KEY]: [server('a'), corrupt, server('b')],
   });
   const first = await store.read();
-  assert.deepEqual(first.servers.map((s) => s.id), ['a', 'b']);
+  assert.deepEqual(
+    first.servers.map((s) => s.id),
+    ['a', 'b'],
+  );
   assert.equal(first.invalid.length, 1);
   assert.equal(first.invalid[0]!.index, 1);
   assert.equal(first.invalid[0]!.id, 'broken');
@@ -75,9 +82,15 @@ test('a corrupt entry is reported, kept, and survives writes to other entries', 
   await store.removeServer('a');
 
   const stored = area.dump()[SERVERS_KEY] as unknown[];
-  assert.ok(stored.some((e) => JSON.stringify(e) === JSON.stringify(corrupt)), 'corrupt entry written back verbatim');
+  assert.ok(
+    stored.some((e) => JSON.stringify(e) === JSON.stringify(corrupt)),
+    'corrupt entry written back verbatim',
+  );
   const after = await store.read();
-  assert.deepEqual(after.servers.map((s) => s.id), ['b', 'c']);
+  assert.deepEqual(
+    after.servers.map((s) => s.id),
+    ['b', 'c'],
+  );
   assert.equal(after.invalid.length, 1);
   assert.equal(after.invalid[0]!.id, 'broken');
 });
@@ -102,7 +115,10 @@ test('duplicate ids: the first wins, the second is reported', async () => {
   const { servers, invalid } = await store.read();
   assert.equal(servers.length, 1);
   assert.equal(servers[0]!.name, 'Server a');
-  assert.deepEqual(invalid.map((i) => [i.index, i.id]), [[1, 'a']]);
+  assert.deepEqual(
+    invalid.map((i) => [i.index, i.id]),
+    [[1, 'a']],
+  );
   assert.match(invalid[0]!.error, /duplicate/);
 });
 
@@ -141,8 +157,14 @@ test('a failing update rejects alone and the next one still runs', async () => {
 
 test('an invalid write is refused and nothing is stored', async () => {
   const { area, store } = await storeWith({ [SCHEMA_VERSION_KEY]: 1, [SERVERS_KEY]: [server('a')] });
-  await assert.rejects(store.update((s) => [...s, { ...server('b'), url: '' }]), ConfigStoreError);
-  await assert.rejects(store.update((s) => [...s, server('a')]), /Duplicate/);
+  await assert.rejects(
+    store.update((s) => [...s, { ...server('b'), url: '' }]),
+    ConfigStoreError,
+  );
+  await assert.rejects(
+    store.update((s) => [...s, server('a')]),
+    /Duplicate/,
+  );
   await assert.rejects(store.updateServer('missing', { enabled: false }), ConfigStoreError);
   assert.equal((area.dump()[SERVERS_KEY] as unknown[]).length, 1);
 });

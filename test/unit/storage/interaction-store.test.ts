@@ -31,8 +31,14 @@ test('listPending lists only pending ones, oldest first, optionally per server',
   await s.put(input('b', 'other'));
   await s.put(input('c'));
   await s.setStatus('a', 'answered');
-  assert.deepEqual((await s.listPending()).map((i) => i.id), ['b', 'c']);
-  assert.deepEqual((await s.listPending('srv')).map((i) => i.id), ['c']);
+  assert.deepEqual(
+    (await s.listPending()).map((i) => i.id),
+    ['b', 'c'],
+  );
+  assert.deepEqual(
+    (await s.listPending('srv')).map((i) => i.id),
+    ['c'],
+  );
 });
 
 test('a pending interaction settles once; every other transition is refused', async () => {

@@ -14,8 +14,5 @@ test('MemoryArea returns copies, reports old and new values, and stops after uns
   await area.remove(['k', 'missing']);
   stop();
   await area.set({ k: 'after' });
-  assert.deepEqual(events, [
-    { k: { newValue: { list: [1] } }, same: { newValue: 1 } },
-    { k: { oldValue: { list: [1] } } },
-  ]);
+  assert.deepEqual(events, [{ k: { newValue: { list: [1] } }, same: { newValue: 1 } }, { k: { oldValue: { list: [1] } } }]);
 });

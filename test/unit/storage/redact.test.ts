@@ -17,21 +17,36 @@ test('secret fields are redacted at any depth, case-insensitively', () => {
 test('authorization and cookie headers are redacted in objects, pairs and tuples', () => {
   const out = redact({
     headers: { Authorization: 'Bearer abc', Cookie: 'sid=1', 'Set-Cookie': 'sid=2', 'Content-Type': 'application/json' },
-    list: [{ name: 'authorization', value: 'Bearer xyz' }, { name: 'Accept', value: 'text/plain' }],
+    list: [
+      { name: 'authorization', value: 'Bearer xyz' },
+      { name: 'Accept', value: 'text/plain' },
+    ],
   });
   assert.deepEqual(out, {
     headers: { Authorization: REDACTED, Cookie: REDACTED, 'Set-Cookie': REDACTED, 'Content-Type': 'application/json' },
-    list: [{ name: 'authorization', value: REDACTED }, { name: 'Accept', value: 'text/plain' }],
+    list: [
+      { name: 'authorization', value: REDACTED },
+      { name: 'Accept', value: 'text/plain' },
+    ],
   });
-  assert.deepEqual(redactHeaderEntries([['Authorization', 'Bearer q'], ['mcp-session-id', 's1']]), [
-    ['Authorization', REDACTED],
-    ['mcp-session-id', 's1'],
-  ]);
+  assert.deepEqual(
+    redactHeaderEntries([
+      ['Authorization', 'Bearer q'],
+      ['mcp-session-id', 's1'],
+    ]),
+    [
+      ['Authorization', REDACTED],
+      ['mcp-session-id', 's1'],
+    ],
+  );
 });
 
 test('query strings, fragments and form bodies lose their secret values only', () => {
   const url = 'https://app.chromiumapp.org/mcp-oauth?code=AUTHCODE&state=xyz&Access_Token=AT#id_token=IT';
-  assert.equal(redact(url), `https://app.chromiumapp.org/mcp-oauth?code=${REDACTED}&state=xyz&Access_Token=${REDACTED}#id_token=${REDACTED}`);
+  assert.equal(
+    redact(url),
+    `https://app.chromiumapp.org/mcp-oauth?code=${REDACTED}&state=xyz&Access_Token=${REDACTED}#id_token=${REDACTED}`,
+  );
   assert.equal(
     redact('grant_type=refresh_token&refresh_token=RT&client_secret=CS&resource=https%3A%2F%2Fr'),
     `grant_type=refresh_token&refresh_token=${REDACTED}&client_secret=${REDACTED}&resource=https%3A%2F%2Fr`,
@@ -47,7 +62,9 @@ test('JSON carried as a string and bearer credentials in text are redacted', () 
 });
 
 test('a numeric JSON-RPC error code is kept; a string code is not', () => {
-  assert.deepEqual(redact({ error: { code: -32601, message: 'Method not found' } }), { error: { code: -32601, message: 'Method not found' } });
+  assert.deepEqual(redact({ error: { code: -32601, message: 'Method not found' } }), {
+    error: { code: -32601, message: 'Method not found' },
+  });
   assert.deepEqual(redact({ code: 'abc' }), { code: REDACTED });
 });
 

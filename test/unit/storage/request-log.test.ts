@@ -31,13 +31,19 @@ test('the 51st entry evicts the first, per server', async () => {
   assert.equal(a.length, 50);
   assert.equal(a[0]!.at, 2);
   assert.equal(a.at(-1)!.at, 51);
-  assert.deepEqual((await readRequestLog('b')).map((e) => e.at), [999]);
+  assert.deepEqual(
+    (await readRequestLog('b')).map((e) => e.at),
+    [999],
+  );
 });
 
 test('concurrent appends are serialized: the newest 50 remain, in order', async () => {
   await Promise.all(Array.from({ length: 80 }, (_, i) => appendRequestLog('a', entry(i))));
   const a = await readRequestLog('a');
-  assert.deepEqual(a.map((e) => e.at), Array.from({ length: 50 }, (_, i) => i + 30));
+  assert.deepEqual(
+    a.map((e) => e.at),
+    Array.from({ length: 50 }, (_, i) => i + 30),
+  );
 });
 
 test('the log survives a worker restart', async () => {

@@ -58,7 +58,10 @@ test('without credentials and without interaction, the result is needs-auth and 
 
 test('the scope of the current challenge is used for the first authorization', async () => {
   const { as, manager } = setup({ prm: { scopes_supported: ['other'] } });
-  await manager.getAccessToken(CFG, { interactive: true, wwwAuthenticate: 'Bearer scope="tools:call", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"' });
+  await manager.getAccessToken(CFG, {
+    interactive: true,
+    wwwAuthenticate: 'Bearer scope="tools:call", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"',
+  });
   assert.equal(new URL(as.authorizeUrls[0]!).searchParams.get('scope'), 'tools:call');
 });
 
@@ -103,7 +106,10 @@ test('a 401 refreshes once; a second 401 in the same request is not retried', as
   const second = await manager.handleUnauthorized(CFG, 'Bearer error="invalid_token"', { state, rejectedToken: first });
   assert.notEqual(second, first);
   const calls = as.tokenCalls;
-  await assert.rejects(manager.handleUnauthorized(CFG, 'Bearer error="invalid_token"', { state, rejectedToken: second }), AuthorizationRequiredError);
+  await assert.rejects(
+    manager.handleUnauthorized(CFG, 'Bearer error="invalid_token"', { state, rejectedToken: second }),
+    AuthorizationRequiredError,
+  );
   assert.equal(as.tokenCalls, calls);
 });
 
@@ -121,11 +127,14 @@ test('a 401 for a bearer server asks the user to update the token and never star
   const cfg: AuthServerConfig = { id: 'b', url: MCP, auth: { kind: 'bearer', token: 'tok' } };
   assert.deepEqual(await manager.getAuthHeaders(cfg), bearerHeaders('tok'));
   assert.deepEqual(bearerHeaders('tok'), { authorization: 'Bearer tok' });
-  await assert.rejects(manager.handleUnauthorized(cfg, 'Bearer resource_metadata="https://mcp.example.com/x"', { interactive: true }), (e: unknown) => {
-    assert.ok(e instanceof BearerRejectedError);
-    assert.equal(e.message, 'The token was rejected — update it.');
-    return true;
-  });
+  await assert.rejects(
+    manager.handleUnauthorized(cfg, 'Bearer resource_metadata="https://mcp.example.com/x"', { interactive: true }),
+    (e: unknown) => {
+      assert.ok(e instanceof BearerRejectedError);
+      assert.equal(e.message, 'The token was rejected — update it.');
+      return true;
+    },
+  );
   assert.equal(net.requests.length + as.authorizeUrls.length, 0);
 });
 
@@ -149,7 +158,10 @@ test('step-up asks for granted ∪ challenged scopes and stops after 3 authoriza
 test('a 403 that is not insufficient_scope does not start authorization', async () => {
   const { as, manager } = setup();
   await manager.getAccessToken(CFG, { interactive: true });
-  await assert.rejects(manager.handleForbidden(CFG, 'Bearer error="invalid_request"', { state: newRequestAuthState(), interactive: true }), ForbiddenError);
+  await assert.rejects(
+    manager.handleForbidden(CFG, 'Bearer error="invalid_request"', { state: newRequestAuthState(), interactive: true }),
+    ForbiddenError,
+  );
   assert.equal(as.authorizeUrls.length, 1);
 });
 
@@ -265,7 +277,9 @@ test('a configured client id and secret never reach an authorization server othe
   assert.equal(err.code, 'client-issuer-changed');
   assert.match(err.message, /as2\.example\.com/);
   assert.equal(as2.authorizeUrls.length, 0, 'no authorization request went to the new AS');
-  const leaked = net.requests.filter((r) => r.url.startsWith(NEW) && (JSON.stringify(r).includes('mine') || JSON.stringify(r).includes('sekrit')));
+  const leaked = net.requests.filter(
+    (r) => r.url.startsWith(NEW) && (JSON.stringify(r).includes('mine') || JSON.stringify(r).includes('sekrit')),
+  );
   assert.deepEqual(leaked, [], 'neither the client id nor the secret was sent to the new AS');
   assert.equal(as2.registrations, 0);
 });

@@ -46,7 +46,14 @@ test('the authorization URL carries every parameter, resource included', () => {
 
 test('an http authorization endpoint is refused', () => {
   assert.throws(
-    () => buildAuthorizationUrl({ authorizationEndpoint: 'http://as.example.com/a', clientId: 'c', redirectUri: REDIRECT, codeChallenge: 'x', state: 's' }),
+    () =>
+      buildAuthorizationUrl({
+        authorizationEndpoint: 'http://as.example.com/a',
+        clientId: 'c',
+        redirectUri: REDIRECT,
+        codeChallenge: 'x',
+        state: 's',
+      }),
     InsecureEndpointError,
   );
 });
@@ -64,10 +71,15 @@ test('a wrong or missing state is rejected', () => {
 });
 
 test('a returned iss must equal the issuer exactly, and is required when the AS declares it', () => {
-  assert.throws(() => parseAuthorizationCallback(cb({ code: 'k', state: 'st', iss: 'https://evil.example' }), expect), /came from "https:\/\/evil\.example"/);
+  assert.throws(
+    () => parseAuthorizationCallback(cb({ code: 'k', state: 'st', iss: 'https://evil.example' }), expect),
+    /came from "https:\/\/evil\.example"/,
+  );
   assert.throws(() => parseAuthorizationCallback(cb({ code: 'k', state: 'st', iss: `${ISSUER}/` }), expect), AuthorizationResponseError);
   assert.throws(() => parseAuthorizationCallback(cb({ code: 'k', state: 'st' }), { ...expect, issRequired: true }), /\(no issuer\)/);
-  assert.deepEqual(parseAuthorizationCallback(cb({ code: 'k', state: 'st', iss: ISSUER }), { ...expect, issRequired: true }), { code: 'k' });
+  assert.deepEqual(parseAuthorizationCallback(cb({ code: 'k', state: 'st', iss: ISSUER }), { ...expect, issRequired: true }), {
+    code: 'k',
+  });
 });
 
 test('an error response becomes a clear message', () => {

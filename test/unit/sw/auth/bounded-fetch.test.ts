@@ -27,7 +27,10 @@ test('every request is sent with redirect: error', async () => {
 });
 
 test('a redirect is refused, both as a network error and as a 3xx that slips through', async () => {
-  const net = new FakeNet().on('https://a.example/x', () => new Response(null, { status: 302, headers: { location: 'https://evil.example/' } }));
+  const net = new FakeNet().on(
+    'https://a.example/x',
+    () => new Response(null, { status: 302, headers: { location: 'https://evil.example/' } }),
+  );
   await assert.rejects(guardedFetch(net.fetch, 'https://a.example/x', {}, 'metadata'), AuthNetworkError);
   const lax = async () => new Response(null, { status: 307 });
   await assert.rejects(guardedFetch(lax, 'https://a.example/x', {}, 'metadata'), RedirectRefusedError);

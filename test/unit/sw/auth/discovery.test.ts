@@ -1,12 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { discover, protectedResourceMetadataUrls, resourceCovers } from '../../../../src/sw/auth/discovery.js';
-import {
-  DiscoveryError,
-  MetadataError,
-  MultipleAuthorizationServersError,
-  ResourceMismatchError,
-} from '../../../../src/sw/auth/errors.js';
+import { DiscoveryError, MetadataError, MultipleAuthorizationServersError, ResourceMismatchError } from '../../../../src/sw/auth/errors.js';
 import { FakeAs, FakeNet, ISSUER, MCP, json } from './fake-net.js';
 
 const PATH_PRM = 'https://mcp.example.com/.well-known/oauth-protected-resource/mcp';

@@ -60,7 +60,10 @@ test('an http token endpoint in metadata is refused', async () => {
     'https://as.example.com/.well-known/oauth-authorization-server',
     base('https://as.example.com', { token_endpoint: 'http://as.example.com/token' }),
   );
-  await assert.rejects(fetchAuthServerMetadata(net.fetch, 'https://as.example.com'), /token endpoint "http:\/\/as\.example\.com\/token" .* not HTTPS/);
+  await assert.rejects(
+    fetchAuthServerMetadata(net.fetch, 'https://as.example.com'),
+    /token endpoint "http:\/\/as\.example\.com\/token" .* not HTTPS/,
+  );
 });
 
 test('metadata missing required endpoints is invalid', async () => {

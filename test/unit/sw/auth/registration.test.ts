@@ -34,10 +34,11 @@ test('a DCR response without a usable client_id is refused before use', async ()
 });
 
 test('a DCR error response names the endpoint and the OAuth error', async () => {
-  const net = new FakeNet().on(`${ISSUER}/register`, () =>
-    json({ error: 'invalid_redirect_uri', error_description: 'not allowed' }, 400),
+  const net = new FakeNet().on(`${ISSUER}/register`, () => json({ error: 'invalid_redirect_uri', error_description: 'not allowed' }, 400));
+  await assert.rejects(
+    resolveClient(net.fetch, { ...opts, metadata: meta() }),
+    /register failed \(HTTP 400: invalid_redirect_uri — not allowed\)/,
   );
-  await assert.rejects(resolveClient(net.fetch, { ...opts, metadata: meta() }), /register failed \(HTTP 400: invalid_redirect_uri — not allowed\)/);
 });
 
 test('a DCR client with a secret uses the auth method the AS returned', async () => {
@@ -52,7 +53,12 @@ test('a DCR client with a secret uses the auth method the AS returned', async ()
 test('a preconfigured client id is used without registering', async () => {
   const net = new FakeNet();
   const client = await resolveClient(net.fetch, { ...opts, metadata: meta(), preconfigured: { clientId: 'pre', clientSecret: 'sec' } });
-  assert.deepEqual(client, { clientId: 'pre', clientSecret: 'sec', tokenEndpointAuthMethod: 'client_secret_basic', source: 'preconfigured' });
+  assert.deepEqual(client, {
+    clientId: 'pre',
+    clientSecret: 'sec',
+    tokenEndpointAuthMethod: 'client_secret_basic',
+    source: 'preconfigured',
+  });
   assert.equal(net.requests.length, 0);
   const postOnly = await resolveClient(net.fetch, {
     ...opts,
@@ -74,7 +80,11 @@ test('no registration endpoint and no client id asks the UI for a client ID', as
 test('a CIMD URL is used as client id only when the AS supports it', async () => {
   const cimd = 'https://example.org/client.json';
   const net = new FakeNet().on(`${ISSUER}/register`, () => json({ client_id: 'dcr' }, 201));
-  const yes = await resolveClient(net.fetch, { ...opts, metadata: meta({ client_id_metadata_document_supported: true }), clientMetadataUrl: cimd });
+  const yes = await resolveClient(net.fetch, {
+    ...opts,
+    metadata: meta({ client_id_metadata_document_supported: true }),
+    clientMetadataUrl: cimd,
+  });
   assert.equal(yes.clientId, cimd);
   assert.equal(net.requests.length, 0);
   const no = await resolveClient(net.fetch, { ...opts, metadata: meta(), clientMetadataUrl: cimd });

@@ -21,7 +21,15 @@ import { authorizeLabelKey } from '../../../../src/components/authorize-label.js
 import { FakeAs, FakeNet, MCP, REDIRECT } from './fake-net.js';
 
 const CFG: AuthServerConfig = { id: 's1', url: MCP, auth: { kind: 'oauth' } };
-const CONFIG = { id: 's1', name: 'S', url: MCP, auth: { kind: 'oauth' }, enabled: true, disabledTools: [], connectOnStartup: true } as McpServerConfig;
+const CONFIG = {
+  id: 's1',
+  name: 'S',
+  url: MCP,
+  auth: { kind: 'oauth' },
+  enabled: true,
+  disabledTools: [],
+  connectOnStartup: true,
+} as McpServerConfig;
 const CALL = { connectionId: 'c1', operationId: 'op', name: 'admin', arguments: {}, timeoutMs: 60_000 };
 
 /**
@@ -31,7 +39,13 @@ const CALL = { connectionId: 'c1', operationId: 'op', name: 'admin', arguments: 
 async function setup(challenges: (i: number) => string) {
   const net = new FakeNet();
   const as = new FakeAs(net, { prm: { scopes_supported: ['read'] } });
-  const manager = new AuthManager({ fetch: net.fetch, now: () => 1_000_000, authorize: as.authorize, store: new MemoryCredentialStore(), redirectUri: REDIRECT });
+  const manager = new AuthManager({
+    fetch: net.fetch,
+    now: () => 1_000_000,
+    authorize: as.authorize,
+    store: new MemoryCredentialStore(),
+    redirectUri: REDIRECT,
+  });
   const accepted = new Set<string>();
   let sessionToken = '';
   let refused = 0;
@@ -56,13 +70,20 @@ async function setup(challenges: (i: number) => string) {
   const wrapped = withOAuthRetry({ request, auth: manager, ...deps });
   const stepUps = new StepUpTracker({ auth: manager, ...deps, handOver: handTokenToLiveSessions });
   const first = await manager.getAccessToken(CFG, { interactive: true });
-  await wrapped('offscreen:connect', { serverId: 's1', connectionId: 'c1', url: MCP, headers: { Authorization: `Bearer ${first}` }, timeoutMs: 60_000 });
+  await wrapped('offscreen:connect', {
+    serverId: 's1',
+    connectionId: 'c1',
+    url: MCP,
+    headers: { Authorization: `Bearer ${first}` },
+    timeoutMs: 60_000,
+  });
   /** What panel:call-tool does. */
   const panelCall = () => stepUps.track('s1', 'admin', () => wrapped('offscreen:call-tool', CALL));
   return { as, first, accepted, sent, stepUps, panelCall, calls: () => sent.filter((s) => s.method === 'offscreen:call-tool').length };
 }
 
-const isInsufficientScope = (e: unknown) => e instanceof RemoteError && e.code === INSUFFICIENT_SCOPE_CODE && /Grant more access/.test(e.message);
+const isInsufficientScope = (e: unknown) =>
+  e instanceof RemoteError && e.code === INSUFFICIENT_SCOPE_CODE && /Grant more access/.test(e.message);
 
 test('a 403 insufficient_scope on a panel call is offered as a step-up: no window, no resend', async () => {
   const h = await setup(() => 'Bearer error="insufficient_scope", scope="read admin"');
@@ -97,7 +118,10 @@ test('one call gets at most 3 step-up authorizations however the challenge text 
     await h.stepUps.grant('s1', 'admin');
   }
   await assert.rejects(h.panelCall(), isInsufficientScope);
-  await assert.rejects(h.stepUps.grant('s1', 'admin'), (e: unknown) => e instanceof RemoteError && e.code === new StepUpLimitError('').code);
+  await assert.rejects(
+    h.stepUps.grant('s1', 'admin'),
+    (e: unknown) => e instanceof RemoteError && e.code === new StepUpLimitError('').code,
+  );
   assert.equal(h.as.authorizeUrls.length, 1 + 3, 'the first authorization and 3 step-ups, no more');
   assert.equal(h.calls(), 4, 'each call ran only when the user ran it');
   await assert.rejects(h.stepUps.grant('s1', 'admin'), (e: unknown) => e instanceof RemoteError && e.code === 'bad-request');
@@ -113,7 +137,13 @@ test('a refresh the AS refuses with no user present says exactly what to do (E9 
   const net = new FakeNet();
   const as = new FakeAs(net, { expiresIn: 60 });
   const clock = { t: 1_000_000 };
-  const manager = new AuthManager({ fetch: net.fetch, now: () => clock.t, authorize: as.authorize, store: new MemoryCredentialStore(), redirectUri: REDIRECT });
+  const manager = new AuthManager({
+    fetch: net.fetch,
+    now: () => clock.t,
+    authorize: as.authorize,
+    store: new MemoryCredentialStore(),
+    redirectUri: REDIRECT,
+  });
   await manager.getAccessToken(CFG, { interactive: true });
   as.liveRefresh.clear();
   clock.t += 3_600_000;
@@ -131,8 +161,12 @@ test('a refresh the AS refuses with no user present says exactly what to do (E9 
 });
 
 test('the card offers "Authorize" before the first authorization and "Re-authorize" on any other OAuth state', () => {
-  assert.equal(authorizeLabelKey({ status: 'needs-auth', reason: { kind: 'auth', message: 'https://x/mcp needs authorization.' } }), 'authorize');
-  for (const status of ['ready', 'error', 'disconnected', 'connecting'] as const) assert.equal(authorizeLabelKey({ status }), 'reauthorize');
+  assert.equal(
+    authorizeLabelKey({ status: 'needs-auth', reason: { kind: 'auth', message: 'https://x/mcp needs authorization.' } }),
+    'authorize',
+  );
+  for (const status of ['ready', 'error', 'disconnected', 'connecting'] as const)
+    assert.equal(authorizeLabelKey({ status }), 'reauthorize');
 });
 
 test('an AS that holds a registered client to its first scope answers step-up with invalid_scope: one re-registration, then success', async () => {

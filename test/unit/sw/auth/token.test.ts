@@ -19,7 +19,14 @@ test('the code exchange sends resource, verifier and redirect URI; method none s
   });
   assert.deepEqual(t, { accessToken: 'at', expiresIn: 60, refreshToken: 'rt', scope: 'a' });
   const body = Object.fromEntries(new URLSearchParams(net.requests[0]!.body));
-  assert.deepEqual(body, { grant_type: 'authorization_code', code: 'k', code_verifier: 'v', redirect_uri: REDIRECT, resource: MCP, client_id: 'c' });
+  assert.deepEqual(body, {
+    grant_type: 'authorization_code',
+    code: 'k',
+    code_verifier: 'v',
+    redirect_uri: REDIRECT,
+    resource: MCP,
+    client_id: 'c',
+  });
   assert.equal(net.requests[0]!.headers.get('authorization'), null);
 });
 

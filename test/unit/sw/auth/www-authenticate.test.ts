@@ -51,7 +51,10 @@ test('token68 challenges (with = padding) are recognised and do not swallow the 
 
 test('a bare scheme without parameters is a challenge with no params', () => {
   const list = parseWwwAuthenticate('Bearer, Basic');
-  assert.deepEqual(list.map((c) => c.scheme), ['bearer', 'basic']);
+  assert.deepEqual(
+    list.map((c) => c.scheme),
+    ['bearer', 'basic'],
+  );
   assert.deepEqual(parseBearerChallenge('Bearer'), {});
 });
 

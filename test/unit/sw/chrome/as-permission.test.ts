@@ -45,5 +45,9 @@ test('no PRM or several authorization servers: nothing is guessed, the authoriza
   assert.deepEqual(await missingAuthOrigins(ports(new FakeNet(), []).ports, MCP), []);
   const several = new FakeNet().on(PRM, { resource: MCP, authorization_servers: ['https://a.example.org', 'https://b.example.org'] });
   assert.deepEqual(await missingAuthOrigins(ports(several, []).ports, MCP), []);
-  assert.deepEqual(await missingAuthOrigins(ports(several, []).ports, MCP, 'https://b.example.org'), ['https://b.example.org/*'], 'the bound issuer is the one used');
+  assert.deepEqual(
+    await missingAuthOrigins(ports(several, []).ports, MCP, 'https://b.example.org'),
+    ['https://b.example.org/*'],
+    'the bound issuer is the one used',
+  );
 });

@@ -40,7 +40,11 @@ test('credentials round-trip under the key they were stored for', async () => {
   await store.putRefreshToken(k, { token: 'RT-1', scope: 'mcp:tools' });
 
   assert.deepEqual(await store.getBinding('srv'), { resource: URL_A, issuer: AS1 });
-  assert.deepEqual(await store.getClient(k), { clientId: 'dyn-client', clientSecret: 'CS-secret-1', tokenEndpointAuthMethod: 'client_secret_post' });
+  assert.deepEqual(await store.getClient(k), {
+    clientId: 'dyn-client',
+    clientSecret: 'CS-secret-1',
+    tokenEndpointAuthMethod: 'client_secret_post',
+  });
   assert.deepEqual(await store.getAccessToken(k), { token: 'AT-1', expiresAt: 1_900_000_000_000, scope: 'mcp:tools' });
   assert.deepEqual(await store.getRefreshToken(k), { token: 'RT-1', scope: 'mcp:tools' });
 
@@ -87,7 +91,8 @@ test('refresh tokens and client secrets are sealed at rest; access tokens never 
   await store.putRefreshToken(k, { token: 'RT-PLAINTEXT-3b8' });
 
   const atRest = JSON.stringify(local.dump());
-  for (const secret of ['CS-PLAINTEXT-9f2', 'AT-PLAINTEXT-7c1', 'RT-PLAINTEXT-3b8']) assert.equal(atRest.includes(secret), false, `${secret} in chrome.storage.local`);
+  for (const secret of ['CS-PLAINTEXT-9f2', 'AT-PLAINTEXT-7c1', 'RT-PLAINTEXT-3b8'])
+    assert.equal(atRest.includes(secret), false, `${secret} in chrome.storage.local`);
   assert.ok(JSON.stringify(session.dump()).includes('AT-PLAINTEXT-7c1'), 'the access token lives in the session area');
 
   const entry = (local.dump()[SERVERS_KEY] as { id: string; auth: Record<string, any> }[]).find((s) => s.id === 'srv')!;
@@ -102,7 +107,11 @@ test('a sealed refresh token copied to another server’s entry under another bi
   const sealed = (await config.read()).servers.find((s) => s.id === 'srv')!.auth;
   assert.equal(sealed.kind, 'oauth');
   await config.update((servers) =>
-    servers.map((s) => (s.id === 'other' && sealed.kind === 'oauth' ? { ...s, auth: { kind: 'oauth', binding: { resource: URL_A, issuer: AS2 }, tokens: sealed.tokens! } } : s)),
+    servers.map((s) =>
+      s.id === 'other' && sealed.kind === 'oauth'
+        ? { ...s, auth: { kind: 'oauth', binding: { resource: URL_A, issuer: AS2 }, tokens: sealed.tokens! } }
+        : s,
+    ),
   );
   assert.equal(await store.getRefreshToken(key(AS2, 'other')), undefined, 'unopenable, so unusable: needs-auth, never sent');
 });

@@ -29,9 +29,22 @@ test('tools over the count limit are refused with a visible count', () => {
 });
 
 test('invalid names are dropped and reported', () => {
-  const raw = [tool(''), tool('has space'), tool('x'.repeat(129)), tool('slash/name'), tool('ünï'), tool(42), 'not-an-object', tool('ok'), tool('y'.repeat(128))];
+  const raw = [
+    tool(''),
+    tool('has space'),
+    tool('x'.repeat(129)),
+    tool('slash/name'),
+    tool('ünï'),
+    tool(42),
+    'not-an-object',
+    tool('ok'),
+    tool('y'.repeat(128)),
+  ];
   const { tools, warnings } = sanitizeTools(raw);
-  assert.deepEqual(tools.map((t) => t.name), ['ok', 'y'.repeat(128)]);
+  assert.deepEqual(
+    tools.map((t) => t.name),
+    ['ok', 'y'.repeat(128)],
+  );
   assert.equal(warnings.length, 1);
   assert.match(warnings[0]!, /Dropped 7 tools with invalid names/);
   assert.match(warnings[0]!, /"has space"/);
@@ -46,7 +59,13 @@ test('warnings list at most ten names and count the rest', () => {
 test('duplicates are dropped, keeping the first, and reported', () => {
   const raw = [tool('dup', { description: 'first' }), tool('dup', { description: 'second' }), tool('other')];
   const { tools, warnings } = sanitizeTools(raw);
-  assert.deepEqual(tools.map((t) => [t.name, t.description]), [['dup', 'first'], ['other', undefined]]);
+  assert.deepEqual(
+    tools.map((t) => [t.name, t.description]),
+    [
+      ['dup', 'first'],
+      ['other', undefined],
+    ],
+  );
   assert.match(warnings.join('\n'), /Dropped 1 duplicate tools: "dup"/);
 });
 

@@ -104,7 +104,10 @@ test('session loss while reconnecting gives up after the bounded number of attem
     state = transition(state, events['session-lost']);
     if (state.status === 'connecting') seen.push(state.attempt);
   }
-  assert.deepEqual(seen, Array.from({ length: MAX_SESSION_RECOVERY_ATTEMPTS }, (_, i) => i + 1));
+  assert.deepEqual(
+    seen,
+    Array.from({ length: MAX_SESSION_RECOVERY_ATTEMPTS }, (_, i) => i + 1),
+  );
   assert.deepEqual(state, { status: 'error', reason });
 });
 
@@ -115,8 +118,16 @@ test('a late connected from a superseded candidate does not replace the ready co
 
 test('every error kind has a plain-words next step and is shown with its HTTP status', () => {
   const kinds: ErrorKind[] = [
-    'network', 'http-status', 'auth', 'auth-discovery', 'auth-denied',
-    'protocol', 'timeout', 'offscreen-lost', 'config-invalid', 'permission',
+    'network',
+    'http-status',
+    'auth',
+    'auth-discovery',
+    'auth-denied',
+    'protocol',
+    'timeout',
+    'offscreen-lost',
+    'config-invalid',
+    'permission',
   ];
   for (const kind of kinds) {
     const d = describeState({ status: 'error', reason: { kind, message: 'Boom', httpStatus: 503 } });

@@ -31,7 +31,12 @@ export type Responder = (method: string, params: Record<string, unknown>) => unk
 export const TOOL = (name: string) => ({ name, inputSchema: { type: 'object' } });
 
 /** Default catalog: one tool, one prompt, nothing else. */
-export const CATALOG: Record<string, unknown[]> = { tools: [TOOL('echo')], prompts: [{ name: 'greet' }], resources: [], resourceTemplates: [] };
+export const CATALOG: Record<string, unknown[]> = {
+  tools: [TOOL('echo')],
+  prompts: [{ name: 'greet' }],
+  resources: [],
+  resourceTemplates: [],
+};
 
 export const fail = (code: string, message = code) => {
   throw new RemoteError({ code, message });
@@ -102,7 +107,16 @@ export function harness(responder: Responder = routine) {
 }
 
 export function cfg(id: string, over: Partial<McpServerConfig> = {}): McpServerConfig {
-  return { id, name: id, url: `http://127.0.0.1:9/${id}`, auth: { kind: 'none' }, enabled: true, disabledTools: [], connectOnStartup: false, ...over };
+  return {
+    id,
+    name: id,
+    url: `http://127.0.0.1:9/${id}`,
+    auth: { kind: 'none' },
+    enabled: true,
+    disabledTools: [],
+    connectOnStartup: false,
+    ...over,
+  };
 }
 
 /** Resolves to 'pending' if `p` has not settled after a flush. */

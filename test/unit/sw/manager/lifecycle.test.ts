@@ -9,7 +9,8 @@ import { ServerViewSchema } from '../../../../src/protocol/panel.js';
 import { PENDING, cfg, flush, harness, routine, settledState } from './harness.js';
 
 /** Leaves `offscreen:connect` pending; everything else routine. */
-const holdConnect = (method: string, params: Record<string, unknown>) => (method === 'offscreen:connect' ? PENDING : routine(method, params));
+const holdConnect = (method: string, params: Record<string, unknown>) =>
+  method === 'offscreen:connect' ? PENDING : routine(method, params);
 
 test('C4: concurrent connects share one in-flight attempt', async () => {
   const h = harness(holdConnect);
@@ -141,12 +142,26 @@ test('C2: disabled servers never connect, not at start-up, not on connect, not o
 test('C2: start-up connects only servers that are enabled and connectOnStartup', async () => {
   const h = harness();
   h.manager.reconcile(
-    [cfg('a', { connectOnStartup: true }), cfg('b'), cfg('c', { enabled: false, connectOnStartup: true }), cfg('d', { connectOnStartup: true })],
+    [
+      cfg('a', { connectOnStartup: true }),
+      cfg('b'),
+      cfg('c', { enabled: false, connectOnStartup: true }),
+      cfg('d', { connectOnStartup: true }),
+    ],
     { startup: true },
   );
   await flush();
-  assert.deepEqual(h.of('connect').map((r) => r.params.serverId).sort(), ['a', 'd']);
-  assert.deepEqual(h.manager.views().map((v) => v.status), ['ready', 'disconnected', 'disconnected', 'ready']);
+  assert.deepEqual(
+    h
+      .of('connect')
+      .map((r) => r.params.serverId)
+      .sort(),
+    ['a', 'd'],
+  );
+  assert.deepEqual(
+    h.manager.views().map((v) => v.status),
+    ['ready', 'disconnected', 'disconnected', 'ready'],
+  );
 });
 
 test('C3: removing a server closes its session; disabling one closes it too', async () => {
@@ -156,7 +171,10 @@ test('C3: removing a server closes its session; disabling one closes it too', as
   h.manager.reconcile([cfg('b', { connectOnStartup: true, enabled: false })]);
   await flush();
   assert.deepEqual(h.closed().sort(), ['c1', 'c2']);
-  assert.deepEqual(h.manager.views().map((v) => [v.id, v.status]), [['b', 'disconnected']]);
+  assert.deepEqual(
+    h.manager.views().map((v) => [v.id, v.status]),
+    [['b', 'disconnected']],
+  );
 });
 
 test('views() always validate against the panel schema', async () => {

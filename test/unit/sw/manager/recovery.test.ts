@@ -12,7 +12,8 @@ import { CATALOG, PENDING, TOOL, cfg, flush, harness, routine } from './harness.
 const toolNames = (h: ReturnType<typeof harness>) => h.view('a').tools.map((t) => t.name);
 const listChanged = (connectionId: string, category: 'tools' | 'prompts' | 'resources' = 'tools') =>
   ({ type: 'offscreen:list-changed', connectionId, category }) as const;
-const lost = (connectionId: string) => ({ type: 'offscreen:session-lost', connectionId, error: { code: 'session-lost', message: 'HTTP 404 on the session' } }) as const;
+const lost = (connectionId: string) =>
+  ({ type: 'offscreen:session-lost', connectionId, error: { code: 'session-lost', message: 'HTTP 404 on the session' } }) as const;
 
 /** Routine during the handshake; later listings stay pending for the test to release. */
 function holdRefreshes() {
@@ -42,7 +43,7 @@ test('D2/N5: list_changed bursts coalesce and the newest listing commits', async
   assert.equal(h.of('list-category', true).length, 0);
 });
 
-test('D2/C6: a slow listing of a lost session never overwrites the newer session\'s catalog', async () => {
+test("D2/C6: a slow listing of a lost session never overwrites the newer session's catalog", async () => {
   let phase = 0;
   const h = harness((m, p) => {
     if (m === 'offscreen:list-category' && phase === 1) return PENDING;
@@ -74,15 +75,24 @@ test('D2: a category whose refresh fails keeps its last valid list; others still
   h.manager.handleEvent(listChanged('c1', 'prompts'));
   await flush();
   // The tools refresh started at once; the prompts one is queued behind it (coalesced).
-  assert.deepEqual(h.of('list-category', true).map((r) => r.params.category), ['tools']);
+  assert.deepEqual(
+    h.of('list-category', true).map((r) => r.params.category),
+    ['tools'],
+  );
   h.of('list-category', true)[0]!.reject(new RemoteError({ code: 'network', message: 'blip' }));
   await flush();
-  assert.deepEqual(h.of('list-category', true).map((r) => r.params.category), ['prompts']);
+  assert.deepEqual(
+    h.of('list-category', true).map((r) => r.params.category),
+    ['prompts'],
+  );
   h.of('list-category', true)[0]!.resolve({ category: 'prompts', items: [{ name: 'p2' }] });
   await flush();
   assert.deepEqual(toolNames(h), ['echo'], 'a network blip is not "the server removed everything"');
   assert.notEqual(h.manager.staleSince('a', 'tools'), null);
-  assert.deepEqual(h.view('a').prompts.map((p) => p.name), ['p2']);
+  assert.deepEqual(
+    h.view('a').prompts.map((p) => p.name),
+    ['p2'],
+  );
   assert.equal(h.manager.staleSince('a', 'prompts'), null);
 });
 
@@ -220,7 +230,10 @@ test('C7/D3: losing the offscreen document recovers every ready server, not the 
   await flush();
   assert.deepEqual(h.manager.state('a'), { status: 'ready', connectionId: 'c2' });
   assert.equal(h.view('b').status, 'disconnected');
-  assert.deepEqual(h.of('connect').map((r) => r.params.serverId), ['a', 'a']);
+  assert.deepEqual(
+    h.of('connect').map((r) => r.params.serverId),
+    ['a', 'a'],
+  );
 });
 
 test('C4/C7: a disconnect during recovery stops it; nothing is left open', async () => {
@@ -271,15 +284,23 @@ test('C6/C7: a call refused as stale says it was not sent, and recovers the conn
 test('N8/D1: one malformed or oversized entry is left out with a warning; the rest of each list is kept', async () => {
   const h = harness((m, p) => {
     if (m !== 'offscreen:list-category') return routine(m, p);
-    if (p.category === 'tools') return { category: 'tools', items: [TOOL('echo'), { name: 'n'.repeat(200), inputSchema: {} }, { ...TOOL('huge'), description: 'd'.repeat(9000) }, 'not a tool'] };
-    if (p.category === 'prompts') return { category: 'prompts', items: [{ name: 'greet' }, { name: 'wordy', description: 'w'.repeat(9000) }, { nope: true }] };
+    if (p.category === 'tools')
+      return {
+        category: 'tools',
+        items: [TOOL('echo'), { name: 'n'.repeat(200), inputSchema: {} }, { ...TOOL('huge'), description: 'd'.repeat(9000) }, 'not a tool'],
+      };
+    if (p.category === 'prompts')
+      return { category: 'prompts', items: [{ name: 'greet' }, { name: 'wordy', description: 'w'.repeat(9000) }, { nope: true }] };
     return routine(m, p);
   });
   h.manager.reconcile([cfg('a')]);
   await h.manager.connect('a');
   assert.deepEqual(toolNames(h), ['echo', 'huge'], 'the valid tools survive; the long description is trimmed, not fatal');
   assert.ok(h.view('a').tools[1]!.description!.length <= 4096);
-  assert.deepEqual(h.view('a').prompts.map((p) => p.name), ['greet']);
+  assert.deepEqual(
+    h.view('a').prompts.map((p) => p.name),
+    ['greet'],
+  );
   const warnings = h.manager.warnings('a').join('\n');
   assert.match(warnings, /2 prompts from this server were malformed or over the size limits/);
   assert.ok(h.manager.warnings('a').length >= 2, warnings);

@@ -51,13 +51,7 @@ test('a connect after disconnect never reuses the old attempt and runs after the
   assert.equal(await second, 'client-2');
   await disc;
   assert.equal(await first, 'client-1');
-  assert.deepEqual(log, [
-    'connect-1 start e0',
-    'connect-1 end current=false',
-    'disconnect start',
-    'disconnect end',
-    'connect-2 start e1',
-  ]);
+  assert.deepEqual(log, ['connect-1 start e0', 'connect-1 end current=false', 'disconnect start', 'disconnect end', 'connect-2 start e1']);
 });
 
 test('a failed attempt clears the in-flight slot so the next connect starts fresh', async () => {

@@ -153,15 +153,32 @@ test('C6: requests on a superseded connectionId are refused or no-ops and leave 
   assert.deepEqual(neu.manager.state('s2'), { status: 'ready', connectionId: 'new2-1' });
 
   const stale = { connectionId: 'old2-1' };
-  await assert.rejects(old.client.request('offscreen:call-tool', { ...stale, name: 'echo', arguments: { text: 'x' }, operationId: 'op-old', timeoutMs: 5000 }), (e) => codeOf(e) === 'stale-connection');
-  await assert.rejects(old.client.request('offscreen:list-category', { ...stale, category: 'tools' }), (e) => codeOf(e) === 'stale-connection');
+  await assert.rejects(
+    old.client.request('offscreen:call-tool', { ...stale, name: 'echo', arguments: { text: 'x' }, operationId: 'op-old', timeoutMs: 5000 }),
+    (e) => codeOf(e) === 'stale-connection',
+  );
+  await assert.rejects(
+    old.client.request('offscreen:list-category', { ...stale, category: 'tools' }),
+    (e) => codeOf(e) === 'stale-connection',
+  );
   await assert.rejects(old.client.request('offscreen:ping', stale), (e) => codeOf(e) === 'stale-connection');
   assert.deepEqual(await old.client.request('offscreen:close', stale), { closed: false });
   assert.deepEqual(await old.client.request('offscreen:cancel', { ...stale, operationId: 'op-new' }), { cancelled: false });
-  assert.deepEqual(await old.client.request('offscreen:set-authorization', { ...stale, authorization: 'Bearer stolen' }), { updated: false });
+  assert.deepEqual(await old.client.request('offscreen:set-authorization', { ...stale, authorization: 'Bearer stolen' }), {
+    updated: false,
+  });
   // The old manager's own call goes to its stale session and is refused, never to the new one.
   const callsBefore = server.stats.toolCalls.length;
-  await assert.rejects(old.client.request('offscreen:call-tool', { ...stale, name: 'echo', arguments: { text: 'old' }, operationId: 'op-old-2', timeoutMs: 5000 }), (e) => codeOf(e) === 'stale-connection');
+  await assert.rejects(
+    old.client.request('offscreen:call-tool', {
+      ...stale,
+      name: 'echo',
+      arguments: { text: 'old' },
+      operationId: 'op-old-2',
+      timeoutMs: 5000,
+    }),
+    (e) => codeOf(e) === 'stale-connection',
+  );
   assert.equal(server.stats.toolCalls.length, callsBefore, 'nothing reached the server for the stale connection');
 
   assert.deepEqual(neu.manager.state('s2'), { status: 'ready', connectionId: 'new2-1' });

@@ -17,7 +17,10 @@ describe('import validation channel (SPEC B3)', () => {
     const reply = await answer(7, text, existing);
     const preview = await verifyImportReply(await sentDigest(), 7, structuredClone(reply));
     assert.equal(preview.dialect, 'cursor');
-    assert.deepEqual(preview.entries.map((e) => `${e.name}:${e.status}`), ['demo:add', 'local:skip']);
+    assert.deepEqual(
+      preview.entries.map((e) => `${e.name}:${e.status}`),
+      ['demo:add', 'local:skip'],
+    );
   });
 
   it('rejects a reply computed from different input than the worker sent', async () => {

@@ -11,9 +11,23 @@ import type { McpServerConfig } from '../../../../src/storage/config-schema.js';
 import { withOAuthRetry, type RequestFn, type UnauthorizedHandler } from '../../../../src/sw/offscreen-link/oauth-requests.js';
 import { AuthorizationRequiredError } from '../../../../src/sw/auth/errors.js';
 
-const oauthServer = { id: 'srv', name: 'S', url: 'https://mcp.example.com/mcp', auth: { kind: 'oauth' }, enabled: true, disabledTools: [], connectOnStartup: true } as McpServerConfig;
+const oauthServer = {
+  id: 'srv',
+  name: 'S',
+  url: 'https://mcp.example.com/mcp',
+  auth: { kind: 'oauth' },
+  enabled: true,
+  disabledTools: [],
+  connectOnStartup: true,
+} as McpServerConfig;
 const unauthorized = () => new RemoteError({ code: 'auth', message: 'HTTP 401', httpStatus: 401 });
-const connectParams = { serverId: 'srv', connectionId: 'c1', url: oauthServer.url, headers: { Authorization: 'Bearer OLD' }, timeoutMs: 60_000 };
+const connectParams = {
+  serverId: 'srv',
+  connectionId: 'c1',
+  url: oauthServer.url,
+  headers: { Authorization: 'Bearer OLD' },
+  timeoutMs: 60_000,
+};
 
 /** A fake offscreen whose server accepts only `valid` tokens; records what was sent. */
 function harness(valid: Set<string>, refreshTo: string[] = ['NEW']) {
@@ -49,7 +63,12 @@ function harness(valid: Set<string>, refreshTo: string[] = ['NEW']) {
       return next;
     },
   };
-  const wrapped = withOAuthRetry({ request, auth, configOf: async () => oauthServer, authConfigOf: async (c) => ({ id: c.id, url: c.url, auth: { kind: 'oauth' } }) });
+  const wrapped = withOAuthRetry({
+    request,
+    auth,
+    configOf: async () => oauthServer,
+    authConfigOf: async (c) => ({ id: c.id, url: c.url, auth: { kind: 'oauth' } }),
+  });
   return { wrapped, sent, refreshes };
 }
 
@@ -57,7 +76,10 @@ test('a 401 at connect refreshes once and connects with the new token', async ()
   const h = harness(new Set(['NEW']));
   await h.wrapped('offscreen:connect', connectParams);
   assert.deepEqual(h.refreshes, ['OLD']);
-  assert.deepEqual(h.sent.map((s) => s.params.headers?.Authorization), ['Bearer OLD', 'Bearer NEW']);
+  assert.deepEqual(
+    h.sent.map((s) => s.params.headers?.Authorization),
+    ['Bearer OLD', 'Bearer NEW'],
+  );
 });
 
 test('a fresh token refused again is needs-auth, not a loop (N5)', async () => {
@@ -68,7 +90,10 @@ test('a fresh token refused again is needs-auth, not a loop (N5)', async () => {
 
 test('a failed refresh at connect is needs-auth with the reason', async () => {
   const h = harness(new Set(), []);
-  await assert.rejects(h.wrapped('offscreen:connect', connectParams), (e: unknown) => e instanceof RemoteError && e.code === 'needs-auth' && /invalid_grant/.test(e.message));
+  await assert.rejects(
+    h.wrapped('offscreen:connect', connectParams),
+    (e: unknown) => e instanceof RemoteError && e.code === 'needs-auth' && /invalid_grant/.test(e.message),
+  );
 });
 
 test('a 401 on a live session hands it a refreshed token and resends the refused call once', async () => {
@@ -77,10 +102,19 @@ test('a 401 on a live session hands it a refreshed token and resends the refused
   await h.wrapped('offscreen:connect', connectParams);
   valid.delete('OLD'); // the token expired
   valid.add('NEW');
-  const result = await h.wrapped('offscreen:call-tool', { connectionId: 'c1', operationId: 'op1', name: 't', arguments: {}, timeoutMs: 60_000 });
+  const result = await h.wrapped('offscreen:call-tool', {
+    connectionId: 'c1',
+    operationId: 'op1',
+    name: 't',
+    arguments: {},
+    timeoutMs: 60_000,
+  });
   assert.deepEqual(result.content, [{ type: 'text', text: 'ran with NEW' }]);
   assert.deepEqual(h.refreshes, ['OLD']);
-  assert.deepEqual(h.sent.map((s) => s.method), ['offscreen:connect', 'offscreen:call-tool', 'offscreen:set-authorization', 'offscreen:call-tool']);
+  assert.deepEqual(
+    h.sent.map((s) => s.method),
+    ['offscreen:connect', 'offscreen:call-tool', 'offscreen:set-authorization', 'offscreen:call-tool'],
+  );
 });
 
 test('other errors pass through without any refresh, and a closed connection is never re-authorized', async () => {
@@ -92,9 +126,9 @@ test('other errors pass through without any refresh, and a closed connection is 
     },
   };
   const failing = withOAuthRetry({
-    request: (async () => {
+    request: async () => {
       throw new RemoteError({ code: 'http-status', message: 'HTTP 500', httpStatus: 500 });
-    }) as RequestFn,
+    },
     auth,
     configOf: async () => oauthServer,
     authConfigOf: async (c) => ({ id: c.id, url: c.url, auth: { kind: 'oauth' } }),
@@ -125,14 +159,17 @@ test('other errors pass through without any refresh, and a closed connection is 
 test('a bearer or unauthenticated server is never refreshed: its 401 stays an auth error (E1)', async () => {
   const auth: UnauthorizedHandler = { handleUnauthorized: async () => assert.fail('no OAuth for a bearer server') };
   const wrapped = withOAuthRetry({
-    request: (async () => {
+    request: async () => {
       throw unauthorized();
-    }) as RequestFn,
+    },
     auth,
     configOf: async () => ({ ...oauthServer, auth: { kind: 'none' } }),
     authConfigOf: async (c) => ({ id: c.id, url: c.url, auth: { kind: 'none' } }),
   });
-  await assert.rejects(wrapped('offscreen:connect', connectParams), (e: unknown) => e instanceof RemoteError && e.code === 'auth' && e.httpStatus === 401);
+  await assert.rejects(
+    wrapped('offscreen:connect', connectParams),
+    (e: unknown) => e instanceof RemoteError && e.code === 'auth' && e.httpStatus === 401,
+  );
 });
 
 test('the server’s challenge reaches the AuthManager; a 403 insufficient_scope becomes needs-auth for a step-up (E3, E7)', async () => {
@@ -161,7 +198,10 @@ test('the server’s challenge reaches the AuthManager; a 403 insufficient_scope
     configOf: async () => oauthServer,
     authConfigOf: async (c) => ({ id: c.id, url: c.url, auth: { kind: 'oauth' } }),
   });
-  await assert.rejects(wrapped('offscreen:connect', connectParams), (e: unknown) => e instanceof RemoteError && e.code === 'needs-auth' && /mcp:admin/.test(e.message));
+  await assert.rejects(
+    wrapped('offscreen:connect', connectParams),
+    (e: unknown) => e instanceof RemoteError && e.code === 'needs-auth' && /mcp:admin/.test(e.message),
+  );
   assert.deepEqual(seen, [
     { kind: '401', challenge: challenge401 },
     { kind: '403', challenge: challenge403 },
@@ -170,9 +210,9 @@ test('the server’s challenge reaches the AuthManager; a 403 insufficient_scope
 
 test('a 403 that is not a scope challenge is not an authorization problem and is passed through', async () => {
   const wrapped = withOAuthRetry({
-    request: (async () => {
+    request: async () => {
       throw new RemoteError({ code: 'auth', message: 'HTTP 403', httpStatus: 403, wwwAuthenticate: 'Bearer error="invalid_token"' });
-    }) as RequestFn,
+    },
     auth: { handleUnauthorized: async () => assert.fail('no refresh'), handleForbidden: async () => assert.fail('no step-up') },
     configOf: async () => oauthServer,
     authConfigOf: async (c) => ({ id: c.id, url: c.url, auth: { kind: 'oauth' } }),

@@ -23,19 +23,34 @@ function harness(answer: (method: string) => unknown) {
 describe('request logging (SPEC J2)', () => {
   it('logs each request under the server its connection belongs to, with timing and sizes', async () => {
     const { request, log } = harness((m) => (m === 'offscreen:ping' ? { latencyMs: 3 } : { capabilities: {} }));
-    await request('offscreen:connect', { serverId: 'demo', connectionId: 'c1', url: 'http://127.0.0.1/mcp', headers: { Authorization: 'Bearer s3cret-token' }, timeoutMs: 5000 });
+    await request('offscreen:connect', {
+      serverId: 'demo',
+      connectionId: 'c1',
+      url: 'http://127.0.0.1/mcp',
+      headers: { Authorization: 'Bearer s3cret-token' },
+      timeoutMs: 5000,
+    });
     await request('offscreen:ping', { connectionId: 'c1' });
-    assert.deepEqual(log.map((l) => [l.serverId, l.entry.method, l.entry.status, l.entry.durationMs]), [
-      ['demo', 'connect', 'ok', 25],
-      ['demo', 'ping', 'ok', 25],
-    ]);
+    assert.deepEqual(
+      log.map((l) => [l.serverId, l.entry.method, l.entry.status, l.entry.durationMs]),
+      [
+        ['demo', 'connect', 'ok', 25],
+        ['demo', 'ping', 'ok', 25],
+      ],
+    );
     assert.equal(log[1]!.entry.responseBytes, JSON.stringify({ latencyMs: 3 }).length);
     assert.ok(log[1]!.entry.requestBytes > 0);
   });
 
   it('never logs the credentials a connect or token update carries', async () => {
     const { request, log } = harness(() => ({ capabilities: {}, updated: true }));
-    await request('offscreen:connect', { serverId: 'demo', connectionId: 'c1', url: 'http://127.0.0.1/mcp', headers: { Authorization: 'Bearer s3cret-token', 'X-Key': 'k3y' }, timeoutMs: 5000 });
+    await request('offscreen:connect', {
+      serverId: 'demo',
+      connectionId: 'c1',
+      url: 'http://127.0.0.1/mcp',
+      headers: { Authorization: 'Bearer s3cret-token', 'X-Key': 'k3y' },
+      timeoutMs: 5000,
+    });
     await request('offscreen:set-authorization', { connectionId: 'c1', authorization: 'Bearer n3w-token' });
     const text = JSON.stringify(log);
     for (const secret of ['s3cret-token', 'k3y', 'n3w-token']) assert.ok(!text.includes(secret), secret);
@@ -43,7 +58,9 @@ describe('request logging (SPEC J2)', () => {
   });
 
   it('logs failures with their HTTP status and message, and still throws them', async () => {
-    const { request, log } = harness((m) => (m === 'offscreen:connect' ? { capabilities: {} } : new RemoteError({ code: 'http', message: 'Service unavailable', httpStatus: 503 })));
+    const { request, log } = harness((m) =>
+      m === 'offscreen:connect' ? { capabilities: {} } : new RemoteError({ code: 'http', message: 'Service unavailable', httpStatus: 503 }),
+    );
     await request('offscreen:connect', { serverId: 'demo', connectionId: 'c1', url: 'u', headers: {}, timeoutMs: 5000 });
     await assert.rejects(request('offscreen:ping', { connectionId: 'c1' }), /Service unavailable/);
     assert.deepEqual([log[1]!.entry.status, log[1]!.entry.error, log[1]!.entry.responseBytes], [503, 'Service unavailable', 0]);

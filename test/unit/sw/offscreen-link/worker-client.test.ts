@@ -141,7 +141,10 @@ const badEvents: [string, unknown][] = [
   ['a connectionId with forbidden characters', { type: 'offscreen:list-changed', connectionId: '../c1', category: 'tools' }],
   ['an unknown list category', { type: 'offscreen:list-changed', connectionId: CONN, category: 'secrets' }],
   ['a session-lost without an error', { type: 'offscreen:session-lost', connectionId: CONN }],
-  ['an oversized progress message', { type: 'offscreen:progress', connectionId: CONN, operationId: 'op', progress: 1, message: 'x'.repeat(2000) }],
+  [
+    'an oversized progress message',
+    { type: 'offscreen:progress', connectionId: CONN, operationId: 'op', progress: 1, message: 'x'.repeat(2000) },
+  ],
 ];
 
 for (const [name, event] of badEvents) {

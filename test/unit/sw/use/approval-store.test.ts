@@ -35,8 +35,14 @@ test('a changed server URL clears the grant', async () => {
   const store = new ApprovalStore(memoryArea());
   await store.grant('a', 'echo', URL_A, schema);
   await store.grant('b', 'echo', 'https://b.example/mcp', schema);
-  await store.pruneServers([{ id: 'a', url: 'https://a.example/other' }, { id: 'b', url: 'https://b.example/mcp' }]);
-  assert.deepEqual((await store.list()).map((g) => g.serverId), ['b']);
+  await store.pruneServers([
+    { id: 'a', url: 'https://a.example/other' },
+    { id: 'b', url: 'https://b.example/mcp' },
+  ]);
+  assert.deepEqual(
+    (await store.list()).map((g) => g.serverId),
+    ['b'],
+  );
   assert.equal(await store.isAlwaysAllowed('b', 'echo', 'https://b.example/elsewhere', schema), false, 'checked at use time too');
 });
 
@@ -84,7 +90,9 @@ test('"always" is remembered for the tool until its schema changes', async () =>
   assert.equal(await first, true);
   assert.equal(await broker.approve(request()), true, 'no card the second time');
   assert.equal(broker.pending().length, 0);
-  const changed = broker.approve(request({ tool: tool('echo', { inputSchema: { type: 'object', properties: { n: { type: 'number' } } } }) }));
+  const changed = broker.approve(
+    request({ tool: tool('echo', { inputSchema: { type: 'object', properties: { n: { type: 'number' } } } }) }),
+  );
   await new Promise((r) => setTimeout(r, 0));
   assert.equal(broker.pending().length, 1, 'asked again after the schema changed');
   broker.answer(broker.pending()[0]!.id, 'deny');
@@ -105,7 +113,7 @@ test('aborting a waiting call removes its card and denies; a late answer is refu
 
 test('"always" is never kept for a tool whose oversized schema was replaced by a placeholder', async () => {
   const broker = new ApprovalBroker(new ApprovalStore(memoryArea()), ids);
-  const big = () => request({ tool: { ...tool('echo'), schemaTooLarge: true } as never });
+  const big = () => request({ tool: { ...tool('echo'), schemaTooLarge: true } });
   const first = broker.approve(big());
   await new Promise((r) => setTimeout(r, 0));
   broker.answer(broker.pending()[0]!.id, 'always');

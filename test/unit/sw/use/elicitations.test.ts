@@ -10,7 +10,11 @@ beforeEach(freshIndexedDb);
 /** chrome.storage.session cannot run in Node: a map with its get/set shape. */
 const sessionArea = () => {
   const data: Record<string, unknown> = {};
-  return { data, get: async (k: string) => (k in data ? { [k]: data[k] } : {}), set: async (items: Record<string, unknown>) => void Object.assign(data, items) };
+  return {
+    data,
+    get: async (k: string) => (k in data ? { [k]: data[k] } : {}),
+    set: async (items: Record<string, unknown>) => void Object.assign(data, items),
+  };
 };
 
 function setUp(overrides: Partial<ElicitationDeps> = {}, session = sessionArea()) {
@@ -39,16 +43,26 @@ function setUp(overrides: Partial<ElicitationDeps> = {}, session = sessionArea()
 }
 
 const event = (elicitationId: string, connectionId = 'conn1') => ({
-  type: 'offscreen:elicitation' as const, connectionId, operationId: 'op1', elicitationId, message: 'Sure?', requestedSchema: { type: 'object', properties: {} },
+  type: 'offscreen:elicitation' as const,
+  connectionId,
+  operationId: 'op1',
+  elicitationId,
+  message: 'Sure?',
+  requestedSchema: { type: 'object', properties: {} },
 });
 
 test('a question is stored before it is pushed, and answered exactly once', async () => {
   const { e, sent, pushes } = setUp();
   await e.onEvent(event('q1'));
-  assert.deepEqual(pushes.at(-1)!.map((v) => [v.id, v.status, v.tool, v.canRerun]), [['q1', 'pending', 'book', true]]);
+  assert.deepEqual(
+    pushes.at(-1)!.map((v) => [v.id, v.status, v.tool, v.canRerun]),
+    [['q1', 'pending', 'book', true]],
+  );
   assert.deepEqual(await e.answer({ interactionId: 'q1', action: 'accept', content: { n: 1 } }), { delivered: true });
   assert.deepEqual(await e.answer({ interactionId: 'q1', action: 'decline' }), { delivered: false });
-  assert.deepEqual(sent, [{ method: 'offscreen:answer-elicitation', params: { elicitationId: 'q1', action: 'accept', content: { n: 1 } } }]);
+  assert.deepEqual(sent, [
+    { method: 'offscreen:answer-elicitation', params: { elicitationId: 'q1', action: 'accept', content: { n: 1 } } },
+  ]);
   assert.deepEqual(pushes.at(-1), []);
 });
 
@@ -65,7 +79,10 @@ test('after a worker restart an open question is failed with the reason, and re-
   await first.e.onEvent(event('q3'));
   const second = setUp({}, session);
   const views = await second.e.views();
-  assert.deepEqual(views.map((v) => [v.id, v.status, v.reason]), [['q3', 'failed', RESTART_REASON]]);
+  assert.deepEqual(
+    views.map((v) => [v.id, v.status, v.reason]),
+    [['q3', 'failed', RESTART_REASON]],
+  );
   assert.deepEqual(session.data[FAILED_KEY], ['q3']);
   const r = await second.e.rerun({ interactionId: 'q3', confirmSafe: true });
   assert.deepEqual(r.content, [{ type: 'text', text: 'ran' }]);

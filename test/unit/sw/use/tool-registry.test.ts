@@ -39,15 +39,26 @@ function harness(initial: ServerView[], approve: RegistryDeps['approve'] = async
   };
 }
 
-const rawSchema = { type: 'object', properties: { q: { type: 'string', 'x-custom': [1, 2] } }, required: ['q'], additionalProperties: false };
+const rawSchema = {
+  type: 'object',
+  properties: { q: { type: 'string', 'x-custom': [1, 2] } },
+  required: ['q'],
+  additionalProperties: false,
+};
 
 test('every enabled tool of every ready server is listed as mcp__{server}__{tool}, write effects, no auto-retry, raw schema', () => {
   const h = harness([
-    server('gh', [tool('search', { inputSchema: rawSchema, annotations: { readOnlyHint: true }, description: 'Find' }), tool('create.issue')]),
+    server('gh', [
+      tool('search', { inputSchema: rawSchema, annotations: { readOnlyHint: true }, description: 'Find' }),
+      tool('create.issue'),
+    ]),
     server('off', [tool('x')], { status: 'error' }),
   ]);
   const list = h.registry.list();
-  assert.deepEqual(list.map((t) => t.name), ['mcp__gh__create_issue', 'mcp__gh__search']);
+  assert.deepEqual(
+    list.map((t) => t.name),
+    ['mcp__gh__create_issue', 'mcp__gh__search'],
+  );
   const search = list.find((t) => t.toolName === 'search')!;
   assert.equal(search.jsonSchema, rawSchema, 'the very object, untouched');
   assert.equal(search.effects, 'write', 'readOnlyHint does not change the effects');
@@ -58,7 +69,10 @@ test('every enabled tool of every ready server is listed as mcp__{server}__{tool
 
 test('a disabled tool is neither listed nor callable', async () => {
   const h = harness([server('gh', [tool('search'), tool('delete')], { disabledTools: ['delete'] })]);
-  assert.deepEqual(h.registry.list().map((t) => t.name), ['mcp__gh__search']);
+  assert.deepEqual(
+    h.registry.list().map((t) => t.name),
+    ['mcp__gh__search'],
+  );
   await assert.rejects(h.registry.call('mcp__gh__delete', {}), (e: RemoteError) => e.code === 'unknown-tool');
   assert.equal(h.calls.length, 0);
 });
@@ -109,7 +123,12 @@ test('results over the budget are truncated with a marker (H4)', async () => {
 test('aborting the signal cancels the running call with its operationId', async () => {
   const h = harness([server('gh', [tool('search')])]);
   const ac = new AbortController();
-  h.respondWith(() => new Promise((_, reject) => ac.signal.addEventListener('abort', () => reject(new RemoteError({ code: 'cancelled', message: 'cancelled' })))));
+  h.respondWith(
+    () =>
+      new Promise((_, reject) =>
+        ac.signal.addEventListener('abort', () => reject(new RemoteError({ code: 'cancelled', message: 'cancelled' }))),
+      ),
+  );
   const p = h.registry.call('mcp__gh__search', {}, { operationId: 'op_abort', signal: ac.signal });
   await new Promise((r) => setTimeout(r, 0));
   ac.abort();

@@ -38,7 +38,7 @@ test('text over the budget is cut with a visible marker and the cut size reporte
   assert.ok(text!.startsWith('x'.repeat(1000)));
   assert.match(text!, /\[… truncated: 4\.9 KiB cut to fit the result size budget\]$/);
   assert.equal(truncated?.cutBytes, 5000);
-  assert.match(truncated!.parts[0]!, /^content\[0\] text: cut/);
+  assert.match(truncated.parts[0]!, /^content\[0\] text: cut/);
 });
 
 test('the text budget is shared: later parts are omitted and replaced by one marker', () => {
