@@ -1,7 +1,8 @@
 /**
  * Messages between the side panel and the service worker. The panel never talks to the
- * offscreen document (ARCHITECTURE rule 1). Requests go through `chrome.runtime.sendMessage`
- * (which also wakes a stopped worker); state is pushed back over a Port named {@link PANEL_PORT}.
+ * offscreen document (one-way data flow, docs/architecture.md). Requests go through
+ * `chrome.runtime.sendMessage` (which also wakes a stopped worker); state is pushed back over a
+ * Port named {@link PANEL_PORT}.
  */
 import * as z from 'zod/mini';
 import { CallToolResultSchema, ToolSchema, PromptSchema, ResourceSchema, ResourceTemplateSchema } from './mcp-shapes.js';

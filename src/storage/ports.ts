@@ -1,7 +1,7 @@
 /**
  * The slice of `chrome.storage.*` the storage layer relies on, as an interface, so the same
- * logic runs in the service worker and in Node tests (ARCHITECTURE, rule 3). Only
- * {@link chromeArea} touches `chrome.*`.
+ * logic runs in the service worker and in Node tests (pure core with ports,
+ * docs/architecture.md). Only {@link chromeArea} touches `chrome.*`.
  */
 
 /** One key's change, as `chrome.storage` reports it (absent value = key was absent). */
