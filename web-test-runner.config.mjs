@@ -1,4 +1,4 @@
-// Component tests in Debian's Chromium (FIELD-NOTES): TypeScript through esbuild, Playwright's
+// Component tests in Debian's Chromium (no browser download is possible here): TypeScript through esbuild, Playwright's
 // launcher pointed at the system binary (no browser download is possible here).
 import { execFileSync } from 'node:child_process';
 import { esbuildPlugin } from '@web/dev-server-esbuild';

@@ -82,7 +82,7 @@ export async function offscreenHeap(rig: Rig): Promise<{ usedBytes: number; tota
 }
 
 /**
- * Stops the service worker the way Chrome's idle eviction would (FIELD-NOTES: `close()` is
+ * Stops the service worker the way Chrome's idle eviction would (`close()` is
  * ignored about half the time right after a start, so retry until the target is gone), and waits
  * until the offscreen document, which closes itself when its worker goes, is gone too.
  */

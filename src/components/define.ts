@@ -1,4 +1,4 @@
-/** The one place that registers tags (CONVENTIONS: never derive a tag from a class name). */
+/** The one place that registers tags (never derive a tag from a class name: the minifier renames classes). */
 import { McpAddServerElement } from './mcp-add-server.js';
 import { McpServerCardElement } from './mcp-server-card.js';
 import { McpServerListElement } from './mcp-server-list.js';

@@ -1,7 +1,7 @@
 /**
  * Service-worker restarts end to end (SPEC C6, C7, H3): with the real extension in Chromium and a
- * real SDK server, the worker is stopped the way MV3 evicts it (Puppeteer closes its target,
- * FIELD-NOTES) and woken the way a user wakes it (the open panel's Port reconnects). The panel
+ * real SDK server, the worker is stopped the way MV3 evicts it (Puppeteer closes its target)
+ * and woken the way a user wakes it (the open panel's Port reconnects). The panel
  * shows the server ready again without the user doing anything, the old worker's session is
  * closed and a new one opened, and nothing in flight at the stop is ever sent again.
  * One browser launch for the whole file.
@@ -42,7 +42,7 @@ const swTarget = () => ext.browser.targets().find((t) => t.type() === 'service_w
 const count = (tool: string) => server.stats.toolCalls.filter((c) => c === tool).length;
 
 /**
- * Stops the service worker through Puppeteer's own session (FIELD-NOTES: a close right after
+ * Stops the service worker through Puppeteer's own session (a close right after
  * start is sometimes ignored, so retry, bounded, until the target is gone). Returns the stop time.
  */
 async function stopWorker(): Promise<number> {

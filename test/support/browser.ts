@@ -1,5 +1,5 @@
 /**
- * Launches Debian's Chromium with the built extension (FIELD-NOTES): one launch per test file.
+ * Launches Debian's Chromium with the built extension: one launch per test file.
  * The extension is loaded from a copy of `dist/` whose manifest grants the loopback origins up
  * front, because a permission prompt cannot be clicked by automation; the shipped manifest keeps
  * them optional. Every console error, page error and CSP violation in any extension context is
@@ -94,7 +94,7 @@ export async function launchExtension(
   /**
    * The extension's worker, once its script has run. Right after launch (or a restart) the
    * target can exist before the extension APIs are bound, and a worker whose script failed
-   * still answers one evaluate (FIELD-NOTES): so poll until `chrome.runtime.id` is seen twice.
+   * still answers one evaluate: so poll until `chrome.runtime.id` is seen twice.
    */
   const serviceWorker = async () => {
     const deadline = Date.now() + 20_000;

@@ -1,7 +1,7 @@
 /**
  * A real OAuth 2.1 authorization server (oidc-provider) and a real MCP resource server (the
  * SDK's McpServer behind requireBearerAuth) on 127.0.0.1, shared by the integration and
- * end-to-end tests (FIELD-NOTES). Login is either automatic (`approval: 'auto'`, for Node
+ * end-to-end tests. Login is either automatic (`approval: 'auto'`, for Node
  * harnesses that follow redirects by hand) or a real page with an "Approve" button
  * (`approval: 'button'`), which is what the browser's authorization window shows.
  * Every access and refresh token the AS issues is recorded, so a test can look for them at rest.
@@ -84,7 +84,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     jwks: { keys: [jwk as never] },
     scopes: ['openid', 'offline_access', OAUTH_SCOPE, ADMIN_SCOPE],
     pkce: { required: () => true },
-    // The extension's token requests carry `Origin: chrome-extension://…` (FIELD-NOTES).
+    // The extension's token requests carry `Origin: chrome-extension://…` (oidc-provider refuses that Origin unless clientBasedCORS allows it).
     clientBasedCORS: () => true,
     features: {
       devInteractions: { enabled: false },
