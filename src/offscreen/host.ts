@@ -26,164 +26,12 @@ interface Held {
   cancels: CancelRecords;
 }
 
-const sessions = new Map<string, Held>();
-/** serverId → the connectionId the worker most recently opened for it; older ones are stale. */
-const currentByServer = new Map<string, string>();
-/** Connects still handshaking: a worker that goes away meanwhile must not leave them open. */
-const connecting = new Set<Promise<unknown>>();
 /** How long a closing document waits for handshakes in flight to end (and close) their sessions. */
 const CLOSE_GRACE_MS = 3_000;
-let port: chrome.runtime.Port | undefined;
-const documentId = crypto.randomUUID().replace(/-/g, '');
 
 const noop = () => undefined;
-/** Form-mode elicitation questions waiting for the user's answer in the panel (SPEC I1). */
-const elicitations = new ElicitationRelay((event) => emit(event));
-
-function emit(event: OffscreenEvent) {
-  port?.postMessage({ kind: 'event', event });
-}
-
-function held(connectionId: string): Held {
-  const h = sessions.get(connectionId);
-  if (!h || currentByServer.get(h.serverId) !== connectionId)
-    throw Object.assign(new Error(`No live session ${connectionId} (stale or closed connection).`), { code: 'stale-connection' });
-  return h;
-}
 
 type Handler<M extends OffscreenMethod> = (p: OffscreenParams<M>) => Promise<unknown>;
-const handlers: { [M in OffscreenMethod]: Handler<M> } = {
-  async 'offscreen:connect'(p) {
-    if (sessions.has(p.connectionId)) throw Object.assign(new Error('connectionId already in use'), { code: 'protocol' });
-    // A newer connection supersedes whatever this server had: close it so nothing leaks.
-    const previous = currentByServer.get(p.serverId);
-    currentByServer.set(p.serverId, p.connectionId);
-    if (previous) void drop(previous, 'Superseded by a newer connection.');
-    const session = new McpSession({
-      url: p.url,
-      headers: p.headers,
-      timeoutMs: p.timeoutMs,
-      onElicitation: (params, signal) => elicitations.ask(p.connectionId, params, signal),
-      onListChanged: (category) => {
-        if (sessions.get(p.connectionId)?.session === session)
-          emit({ type: 'offscreen:list-changed', connectionId: p.connectionId, category });
-      },
-      onClosed: (reason) => {
-        if (sessions.get(p.connectionId)?.session !== session) return;
-        void drop(p.connectionId, reason.message);
-        emit({ type: 'offscreen:session-lost', connectionId: p.connectionId, error: reason });
-      },
-    });
-    const handshake = (async () => {
-      try {
-        const info = await session.connect();
-        if (currentByServer.get(p.serverId) !== p.connectionId) {
-          throw Object.assign(new Error('A newer connection to this server was opened meanwhile.'), { code: 'stale-connection' });
-        }
-        sessions.set(p.connectionId, { serverId: p.serverId, url: p.url, session, cancels: new CancelRecords() });
-        return info;
-      } catch (e) {
-        if (currentByServer.get(p.serverId) === p.connectionId) currentByServer.delete(p.serverId);
-        await session.close().catch(() => undefined);
-        throw (e as { code?: unknown }).code === 'stale-connection' ? e : wrap(e, p.url, session);
-      }
-    })();
-    const settled = handshake.then(noop, noop);
-    connecting.add(settled);
-    void settled.then(() => connecting.delete(settled));
-    return handshake;
-  },
-  async 'offscreen:list-catalog'(p) {
-    const h = held(p.connectionId);
-    return h.session.listCatalog().catch((e) => Promise.reject(wrap(e, h.url, h.session)));
-  },
-  async 'offscreen:list-category'(p) {
-    const h = held(p.connectionId);
-    const items = await h.session.listCategory(p.category).catch((e) => Promise.reject(lostOr(h, wrap(e, h.url, h.session))));
-    return { category: p.category, items };
-  },
-  async 'offscreen:call-tool'(p) {
-    const h = held(p.connectionId);
-    // Refused when a cancel already arrived for it, or when the same operation already ran (H2, H3).
-    if (!h.cancels.admit(p.operationId)) {
-      throw Object.assign(new Error('The call was cancelled before it started; it was not sent.'), { code: 'cancelled' });
-    }
-    elicitations.callStarted(p.connectionId, p.operationId);
-    let refusedUnauthorized = false;
-    try {
-      const signal = h.cancels.signalOf(p.operationId)!;
-      return await h.session.callTool(p.name, p.arguments, signal, (progress) =>
-        // The worker refuses events with a message over 1,024 characters: cut it here, so a
-        // verbose server still gets its progress bar.
-        emit({
-          type: 'offscreen:progress',
-          connectionId: p.connectionId,
-          operationId: p.operationId,
-          progress: progress.progress,
-          ...(progress.total !== undefined ? { total: progress.total } : {}),
-          ...(progress.message !== undefined ? { message: String(progress.message).slice(0, 1024) } : {}),
-        }),
-      );
-    } catch (e) {
-      // The SDK reports a user abort as a timeout; say what really happened (SPEC H2).
-      if (h.cancels.signalOf(p.operationId)?.aborted && sessions.get(p.connectionId) === h && !h.session.lost) {
-        throw Object.assign(new Error('The call was cancelled; the server was told to stop.'), { code: 'cancelled' });
-      }
-      const wrapped = wrap(e, h.url, h.session);
-      // A 401 was refused before it ran: the worker may resend it with a fresh token (E9).
-      refusedUnauthorized = (wrapped as { httpStatus?: number }).httpStatus === 401 && !h.session.lost;
-      throw lostOr(h, wrapped);
-    } finally {
-      elicitations.callEnded(p.connectionId, p.operationId);
-      if (refusedUnauthorized) h.cancels.release(p.operationId);
-      else h.cancels.settle(p.operationId);
-    }
-  },
-  async 'offscreen:cancel'(p) {
-    const h = sessions.get(p.connectionId);
-    if (!h || currentByServer.get(h.serverId) !== p.connectionId) return { cancelled: false };
-    const outcome = h.cancels.cancel(p.operationId, 'cancelled by the user');
-    return { cancelled: outcome !== 'no-op' };
-  },
-  async 'offscreen:close'(p) {
-    const h = sessions.get(p.connectionId);
-    if (!h || currentByServer.get(h.serverId) !== p.connectionId) return { closed: false };
-    currentByServer.delete(h.serverId);
-    await drop(p.connectionId, 'connection closed');
-    return { closed: true };
-  },
-  async 'offscreen:set-authorization'(p) {
-    const h = sessions.get(p.connectionId);
-    if (!h || currentByServer.get(h.serverId) !== p.connectionId) return { updated: false };
-    h.session.setAuthorization(p.authorization);
-    return { updated: true };
-  },
-  async 'offscreen:answer-elicitation'(p) {
-    return elicitations.answer(p);
-  },
-  async 'offscreen:get-prompt'(p) {
-    const h = held(p.connectionId);
-    return h.session.getPrompt(p.name, p.arguments).catch((e) => Promise.reject(lostOr(h, wrap(e, h.url, h.session))));
-  },
-  async 'offscreen:read-resource'(p) {
-    const h = held(p.connectionId);
-    return h.session.readResource(p.uri).catch((e) => Promise.reject(lostOr(h, wrap(e, h.url, h.session))));
-  },
-  async 'offscreen:ping'(p) {
-    const h = held(p.connectionId);
-    return { latencyMs: await h.session.ping().catch((e) => Promise.reject(lostOr(h, wrap(e, h.url, h.session)))) };
-  },
-};
-
-/** Forgets a session, aborts its calls and closes it; safe to call twice. */
-async function drop(connectionId: string, reason: string) {
-  const h = sessions.get(connectionId);
-  if (!h) return;
-  sessions.delete(connectionId);
-  elicitations.dropConnection(connectionId);
-  h.cancels.close(reason);
-  await h.session.close().catch(() => undefined);
-}
 
 /** A request that failed because its session died says so, instead of e.g. "404: check the URL". */
 function lostOr(h: Held, e: Error) {
@@ -198,29 +46,6 @@ function wrap(e: unknown, url: string, session?: McpSession) {
   return Object.assign(new Error(w.message), w);
 }
 
-async function dispatch(raw: unknown): Promise<{ id: number; result: Result<unknown> } | undefined> {
-  const env = OffscreenRequestEnvelopeSchema.safeParse(raw);
-  if (!env.success) {
-    console.warn('[offscreen] dropped a malformed request envelope');
-    return undefined;
-  }
-  const { id, method } = env.data;
-  const params = OffscreenRequestSchemas[method].safeParse(env.data.params);
-  if (!params.success) return { id, result: fail('bad-request', `Invalid parameters for ${method}.`) };
-  try {
-    const value = await (handlers[method] as Handler<typeof method>)(params.data);
-    return { id, result: ok(value) };
-  } catch (e) {
-    const err = e as { code?: unknown; message?: unknown; httpStatus?: unknown };
-    const code = typeof err.code === 'string' ? err.code : 'protocol';
-    const message = typeof err.message === 'string' ? err.message : String(e);
-    const result = fail(code, message, typeof err.httpStatus === 'number' ? err.httpStatus : undefined);
-    if (!result.ok && typeof (err as { wwwAuthenticate?: unknown }).wwwAuthenticate === 'string')
-      result.error.wwwAuthenticate = (err as { wwwAuthenticate: string }).wwwAuthenticate;
-    return { id, result };
-  }
-}
-
 /**
  * Connects to the worker. When the worker goes away (evicted or restarted) this document closes
  * itself with every session it held: a new worker instance creates a fresh document, so no
@@ -228,14 +53,193 @@ async function dispatch(raw: unknown): Promise<{ id: number; result: Result<unkn
  * document never keeps waking an idle worker by reconnecting.
  */
 export function startOffscreenHost() {
-  const p = chrome.runtime.connect({ name: OFFSCREEN_PORT });
-  port = p;
-  p.onMessage.addListener((msg) => {
+  // Everything below belongs to this one connection to the worker; nothing is kept at module level.
+  const sessions = new Map<string, Held>();
+  /** serverId → the connectionId the worker most recently opened for it; older ones are stale. */
+  const currentByServer = new Map<string, string>();
+  /** Connects still handshaking: a worker that goes away meanwhile must not leave them open. */
+  const connecting = new Set<Promise<unknown>>();
+  let port: chrome.runtime.Port | undefined;
+  const documentId = crypto.randomUUID().replace(/-/g, '');
+
+  /** Form-mode elicitation questions waiting for the user's answer in the panel (SPEC I1). */
+  const elicitations = new ElicitationRelay((event) => emit(event));
+
+  function emit(event: OffscreenEvent) {
+    port?.postMessage({ kind: 'event', event });
+  }
+
+  function held(connectionId: string): Held {
+    const h = sessions.get(connectionId);
+    if (!h || currentByServer.get(h.serverId) !== connectionId)
+      throw Object.assign(new Error(`No live session ${connectionId} (stale or closed connection).`), { code: 'stale-connection' });
+    return h;
+  }
+
+  const handlers: { [M in OffscreenMethod]: Handler<M> } = {
+    async 'offscreen:connect'(p) {
+      if (sessions.has(p.connectionId)) throw Object.assign(new Error('connectionId already in use'), { code: 'protocol' });
+      // A newer connection supersedes whatever this server had: close it so nothing leaks.
+      const previous = currentByServer.get(p.serverId);
+      currentByServer.set(p.serverId, p.connectionId);
+      if (previous) void drop(previous, 'Superseded by a newer connection.');
+      const session = new McpSession({
+        url: p.url,
+        headers: p.headers,
+        timeoutMs: p.timeoutMs,
+        onElicitation: (params, signal) => elicitations.ask(p.connectionId, params, signal),
+        onListChanged: (category) => {
+          if (sessions.get(p.connectionId)?.session === session)
+            emit({ type: 'offscreen:list-changed', connectionId: p.connectionId, category });
+        },
+        onClosed: (reason) => {
+          if (sessions.get(p.connectionId)?.session !== session) return;
+          void drop(p.connectionId, reason.message);
+          emit({ type: 'offscreen:session-lost', connectionId: p.connectionId, error: reason });
+        },
+      });
+      const handshake = (async () => {
+        try {
+          const info = await session.connect();
+          if (currentByServer.get(p.serverId) !== p.connectionId) {
+            throw Object.assign(new Error('A newer connection to this server was opened meanwhile.'), { code: 'stale-connection' });
+          }
+          sessions.set(p.connectionId, { serverId: p.serverId, url: p.url, session, cancels: new CancelRecords() });
+          return info;
+        } catch (e) {
+          if (currentByServer.get(p.serverId) === p.connectionId) currentByServer.delete(p.serverId);
+          await session.close().catch(() => undefined);
+          throw (e as { code?: unknown }).code === 'stale-connection' ? e : wrap(e, p.url, session);
+        }
+      })();
+      const settled = handshake.then(noop, noop);
+      connecting.add(settled);
+      void settled.then(() => connecting.delete(settled));
+      return handshake;
+    },
+    async 'offscreen:list-catalog'(p) {
+      const h = held(p.connectionId);
+      return h.session.listCatalog().catch((e) => Promise.reject(wrap(e, h.url, h.session)));
+    },
+    async 'offscreen:list-category'(p) {
+      const h = held(p.connectionId);
+      const items = await h.session.listCategory(p.category).catch((e) => Promise.reject(lostOr(h, wrap(e, h.url, h.session))));
+      return { category: p.category, items };
+    },
+    async 'offscreen:call-tool'(p) {
+      const h = held(p.connectionId);
+      // Refused when a cancel already arrived for it, or when the same operation already ran (H2, H3).
+      if (!h.cancels.admit(p.operationId)) {
+        throw Object.assign(new Error('The call was cancelled before it started; it was not sent.'), { code: 'cancelled' });
+      }
+      elicitations.callStarted(p.connectionId, p.operationId);
+      let refusedUnauthorized = false;
+      try {
+        const signal = h.cancels.signalOf(p.operationId)!;
+        return await h.session.callTool(p.name, p.arguments, signal, (progress) =>
+          // The worker refuses events with a message over 1,024 characters: cut it here, so a
+          // verbose server still gets its progress bar.
+          emit({
+            type: 'offscreen:progress',
+            connectionId: p.connectionId,
+            operationId: p.operationId,
+            progress: progress.progress,
+            ...(progress.total !== undefined ? { total: progress.total } : {}),
+            ...(progress.message !== undefined ? { message: String(progress.message).slice(0, 1024) } : {}),
+          }),
+        );
+      } catch (e) {
+        // The SDK reports a user abort as a timeout; say what really happened (SPEC H2).
+        if (h.cancels.signalOf(p.operationId)?.aborted && sessions.get(p.connectionId) === h && !h.session.lost) {
+          throw Object.assign(new Error('The call was cancelled; the server was told to stop.'), { code: 'cancelled' });
+        }
+        const wrapped = wrap(e, h.url, h.session);
+        // A 401 was refused before it ran: the worker may resend it with a fresh token (E9).
+        refusedUnauthorized = (wrapped as { httpStatus?: number }).httpStatus === 401 && !h.session.lost;
+        throw lostOr(h, wrapped);
+      } finally {
+        elicitations.callEnded(p.connectionId, p.operationId);
+        if (refusedUnauthorized) h.cancels.release(p.operationId);
+        else h.cancels.settle(p.operationId);
+      }
+    },
+    async 'offscreen:cancel'(p) {
+      const h = sessions.get(p.connectionId);
+      if (!h || currentByServer.get(h.serverId) !== p.connectionId) return { cancelled: false };
+      const outcome = h.cancels.cancel(p.operationId, 'cancelled by the user');
+      return { cancelled: outcome !== 'no-op' };
+    },
+    async 'offscreen:close'(p) {
+      const h = sessions.get(p.connectionId);
+      if (!h || currentByServer.get(h.serverId) !== p.connectionId) return { closed: false };
+      currentByServer.delete(h.serverId);
+      await drop(p.connectionId, 'connection closed');
+      return { closed: true };
+    },
+    async 'offscreen:set-authorization'(p) {
+      const h = sessions.get(p.connectionId);
+      if (!h || currentByServer.get(h.serverId) !== p.connectionId) return { updated: false };
+      h.session.setAuthorization(p.authorization);
+      return { updated: true };
+    },
+    async 'offscreen:answer-elicitation'(p) {
+      return elicitations.answer(p);
+    },
+    async 'offscreen:get-prompt'(p) {
+      const h = held(p.connectionId);
+      return h.session.getPrompt(p.name, p.arguments).catch((e) => Promise.reject(lostOr(h, wrap(e, h.url, h.session))));
+    },
+    async 'offscreen:read-resource'(p) {
+      const h = held(p.connectionId);
+      return h.session.readResource(p.uri).catch((e) => Promise.reject(lostOr(h, wrap(e, h.url, h.session))));
+    },
+    async 'offscreen:ping'(p) {
+      const h = held(p.connectionId);
+      return { latencyMs: await h.session.ping().catch((e) => Promise.reject(lostOr(h, wrap(e, h.url, h.session)))) };
+    },
+  };
+
+  /** Forgets a session, aborts its calls and closes it; safe to call twice. */
+  async function drop(connectionId: string, reason: string) {
+    const h = sessions.get(connectionId);
+    if (!h) return;
+    sessions.delete(connectionId);
+    elicitations.dropConnection(connectionId);
+    h.cancels.close(reason);
+    await h.session.close().catch(() => undefined);
+  }
+
+  async function dispatch(raw: unknown): Promise<{ id: number; result: Result<unknown> } | undefined> {
+    const env = OffscreenRequestEnvelopeSchema.safeParse(raw);
+    if (!env.success) {
+      console.warn('[offscreen] dropped a malformed request envelope');
+      return undefined;
+    }
+    const { id, method } = env.data;
+    const params = OffscreenRequestSchemas[method].safeParse(env.data.params);
+    if (!params.success) return { id, result: fail('bad-request', `Invalid parameters for ${method}.`) };
+    try {
+      const value = await (handlers[method] as Handler<typeof method>)(params.data);
+      return { id, result: ok(value) };
+    } catch (e) {
+      const err = e as { code?: unknown; message?: unknown; httpStatus?: unknown };
+      const code = typeof err.code === 'string' ? err.code : 'protocol';
+      const message = typeof err.message === 'string' ? err.message : String(e);
+      const result = fail(code, message, typeof err.httpStatus === 'number' ? err.httpStatus : undefined);
+      if (!result.ok && typeof (err as { wwwAuthenticate?: unknown }).wwwAuthenticate === 'string')
+        result.error.wwwAuthenticate = (err as { wwwAuthenticate: string }).wwwAuthenticate;
+      return { id, result };
+    }
+  }
+
+  const connection = chrome.runtime.connect({ name: OFFSCREEN_PORT });
+  port = connection;
+  connection.onMessage.addListener((msg) => {
     void dispatch(msg).then((reply) => {
-      if (reply && port === p) p.postMessage({ kind: 'response', ...reply });
+      if (reply && port === connection) connection.postMessage({ kind: 'response', ...reply });
     });
   });
-  p.onDisconnect.addListener(() => {
+  connection.onDisconnect.addListener(() => {
     port = undefined;
     const closing = [...sessions.keys()].map((id) => drop(id, 'worker restarted'));
     // A handshake that ends now finds its server no longer current and closes its own session.
@@ -244,5 +248,5 @@ export function startOffscreenHost() {
     const grace = new Promise((r) => setTimeout(r, CLOSE_GRACE_MS));
     void Promise.allSettled([...closing, Promise.race([handshakes, grace])]).then(() => window.close());
   });
-  p.postMessage({ kind: 'event', event: { type: 'offscreen:hello', documentId } });
+  connection.postMessage({ kind: 'event', event: { type: 'offscreen:hello', documentId } });
 }

@@ -1,30 +1,61 @@
 /**
- * Service-worker entry. Every listener is registered synchronously at top level (MV3 wakes the
- * worker for an event only if a listener exists at once); handlers wait on one `ready` promise
- * that rehydrates state from storage, because worker memory can vanish at any time.
+ * Service-worker entry and its one composition root: every object of the worker is created and
+ * wired here, and nothing else builds one at import time. Every listener is registered
+ * synchronously at top level (MV3 wakes the worker for an event only if a listener exists at
+ * once); handlers wait on one `ready` promise that rehydrates state from storage, because worker
+ * memory can vanish at any time.
  */
 import { OFFSCREEN_PORT } from '../protocol/offscreen.js';
 import { PANEL_PORT, type PanelState } from '../protocol/panel.js';
 import { SERVERS_KEY } from '../storage/config-schema.js';
-import { applyBadge } from './chrome/badge.js';
-import { configStore } from './chrome/config-access.js';
-import { headersFor } from './chrome/credentials.js';
-import type { InvalidEntry } from '../storage/config-store.js';
-import { McpManager } from './manager/mcp-manager.js';
-import { acceptOffscreenPort, ensureOffscreen, onOffscreenLost } from './offscreen-link/offscreen-host.js';
-import { createPanelApi } from './handlers/panel.js';
-import { withRequestLogging } from './offscreen-link/request-logging.js';
-import { acceptImportPort } from './offscreen-link/import-channel.js';
+import { ConfigStore, type InvalidEntry } from '../storage/config-store.js';
+import { InteractionStore } from '../storage/interaction-store.js';
+import { chromeArea } from '../storage/ports.js';
 import { appendRequestLog } from '../storage/request-log.js';
-import { authConfigOf, authManager, headersWithOAuth } from './chrome/oauth-runtime.js';
-import { withOAuthRetry } from './offscreen-link/oauth-requests.js';
-import { setUpUseServers } from './use/use-servers.js';
+import { TokenStore } from '../storage/token-store.js';
 import { originPattern } from '../shared/url-rules.js';
+import { AuthManager } from './auth/auth-manager.js';
+import { StepUpTracker } from './auth/step-up.js';
+import { badgeApplier } from './chrome/badge.js';
+import { ChromeCredentialStore } from './chrome/chrome-credential-store.js';
+import { headersFor } from './chrome/credentials.js';
+import { launchAuthFlow, oauthRedirectUri } from './chrome/identity.js';
+import { authConfigOf, headersWithOAuth } from './chrome/oauth-runtime.js';
+import { createPanelApi } from './handlers/panel.js';
+import { McpManager } from './manager/mcp-manager.js';
+import { ImportChannel } from './offscreen-link/import-channel.js';
+import { withOAuthRetry } from './offscreen-link/oauth-requests.js';
+import { OffscreenHost } from './offscreen-link/offscreen-host.js';
+import { withRequestLogging } from './offscreen-link/request-logging.js';
 import { McpWorkerClient } from './offscreen-link/worker-client.js';
+import { ApprovalStore } from './use/approval-store.js';
+import type { AgentToolRegistry } from './use/tool-registry.js';
+import { setUpUseServers } from './use/use-servers.js';
 
 const newId = () => crypto.randomUUID().replace(/-/g, '');
 
-const worker = new McpWorkerClient(ensureOffscreen);
+/**
+ * The worker's one ConfigStore over `chrome.storage.local` (SPEC B1): all writes from the worker
+ * go through its queue, so two panel actions racing never lose one another; invalid entries are
+ * reported and carried through writes untouched.
+ */
+const configStore = new ConfigStore(chromeArea(chrome.storage.local));
+const configOf = async (id: string) => (await configStore.read()).servers.find((s) => s.id === id);
+
+/** Access tokens in the session area only; refresh tokens and clients sealed in the config (F1, F2). */
+const credentialStore = new ChromeCredentialStore(configStore, new TokenStore(chromeArea(chrome.storage.session)));
+const authManager = new AuthManager({
+  fetch: (url, init) => fetch(url, init),
+  now: () => Date.now(),
+  authorize: launchAuthFlow,
+  store: credentialStore,
+  redirectUri: oauthRedirectUri(),
+  clientName: 'Remote MCP for Chrome',
+});
+
+const offscreen = new OffscreenHost();
+const importChannel = new ImportChannel(() => offscreen.ensure());
+const worker = new McpWorkerClient(() => offscreen.ensure());
 /**
  * Every request to the offscreen host, from the manager and from the prompt/resource/elicitation
  * handlers alike: OAuth tokens ride in the connect headers and a 401 refreshes and resends once
@@ -40,15 +71,17 @@ const request = withOAuthRetry({
     (write) => void setTimeout(write, 0),
   ),
   auth: authManager,
-  configOf: async (id) => (await configStore.read()).servers.find((s) => s.id === id),
+  configOf,
   authConfigOf,
 });
 const manager = new McpManager({
   request,
   hasHostPermission: (url) => chrome.permissions.contains({ origins: [originPattern(url)] }),
-  headersFor: (config) => headersWithOAuth(config, headersFor),
+  headersFor: (config) => headersWithOAuth(authManager, config, headersFor),
   newId,
 });
+const stepUps = new StepUpTracker({ auth: authManager, configOf, authConfigOf, handOver: request.handTokenToLiveSessions });
+
 let configErrors: InvalidEntry[] = [];
 const panels = new Set<chrome.runtime.Port>();
 
@@ -61,6 +94,7 @@ const state = (): PanelState => ({
   })),
 });
 
+const applyBadge = badgeApplier();
 let pushQueued = false;
 function pushState() {
   if (pushQueued) return;
@@ -74,7 +108,7 @@ function pushState() {
 }
 manager.onChange(pushState);
 worker.onEvent((event) => manager.handleEvent(event));
-onOffscreenLost(() => manager.handleOffscreenLost());
+offscreen.onLost(() => manager.handleOffscreenLost());
 
 async function loadConfig(startup: boolean) {
   const read = await configStore.read();
@@ -85,6 +119,9 @@ async function loadConfig(startup: boolean) {
 const ready = loadConfig(true).catch((e) => console.error('[sw] could not load the configuration', e));
 const use = setUpUseServers({
   manager,
+  approvals: new ApprovalStore(chrome.storage.local),
+  interactions: new InteractionStore(),
+  session: chrome.storage.session,
   request,
   onWorkerEvent: (listener) => void worker.onEvent(listener),
   push: (message) => {
@@ -92,7 +129,29 @@ const use = setUpUseServers({
   },
   newId,
 });
-const handlePanel = createPanelApi({ manager, state, newOperationId: newId, useHandlers: use.handlers });
+const handlePanel = createPanelApi({
+  manager,
+  configStore,
+  auth: authManager,
+  stepUps,
+  handTokenToLiveSessions: request.handTokenToLiveSessions,
+  asPermission: { fetch: (url, init) => fetch(url, init), contains: (origins) => chrome.permissions.contains({ origins }) },
+  importChannel,
+  state,
+  newOperationId: newId,
+  useHandlers: use.handlers,
+});
+
+declare global {
+  /** The worker's integration point for an agent engine (README; set below). */
+  var remoteMcp: { agentTools: AgentToolRegistry } | undefined;
+}
+/**
+ * The one global: an agent engine reaches the AgentTool registry here (README "AgentTool"), and
+ * the e2e tests drive it through it. A chat engine inside this worker will take the registry from
+ * this composition root directly instead.
+ */
+globalThis.remoteMcp = { agentTools: use.registry };
 
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   // Only this extension's own pages may drive the manager; the offscreen document uses its Port.
@@ -103,10 +162,10 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
 
 chrome.runtime.onConnect.addListener((port) => {
   if (port.name === OFFSCREEN_PORT) {
-    acceptOffscreenPort(port);
+    offscreen.accept(port);
     return;
   }
-  if (acceptImportPort(port)) return;
+  if (importChannel.accept(port)) return;
   if (port.name === PANEL_PORT && port.sender?.id === chrome.runtime.id) {
     panels.add(port);
     port.onDisconnect.addListener(() => panels.delete(port));

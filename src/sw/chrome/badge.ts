@@ -13,12 +13,15 @@ export function badgeFor(servers: ServerView[]): { text: string; title: string }
   return { text: String(attention.length), title: names.join('\n') };
 }
 
-let last = '';
-export function applyBadge(servers: ServerView[]) {
-  const { text, title } = badgeFor(servers);
-  if (text + title === last) return;
-  last = text + title;
-  void chrome.action.setBadgeText({ text });
-  void chrome.action.setBadgeBackgroundColor({ color: '#b3261e' });
-  void chrome.action.setTitle({ title });
+/** The worker's badge writer; it skips the chrome.action calls when nothing changed since the last one. */
+export function badgeApplier(): (servers: ServerView[]) => void {
+  let last = '';
+  return (servers) => {
+    const { text, title } = badgeFor(servers);
+    if (text + title === last) return;
+    last = text + title;
+    void chrome.action.setBadgeText({ text });
+    void chrome.action.setBadgeBackgroundColor({ color: '#b3261e' });
+    void chrome.action.setTitle({ title });
+  };
 }

@@ -8,11 +8,10 @@ import { exportConfig } from '../../storage/config-export.js';
 import { readRequestLog } from '../../storage/request-log.js';
 import { purposeFor, seal } from '../../storage/seal.js';
 import type * as z from 'zod/mini';
-import { configStore } from '../chrome/config-access.js';
+import type { ConfigStore } from '../../storage/config-store.js';
 import { sealBearer } from '../chrome/credentials.js';
 import { applyImport, type ImportOutcome } from '../../import/apply-import.js';
-import { previewImport } from '../offscreen-link/import-channel.js';
-import { ensureOffscreen } from '../offscreen-link/offscreen-host.js';
+import type { ImportChannel } from '../offscreen-link/import-channel.js';
 
 type Req = typeof ManagePanelRequestSchemas;
 type Res = typeof ManagePanelResponseSchemas;
@@ -20,21 +19,24 @@ export type ManageHandlers = { [M in keyof Req]: (p: z.infer<Req[M]>) => Promise
 
 const LOG_LIMIT = 50;
 
-async function existing() {
-  return (await configStore.read()).servers.map((s) => ({ name: s.name, url: s.url }));
+export interface ManageHandlerDeps {
+  configStore: Pick<ConfigStore, 'read' | 'update' | 'updateServer'>;
+  /** Validates a paste in the offscreen document (SPEC B3). */
+  importChannel: Pick<ImportChannel, 'preview'>;
 }
 
-export function managePanelHandlers(): ManageHandlers {
+export function managePanelHandlers({ configStore, importChannel }: ManageHandlerDeps): ManageHandlers {
+  const existing = async () => (await configStore.read()).servers.map((s) => ({ name: s.name, url: s.url }));
   return {
     'panel:set-disabled-tools': async (p) => {
       const disabledTools = [...new Set(p.disabledTools)];
       await configStore.updateServer(p.serverId, { disabledTools });
       return { disabledTools };
     },
-    'panel:import-preview': async (p) => previewImport(p.text, await existing(), ensureOffscreen),
+    'panel:import-preview': async (p) => importChannel.preview(p.text, await existing()),
     'panel:import-apply': async (p) => {
       // The panel's preview is not trusted: the text is validated again on the dedicated channel.
-      const preview = await previewImport(p.text, await existing(), ensureOffscreen);
+      const preview = await importChannel.preview(p.text, await existing());
       let outcome: ImportOutcome | undefined;
       await configStore.update(async (servers, { takenIds }) => {
         outcome = await applyImport(preview, { values: p.values, overwrite: p.overwrite }, servers, takenIds, {

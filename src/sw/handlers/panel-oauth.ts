@@ -5,12 +5,23 @@
  */
 import { RemoteError, toWireError } from '../../protocol/result.js';
 import type { McpServerConfig } from '../../storage/config-schema.js';
-import { configStore } from '../chrome/config-access.js';
+import type { ConfigStore } from '../../storage/config-store.js';
+import type { AuthManager } from '../auth/auth-manager.js';
 import type { McpManager } from '../manager/mcp-manager.js';
 import { originPattern } from '../../shared/url-rules.js';
-import { missingAuthOrigins } from '../chrome/as-permission.js';
-import { handTokenToLiveSessions } from '../offscreen-link/oauth-requests.js';
-import { authConfigOf, authManager, sealClientSecret } from '../chrome/oauth-runtime.js';
+import { missingAuthOrigins, type AsPermissionPorts } from '../chrome/as-permission.js';
+import { authConfigOf, sealClientSecret } from '../chrome/oauth-runtime.js';
+
+/** What the OAuth actions use, handed in by main.ts. */
+export interface OAuthHandlerDeps {
+  manager: McpManager;
+  configStore: Pick<ConfigStore, 'read'>;
+  auth: Pick<AuthManager, 'authorize' | 'forget'>;
+  /** Network and granted-origin checks for the authorization server's origin (SPEC L1). */
+  asPermission: AsPermissionPorts;
+  /** Gives a new token to the server's live sessions (oauth-requests.ts). */
+  handTokenToLiveSessions(serverId: string, token: string): Promise<number>;
+}
 
 export interface OAuthAddParams {
   clientId?: string | undefined;
@@ -32,7 +43,7 @@ export async function newOAuthAuth(serverId: string, p: OAuthAddParams): Promise
   };
 }
 
-async function oauthConfig(serverId: string): Promise<McpServerConfig> {
+async function oauthConfig(configStore: OAuthHandlerDeps['configStore'], serverId: string): Promise<McpServerConfig> {
   const config = (await configStore.read()).servers.find((s) => s.id === serverId);
   if (!config) throw new RemoteError({ code: 'unknown-server', message: `No server with id "${serverId}".` });
   if (config.auth.kind !== 'oauth') throw new RemoteError({ code: 'bad-request', message: `"${config.name}" does not use OAuth.` });
@@ -45,12 +56,13 @@ async function oauthConfig(serverId: string): Promise<McpServerConfig> {
  * server (disconnect barrier, C3), which can supersede our first connect: it is retried.
  */
 export async function authorizeServer(
-  manager: McpManager,
+  deps: OAuthHandlerDeps,
   serverId: string,
 ): Promise<{ status: 'ready' | 'needs-auth'; missingOrigins?: string[] }> {
-  const config = await oauthConfig(serverId);
+  const { manager } = deps;
+  const config = await oauthConfig(deps.configStore, serverId);
   const missingOrigins = await missingAuthOrigins(
-    { fetch: (url, init) => fetch(url, init), contains: (origins) => chrome.permissions.contains({ origins }) },
+    deps.asPermission,
     config.url,
     config.auth.kind === 'oauth' ? config.auth.binding?.issuer : undefined,
   );
@@ -61,7 +73,7 @@ export async function authorizeServer(
   }
   let token: string;
   try {
-    token = await authManager.authorize(await authConfigOf(config));
+    token = await deps.auth.authorize(await authConfigOf(config));
   } catch (e) {
     const w = toWireError(e, 'auth');
     const kind =
@@ -74,7 +86,7 @@ export async function authorizeServer(
     try {
       await manager.connect(serverId);
       // "Re-authorize" on a ready server: its live session switches to the new token now.
-      await handTokenToLiveSessions(serverId, token);
+      await deps.handTokenToLiveSessions(serverId, token);
       return { status: 'ready' as const };
     } catch (e) {
       if (toWireError(e).code !== 'superseded' || attempt >= 2) throw e;
@@ -83,17 +95,17 @@ export async function authorizeServer(
 }
 
 /** Revokes at the AS when it can, and always deletes the local credentials. */
-export async function forgetAuthorization(serverId: string) {
-  const config = await oauthConfig(serverId);
-  return authManager.forget(await authConfigOf(config));
+export async function forgetAuthorization(deps: Pick<OAuthHandlerDeps, 'configStore' | 'auth'>, serverId: string) {
+  const config = await oauthConfig(deps.configStore, serverId);
+  return deps.auth.forget(await authConfigOf(config));
 }
 
 /** The handlers of src/protocol/panel-oauth.ts, spread into the panel API. */
-export function oauthPanelHandlers(manager: McpManager) {
+export function oauthPanelHandlers(deps: OAuthHandlerDeps) {
   return {
-    'panel:authorize': (p: { serverId: string }) => authorizeServer(manager, p.serverId),
+    'panel:authorize': (p: { serverId: string }) => authorizeServer(deps, p.serverId),
     'panel:forget-authorization': async (p: { serverId: string }) => {
-      const r = await forgetAuthorization(p.serverId);
+      const r = await forgetAuthorization(deps, p.serverId);
       return { revoked: r.revoked, ...(r.revokeError !== undefined ? { revokeError: r.revokeError.slice(0, 4096) } : {}) };
     },
   };

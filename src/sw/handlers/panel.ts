@@ -13,19 +13,20 @@ import {
 import type { UsePanelRequestSchemas } from '../../protocol/panel-use.js';
 import { fail, ok, RemoteError, toWireError, type Result } from '../../protocol/result.js';
 import type { McpServerConfig } from '../../storage/config-schema.js';
-import { slugify } from '../../storage/config-store.js';
-import { configStore } from '../chrome/config-access.js';
+import { slugify, type ConfigStore } from '../../storage/config-store.js';
 import { sealBearer } from '../chrome/credentials.js';
-import type { McpManager } from '../manager/mcp-manager.js';
+import type { StepUpTracker } from '../auth/step-up.js';
 import { checkServerUrl } from '../../shared/url-rules.js';
-import { newOAuthAuth, oauthPanelHandlers } from './panel-oauth.js';
-import { stepUpPanelHandlers, stepUps } from './panel-step-up.js';
-import { managePanelHandlers } from './panel-manage.js';
-import { authConfigOf, authManager } from '../chrome/oauth-runtime.js';
+import { newOAuthAuth, oauthPanelHandlers, type OAuthHandlerDeps } from './panel-oauth.js';
+import { stepUpPanelHandlers } from './panel-step-up.js';
+import { managePanelHandlers, type ManageHandlerDeps } from './panel-manage.js';
+import { authConfigOf } from '../chrome/oauth-runtime.js';
 import { truncateToolResult } from '../use/truncate.js';
 
-export interface PanelApiDeps {
-  manager: McpManager;
+/** Everything the panel's handlers use; main.ts builds each object and hands them in here. */
+export interface PanelApiDeps extends OAuthHandlerDeps, ManageHandlerDeps {
+  configStore: ConfigStore;
+  stepUps: Pick<StepUpTracker, 'track' | 'grant'>;
   state(): PanelState;
   newOperationId(): string;
   /** Approval and cancellation handlers (src/sw/use/use-servers.ts). */
@@ -37,7 +38,7 @@ type UseHandlers = { [M in keyof typeof UsePanelRequestSchemas]: (p: PanelParams
 type Handlers = { [M in PanelMethod]: (p: PanelParams<M>) => Promise<PanelValue<M>> };
 
 export function createPanelApi(deps: PanelApiDeps) {
-  const { manager } = deps;
+  const { manager, configStore } = deps;
   const handlers: Handlers = {
     'panel:get-state': async () => deps.state(),
     'panel:add-server': async (p) => {
@@ -74,7 +75,7 @@ export function createPanelApi(deps: PanelApiDeps) {
       const config = (await configStore.read()).servers.find((s) => s.id === p.serverId);
       if (config?.auth.kind === 'oauth') {
         const forgot = authConfigOf(config)
-          .then((c) => authManager.forget(c))
+          .then((c) => deps.auth.forget(c))
           .catch(() => undefined);
         // An unresponsive AS must not hold the delete hostage.
         await Promise.race([forgot, new Promise((resolve) => setTimeout(resolve, 5000))]);
@@ -107,15 +108,15 @@ export function createPanelApi(deps: PanelApiDeps) {
     // The panel gets the same size budget as an agent (SPEC H4), with the visible cut markers.
     'panel:call-tool': async (p) =>
       truncateToolResult(
-        await stepUps.track(p.serverId, p.tool, () =>
+        await deps.stepUps.track(p.serverId, p.tool, () =>
           manager.callTool(p.serverId, p.tool, p.arguments, p.operationId ?? deps.newOperationId()),
         ),
       ).result,
     'panel:ping': async (p) => ({ latencyMs: await manager.ping(p.serverId) }),
     ...deps.useHandlers,
-    ...oauthPanelHandlers(manager),
-    ...stepUpPanelHandlers(),
-    ...managePanelHandlers(),
+    ...oauthPanelHandlers(deps),
+    ...stepUpPanelHandlers(deps),
+    ...managePanelHandlers(deps),
   };
 
   return async function handle(message: unknown): Promise<Result<unknown>> {

@@ -50,6 +50,21 @@ export interface ManagerPorts {
   delay?(ms: number): Promise<void>;
 }
 
+/** A tool call as its observers see it (SPEC I3: a server's question during a call names it). */
+export interface ObservedCall {
+  serverId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+/** Told of every tool call, whichever path started it (panel runner, AgentTools, re-runs). */
+export interface CallObserver {
+  /** Before anything else happens for the call. */
+  started(operationId: string, call: ObservedCall): void;
+  /** After it ended, with a result or an error, before its caller sees the outcome. */
+  settled(operationId: string): void;
+}
+
 /** Backoff between reconnects after a session loss: doubles from the base, capped (SPEC N5). */
 export const RECOVERY_BASE_DELAY_MS = 250;
 export const RECOVERY_MAX_DELAY_MS = 4000;
@@ -126,6 +141,7 @@ const noop = () => undefined;
 export class McpManager {
   readonly #servers = new Map<string, Runtime>();
   readonly #listeners = new Set<() => void>();
+  readonly #callObservers = new Set<CallObserver>();
   readonly #queue = new KeyedSerialQueue<void>();
   readonly #catalogs = new CatalogGenerations();
 
@@ -134,6 +150,11 @@ export class McpManager {
   onChange(listener: () => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  observeCalls(observer: CallObserver): () => void {
+    this.#callObservers.add(observer);
+    return () => this.#callObservers.delete(observer);
   }
 
   #changed() {
@@ -346,6 +367,15 @@ export class McpManager {
    * never sent again (H3, N7); the session itself is rebuilt in the background.
    */
   async callTool(serverId: string, tool: string, args: Record<string, unknown>, operationId: string): Promise<CallToolResult> {
+    for (const o of this.#callObservers) o.started(operationId, { serverId, tool, arguments: args });
+    try {
+      return await this.#callTool(serverId, tool, args, operationId);
+    } finally {
+      for (const o of this.#callObservers) o.settled(operationId);
+    }
+  }
+
+  async #callTool(serverId: string, tool: string, args: Record<string, unknown>, operationId: string): Promise<CallToolResult> {
     const rt = await this.ensureReady(serverId);
     if (rt.config.disabledTools.includes(tool)) {
       throw new RemoteError({ code: 'tool-disabled', message: `The tool "${tool}" is disabled for this server.` });

@@ -13,83 +13,82 @@ const OFFSCREEN_PATH = 'offscreen.html';
 const PORT_WAIT_MS = 10_000;
 const REPLY_WAIT_MS = 20_000;
 
-let current: chrome.runtime.Port | undefined;
-const waiters = new Set<(port: chrome.runtime.Port) => void>();
-const pending = new Map<number, { resolve: (raw: unknown) => void; reject: (e: Error) => void }>();
-let nextId = 1;
+export class ImportChannel {
+  #current: chrome.runtime.Port | undefined;
+  readonly #waiters = new Set<(port: chrome.runtime.Port) => void>();
+  readonly #pending = new Map<number, { resolve: (raw: unknown) => void; reject: (e: Error) => void }>();
+  #nextId = 1;
 
-/** Called from the worker's top-level `onConnect`. Returns true if the Port was the import Port. */
-export function acceptImportPort(port: chrome.runtime.Port): boolean {
-  if (port.name !== IMPORT_PORT) return false;
-  if (port.sender?.id !== chrome.runtime.id || port.sender?.url !== chrome.runtime.getURL(OFFSCREEN_PATH)) {
-    port.disconnect();
+  /** `ensureOffscreen` creates the offscreen document, which then opens this Port. */
+  constructor(private readonly ensureOffscreen: () => Promise<unknown>) {}
+
+  /** Called from the worker's top-level `onConnect`. Returns true if the Port was the import Port. */
+  accept(port: chrome.runtime.Port): boolean {
+    if (port.name !== IMPORT_PORT) return false;
+    if (port.sender?.id !== chrome.runtime.id || port.sender?.url !== chrome.runtime.getURL(OFFSCREEN_PATH)) {
+      port.disconnect();
+      return true;
+    }
+    this.#current?.disconnect();
+    this.#current = port;
+    port.onMessage.addListener((message: unknown) => {
+      const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
+      const waiter = typeof id === 'number' ? this.#pending.get(id) : undefined;
+      if (!waiter) return;
+      this.#pending.delete(id as number);
+      waiter.resolve(message);
+    });
+    port.onDisconnect.addListener(() => {
+      if (this.#current !== port) return;
+      this.#current = undefined;
+      for (const w of this.#pending.values())
+        w.reject(new RemoteError({ code: 'offscreen-lost', message: 'The import check stopped before it answered; try again.' }));
+      this.#pending.clear();
+    });
+    for (const w of this.#waiters) w(port);
+    this.#waiters.clear();
     return true;
   }
-  current?.disconnect();
-  current = port;
-  port.onMessage.addListener((message: unknown) => {
-    const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
-    const waiter = typeof id === 'number' ? pending.get(id) : undefined;
-    if (!waiter) return;
-    pending.delete(id as number);
-    waiter.resolve(message);
-  });
-  port.onDisconnect.addListener(() => {
-    if (current !== port) return;
-    current = undefined;
-    for (const w of pending.values())
-      w.reject(new RemoteError({ code: 'offscreen-lost', message: 'The import check stopped before it answered; try again.' }));
-    pending.clear();
-  });
-  for (const w of waiters) w(port);
-  waiters.clear();
-  return true;
-}
 
-function importPort(ensureOffscreen: () => Promise<unknown>): Promise<chrome.runtime.Port> {
-  return (async () => {
-    await ensureOffscreen();
-    if (current) return current;
+  async #port(): Promise<chrome.runtime.Port> {
+    await this.ensureOffscreen();
+    if (this.#current) return this.#current;
     return new Promise<chrome.runtime.Port>((resolve, reject) => {
       const timer = setTimeout(() => {
-        waiters.delete(done);
+        this.#waiters.delete(done);
         reject(new RemoteError({ code: 'offscreen-lost', message: 'The import check could not start; try again.' }));
       }, PORT_WAIT_MS);
       const done = (port: chrome.runtime.Port) => {
         clearTimeout(timer);
         resolve(port);
       };
-      waiters.add(done);
+      this.#waiters.add(done);
     });
-  })();
-}
+  }
 
-/** The validated preview of `text` against the saved servers, computed in the offscreen document. */
-export async function previewImport(
-  text: string,
-  existing: readonly { name: string; url: string }[],
-  ensureOffscreen: () => Promise<unknown>,
-): Promise<ImportPreview> {
-  const port = await importPort(ensureOffscreen);
-  const id = nextId++;
-  const list = existing.map((s) => ({ name: s.name, url: s.url }));
-  const inputDigest = await digest(canonicalJson(importInput(text, list)));
-  const raw = await new Promise<unknown>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      pending.delete(id);
-      reject(new RemoteError({ code: 'timeout', message: 'The import check took too long; try again.' }));
-    }, REPLY_WAIT_MS);
-    pending.set(id, {
-      resolve: (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      reject: (e) => {
-        clearTimeout(timer);
-        reject(e);
-      },
+  /** The validated preview of `text` against the saved servers, computed in the offscreen document. */
+  async preview(text: string, existing: readonly { name: string; url: string }[]): Promise<ImportPreview> {
+    const port = await this.#port();
+    const id = this.#nextId++;
+    const list = existing.map((s) => ({ name: s.name, url: s.url }));
+    const inputDigest = await digest(canonicalJson(importInput(text, list)));
+    const raw = await new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        reject(new RemoteError({ code: 'timeout', message: 'The import check took too long; try again.' }));
+      }, REPLY_WAIT_MS);
+      this.#pending.set(id, {
+        resolve: (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
+      port.postMessage({ kind: 'import:preview', id, text, existing: list, inputDigest });
     });
-    port.postMessage({ kind: 'import:preview', id, text, existing: list, inputDigest });
-  });
-  return verifyImportReply(inputDigest, id, raw);
+    return verifyImportReply(inputDigest, id, raw);
+  }
 }

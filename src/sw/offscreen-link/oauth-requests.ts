@@ -74,32 +74,26 @@ function asRemote(e: unknown): RemoteError {
   return e instanceof RemoteError ? e : new RemoteError(toWireError(e, 'auth'));
 }
 
-/**
- * Every wrapper's way to hand a new token to its live sessions. Module-level because the
- * worker builds its one wrapper inline (main.ts) while a user's "Re-authorize" or "Grant more
- * access" (panel-oauth.ts, step-up.ts) must reach the same sessions without reconnecting them.
- */
-const handovers = new Set<(serverId: string, token: string) => Promise<number>>();
-
-/**
- * Sends `token` to every live session of `serverId` (`offscreen:set-authorization`), so the
- * next request uses the freshly granted token; resolves to the number of sessions updated.
- */
-export async function handTokenToLiveSessions(serverId: string, token: string): Promise<number> {
-  let n = 0;
-  for (const handover of handovers) n += await handover(serverId, token);
-  return n;
-}
-
 /** More live sessions than servers anyone configures; old entries beyond it are dropped. */
 const MAX_TRACKED_SESSIONS = 128;
 
-export function withOAuthRetry(deps: OAuthRequestDeps): RequestFn {
+/**
+ * The wrapped request function, which also reaches the live sessions it opened: a user's
+ * "Re-authorize" or "Grant more access" (panel-oauth.ts, step-up.ts) hands the new token to
+ * them without reconnecting.
+ */
+export type OAuthRequestFn = RequestFn & {
+  /**
+   * Sends `token` to every live session of `serverId` (`offscreen:set-authorization`), so the
+   * next request uses the freshly granted token; resolves to the number of sessions updated.
+   */
+  handTokenToLiveSessions: (serverId: string, token: string) => Promise<number>;
+};
+
+export function withOAuthRetry(deps: OAuthRequestDeps): OAuthRequestFn {
   /** connectionId → server and the token its session currently sends. */
   const sessions = new Map<string, { serverId: string; token: string }>();
-  // The worker makes one wrapper; tests make many: keep only the newest few (bounded).
-  if (handovers.size >= 8) handovers.delete(handovers.values().next().value!);
-  handovers.add(async (serverId, token) => {
+  const handTokenToLiveSessions = async (serverId: string, token: string): Promise<number> => {
     let n = 0;
     for (const [connectionId, held] of sessions) {
       if (held.serverId !== serverId || held.token === token) continue;
@@ -117,7 +111,7 @@ export function withOAuthRetry(deps: OAuthRequestDeps): RequestFn {
       }
     }
     return n;
-  });
+  };
 
   async function freshToken(
     serverId: string,
@@ -185,10 +179,11 @@ export function withOAuthRetry(deps: OAuthRequestDeps): RequestFn {
     }
   }
 
-  return async <M extends OffscreenMethod>(method: M, params: OffscreenParams<M>): Promise<OffscreenValue<M>> => {
+  const request = async <M extends OffscreenMethod>(method: M, params: OffscreenParams<M>): Promise<OffscreenValue<M>> => {
     if (method === 'offscreen:connect') return connect(params as OffscreenParams<'offscreen:connect'>) as Promise<OffscreenValue<M>>;
     if (method === 'offscreen:close') sessions.delete((params as { connectionId: string }).connectionId);
     if (SESSION_METHODS.has(method)) return onSession(method, params);
     return deps.request(method, params);
   };
+  return Object.assign(request, { handTokenToLiveSessions });
 }

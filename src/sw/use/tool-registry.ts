@@ -3,7 +3,7 @@
  * under the collision-free name `mcp__{serverId}__{tool}` from {@link buildToolNameMap}, for an
  * agent engine running in the extension.
  *
- * Contract for the engine (exposed as `globalThis.remoteMcp.agentTools` in the worker):
+ * Contract for the engine (sw/main.ts exposes it as `globalThis.remoteMcp.agentTools`):
  * - `list()` — the tools callable right now. `jsonSchema` is the server's raw `inputSchema`,
  *   untouched; every tool is `effects: 'write'` and `autoRetry: false` whatever its annotations
  *   say (annotations are passed along for display only).

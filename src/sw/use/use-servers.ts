@@ -1,8 +1,9 @@
 /**
  * Wires the "use the servers" features into the worker (SPEC G1, H1, H2, K3): the approval
- * store and broker, the AgentTool registry on `globalThis.remoteMcp.agentTools`, progress
- * forwarding to the panels, and the panel handlers for approvals and cancellation. `main.ts`
- * only calls {@link setUpUseServers}; everything else lives here.
+ * broker over the approval store, the elicitations, the AgentTool registry, progress forwarding
+ * to the panels, and the panel handlers for approvals and cancellation. `main.ts` builds the
+ * stores over chrome storage and calls {@link setUpUseServers} with them; it also exposes the
+ * returned registry to an agent engine.
  *
  * Calls started from the panel's own tool runner are NOT routed through the approval policy:
  * the user picked the tool, saw and edited the arguments, and clicked Run — that click is the
@@ -13,15 +14,21 @@ import type { OffscreenEvent, OffscreenMethod, OffscreenParams, OffscreenValue }
 import type { UsePanelPush } from '../../protocol/panel-use.js';
 import type { PanelParams, PanelValue } from '../../protocol/panel.js';
 import { ApprovalBroker } from './approval-broker.js';
-import { ApprovalStore } from './approval-store.js';
+import type { ApprovalStore } from './approval-store.js';
 import type { McpManager } from '../manager/mcp-manager.js';
 import { AgentToolRegistry } from './tool-registry.js';
-import { InteractionStore } from '../../storage/interaction-store.js';
+import type { InteractionStore } from '../../storage/interaction-store.js';
 import { composerHandlers } from '../handlers/panel-composer.js';
-import { Elicitations, type CallInfo } from './elicitations.js';
+import { Elicitations, type CallInfo, type ElicitationDeps } from './elicitations.js';
 
 export interface UseServersDeps {
   manager: McpManager;
+  /** "Always allow" grants, over `chrome.storage.local` (G1). */
+  approvals: ApprovalStore;
+  /** Elicitation questions and their answers (I1–I3). */
+  interactions: InteractionStore;
+  /** `chrome.storage.session`: ids of failed interactions still shown. */
+  session: ElicitationDeps['session'];
   request<M extends OffscreenMethod>(method: M, params: OffscreenParams<M>): Promise<OffscreenValue<M>>;
   onWorkerEvent(listener: (event: OffscreenEvent) => void): void;
   /** Sends a push message to every open panel. */
@@ -29,37 +36,26 @@ export interface UseServersDeps {
   newId(): string;
 }
 
-export interface RemoteMcpGlobal {
-  agentTools: AgentToolRegistry;
-}
-
-declare global {
-  var remoteMcp: RemoteMcpGlobal | undefined;
-}
-
 export function setUpUseServers(deps: UseServersDeps) {
   const { manager } = deps;
-  const store = new ApprovalStore(chrome.storage.local);
+  const store = deps.approvals;
   const broker = new ApprovalBroker(store, deps.newId);
 
   // Calls in flight, so a server's question during one can name it and keep it for a re-run (I3).
-  // Every path (panel runner, AgentTools, re-runs) goes through manager.callTool, so it is wrapped once here.
+  // The manager tells its observers of every call, whichever path (panel runner, AgentTools, re-runs) started it.
   const calls = new Map<string, CallInfo>();
-  const callTool = manager.callTool.bind(manager);
-  manager.callTool = async (serverId, tool, args, operationId) => {
-    calls.set(operationId, { tool, arguments: args });
-    try {
-      return await callTool(serverId, tool, args, operationId);
-    } finally {
+  manager.observeCalls({
+    started: (operationId, call) => void calls.set(operationId, { tool: call.tool, arguments: call.arguments }),
+    settled: (operationId) => {
       calls.delete(operationId);
       // One task later, after the answer has gone out: expiring this call's open questions reads
       // IndexedDB (~0.4 ms), which need not delay the result.
       setTimeout(() => void elicitations.callEnded(operationId), 0);
-    }
-  };
+    },
+  });
   const elicitations = new Elicitations({
-    store: new InteractionStore(),
-    session: chrome.storage.session,
+    store: deps.interactions,
+    session: deps.session,
     request: deps.request,
     serverOf: (connectionId) => {
       for (const v of manager.views()) {
@@ -90,7 +86,6 @@ export function setUpUseServers(deps: UseServersDeps) {
     approve: (request, signal) => broker.approve(request, signal),
     newOperationId: deps.newId,
   });
-  globalThis.remoteMcp = { agentTools: registry };
 
   broker.onChange((approvals) => deps.push({ type: 'panel:approvals', approvals }));
   deps.onWorkerEvent((event) => {

@@ -15,7 +15,7 @@ import { AuthManager, SIGN_IN_EXPIRED } from '../../../../src/sw/auth/auth-manag
 import { MemoryCredentialStore } from '../../../../src/sw/auth/memory-store.js';
 import { AuthorizationRequiredError, StepUpLimitError } from '../../../../src/sw/auth/errors.js';
 import type { AuthServerConfig } from '../../../../src/sw/auth/ports.js';
-import { handTokenToLiveSessions, withOAuthRetry, type RequestFn } from '../../../../src/sw/offscreen-link/oauth-requests.js';
+import { withOAuthRetry, type RequestFn } from '../../../../src/sw/offscreen-link/oauth-requests.js';
 import { INSUFFICIENT_SCOPE_CODE, StepUpTracker } from '../../../../src/sw/auth/step-up.js';
 import { authorizeLabelKey } from '../../../../src/components/authorize-label.js';
 import { FakeAs, FakeNet, MCP, REDIRECT } from './fake-net.js';
@@ -68,7 +68,7 @@ async function setup(challenges: (i: number) => string) {
   }) as RequestFn;
   const deps = { configOf: async () => CONFIG, authConfigOf: async () => CFG };
   const wrapped = withOAuthRetry({ request, auth: manager, ...deps });
-  const stepUps = new StepUpTracker({ auth: manager, ...deps, handOver: handTokenToLiveSessions });
+  const stepUps = new StepUpTracker({ auth: manager, ...deps, handOver: wrapped.handTokenToLiveSessions });
   const first = await manager.getAccessToken(CFG, { interactive: true });
   await wrapped('offscreen:connect', {
     serverId: 's1',

@@ -184,3 +184,23 @@ test('views() always validate against the panel schema', async () => {
   for (const v of h.manager.views()) assert.equal(ServerViewSchema.safeParse(v).success, true, JSON.stringify(v));
   assert.equal(await settledState(h.manager.connect('b')), 'resolved');
 });
+
+test('I3: call observers see every call start before it is sent and settle before its caller sees the outcome', async () => {
+  const h = harness((m, p) => (m === 'offscreen:call-tool' ? PENDING : routine(m, p)));
+  h.manager.reconcile([cfg('a')], { startup: true });
+  const seen: string[] = [];
+  const stop = h.manager.observeCalls({
+    started: (op, call) => seen.push(`start ${op} ${call.serverId}/${call.tool} ${JSON.stringify(call.arguments)}`),
+    settled: (op) => seen.push(`settled ${op}`),
+  });
+  const ok = h.manager.callTool('a', 'echo', { text: 'hi' }, 'op1').then(() => seen.push('caller op1'));
+  assert.deepEqual(seen, ['start op1 a/echo {"text":"hi"}'], 'told at once, before any request');
+  await flush();
+  h.of('call-tool', true)[0]!.resolve({ content: [] });
+  await ok;
+  // A call refused before it is sent is still reported as settled.
+  await assert.rejects(h.manager.callTool('a', 'nope', {}, 'op2'), { code: 'unknown-tool' });
+  stop();
+  await assert.rejects(h.manager.callTool('a', 'nope', {}, 'op3'));
+  assert.deepEqual(seen, ['start op1 a/echo {"text":"hi"}', 'settled op1', 'caller op1', 'start op2 a/nope {}', 'settled op2']);
+});

@@ -8,7 +8,8 @@ const OFFSCREEN = `chrome-extension://${ID}/offscreen.html`;
 (globalThis as unknown as { chrome: unknown }).chrome = {
   runtime: { id: ID, getURL: (path: string) => `chrome-extension://${ID}/${path}` },
 };
-const { acceptImportPort } = await import('../../../../src/sw/offscreen-link/import-channel.js');
+const { ImportChannel } = await import('../../../../src/sw/offscreen-link/import-channel.js');
+const acceptImportPort = (port: chrome.runtime.Port) => new ImportChannel(async () => undefined).accept(port);
 
 function fakePort(name: string, sender: { id?: string; url?: string }) {
   const port = {
