@@ -38,7 +38,9 @@ export function acceptImportPort(port: chrome.runtime.Port): boolean {
     if (current !== port) return;
     current = undefined;
     for (const w of pending.values())
-      w.reject(new RemoteError({ code: 'offscreen-lost', message: 'The import check stopped before it answered; try again.' }));
+      w.reject(
+        new RemoteError({ code: 'offscreen-lost', message: 'The import check stopped before it answered; try again.', action: 'retry' }),
+      );
     pending.clear();
   });
   for (const w of waiters) w(port);
@@ -53,7 +55,7 @@ function importPort(ensureOffscreen: () => Promise<unknown>): Promise<chrome.run
     return new Promise<chrome.runtime.Port>((resolve, reject) => {
       const timer = setTimeout(() => {
         waiters.delete(done);
-        reject(new RemoteError({ code: 'offscreen-lost', message: 'The import check could not start; try again.' }));
+        reject(new RemoteError({ code: 'offscreen-lost', message: 'The import check could not start; try again.', action: 'retry' }));
       }, PORT_WAIT_MS);
       const done = (port: chrome.runtime.Port) => {
         clearTimeout(timer);
@@ -77,7 +79,7 @@ export async function previewImport(
   const raw = await new Promise<unknown>((resolve, reject) => {
     const timer = setTimeout(() => {
       pending.delete(id);
-      reject(new RemoteError({ code: 'timeout', message: 'The import check took too long; try again.' }));
+      reject(new RemoteError({ code: 'timeout', message: 'The import check took too long; try again.', action: 'retry' }));
     }, REPLY_WAIT_MS);
     pending.set(id, {
       resolve: (value) => {
