@@ -152,6 +152,9 @@ export class ComposerRequestEvent extends Event {
   }
 }
 
+/** Any event a panel element emits (ElementBase.emit). */
+export type PanelEvent = PanelEventMap[keyof PanelEventMap];
+
 interface PanelEventMap {
   'mcp-elicitation-answer': ElicitationAnswerEvent;
   'mcp-interaction-action': InteractionActionEvent;

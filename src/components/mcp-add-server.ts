@@ -2,6 +2,7 @@
  * The "add server" form: name, URL (HTTPS or explicit loopback HTTP), auth kind (SPEC K1).
  * Validation happens here for immediate feedback and again in the worker.
  */
+import { ElementBase } from './element-base.js';
 import { checkServerUrl } from '../shared/url-rules.js';
 import { el, sheet } from './dom.js';
 import { AddServerEvent } from './events.js';
@@ -13,11 +14,7 @@ label { display: grid; gap: 2px; }
 input, select { padding: 4px 6px; border: 1px solid #8888; border-radius: 6px; background: Field; color: FieldText; }
 `);
 
-export class McpAddServerElement extends HTMLElement {
-  static define(tag = 'mcp-add-server', registry = customElements) {
-    if (!registry.get(tag)) registry.define(tag, this);
-    return this;
-  }
+export class McpAddServerElement extends ElementBase {
   readonly #name = el('input', { name: 'name', required: true, autocomplete: 'off', maxlength: '120' });
   readonly #url = el('input', { name: 'url', type: 'url', required: true, autocomplete: 'off', placeholder: 'https://example.com/mcp' });
   readonly #authKind = el(
@@ -111,7 +108,7 @@ export class McpAddServerElement extends HTMLElement {
       const clientId = this.#clientId.value.trim();
       const clientSecret = this.#clientSecret.value.trim();
       const scopes = this.#scopes.value.split(/\s+/).filter(Boolean);
-      this.dispatchEvent(
+      this.emit(
         new AddServerEvent({
           name: name || fallbackName,
           url: checked.url,
@@ -123,7 +120,7 @@ export class McpAddServerElement extends HTMLElement {
       );
       return;
     }
-    this.dispatchEvent(
+    this.emit(
       new AddServerEvent({
         name: name || fallbackName,
         url: checked.url,

@@ -4,6 +4,7 @@
  * since they never relax approval. Three answers: allow once, always allow this tool, deny.
  * Every server-provided string is text.
  */
+import { ElementBase } from './element-base.js';
 import type { ApprovalView } from '../protocol/panel-use.js';
 import { el, sheet } from './dom.js';
 import { ApprovalDecisionEvent } from './events.js';
@@ -26,13 +27,8 @@ export function describeHints(annotations: ApprovalView['annotations']): string 
     .join(', ');
 }
 
-export class McpApprovalCardElement extends HTMLElement {
-  static define(tag = 'mcp-approval-card', registry = customElements) {
-    if (!registry.get(tag)) registry.define(tag, this);
-    return this;
-  }
+export class McpApprovalCardElement extends ElementBase {
   #approval: ApprovalView | undefined;
-  #queued = false;
 
   constructor() {
     super();
@@ -41,22 +37,13 @@ export class McpApprovalCardElement extends HTMLElement {
 
   set approval(value: ApprovalView | undefined) {
     this.#approval = value;
-    this.#update();
+    this.requestUpdate();
   }
   get approval() {
     return this.#approval;
   }
 
-  #update() {
-    if (this.#queued) return;
-    this.#queued = true;
-    queueMicrotask(() => {
-      this.#queued = false;
-      this.#render();
-    });
-  }
-
-  #render() {
+  protected override update() {
     const a = this.#approval;
     const root = this.shadowRoot!;
     if (!a) {
@@ -68,7 +55,7 @@ export class McpApprovalCardElement extends HTMLElement {
       const b = el('button', { type: 'button', 'data-decision': decision }, label);
       b.addEventListener('click', () => {
         for (const other of root.querySelectorAll('button')) other.disabled = true;
-        this.dispatchEvent(new ApprovalDecisionEvent(a.id, decision));
+        this.emit(new ApprovalDecisionEvent(a.id, decision));
       });
       return b;
     };

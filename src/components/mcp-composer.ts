@@ -5,6 +5,7 @@
  * the blocks are listed under the message, and the message object an agent engine would
  * receive is shown as JSON text. Matching and the message shape live in `composer-model.ts`.
  */
+import { ElementBase } from './element-base.js';
 import type { ServerView } from '../protocol/panel.js';
 import type { ContextBlockView } from '../protocol/panel-composer.js';
 import { messageObject, promptArgumentSchema, suggestionsFor, triggerAt, type Suggestion, type Trigger } from './composer-model.js';
@@ -25,11 +26,7 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 14em; overflow
 .chooser:empty { display: none; }
 `);
 
-export class McpComposerElement extends HTMLElement {
-  static define(tag = 'mcp-composer', registry = customElements) {
-    if (!registry.get(tag)) registry.define(tag, this);
-    return this;
-  }
+export class McpComposerElement extends ElementBase {
   #servers: ServerView[] = [];
   #blocks: ContextBlockView[] = [];
   #trigger: Trigger | undefined;
@@ -150,7 +147,7 @@ export class McpComposerElement extends HTMLElement {
     this.#chooser.replaceChildren();
     this.#status.className = 'status muted';
     this.#status.textContent = t('composerLoading');
-    this.dispatchEvent(new ComposerRequestEvent(detail));
+    this.emit(new ComposerRequestEvent(detail));
   }
 
   #renderBlocks() {

@@ -4,6 +4,7 @@
  * Cancel. A question that could not be answered because the extension restarted (I3) shows the
  * reason and offers to re-run the tool call only after the user ticks "I confirm it is safe".
  */
+import { ElementBase } from './element-base.js';
 import type { ElicitationView } from '../protocol/panel-use.js';
 import { el, sheet } from './dom.js';
 import { ElicitationAnswerEvent, InteractionActionEvent } from './events.js';
@@ -20,13 +21,8 @@ label.confirm { display: flex; gap: 6px; align-items: center; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 12em; overflow: auto; }
 `);
 
-export class McpElicitationCardElement extends HTMLElement {
-  static define(tag = 'mcp-elicitation-card', registry = customElements) {
-    if (!registry.get(tag)) registry.define(tag, this);
-    return this;
-  }
+export class McpElicitationCardElement extends ElementBase {
   #view: ElicitationView | undefined;
-  #queued = false;
 
   constructor() {
     super();
@@ -36,12 +32,7 @@ export class McpElicitationCardElement extends HTMLElement {
   set interaction(value: ElicitationView | undefined) {
     this.#view = value;
     if (value) this.setAttribute('status', value.status);
-    if (this.#queued) return;
-    this.#queued = true;
-    queueMicrotask(() => {
-      this.#queued = false;
-      this.#render();
-    });
+    this.requestUpdate();
   }
   get interaction() {
     return this.#view;
@@ -55,7 +46,7 @@ export class McpElicitationCardElement extends HTMLElement {
     out.textContent = text;
   }
 
-  #render() {
+  protected override update() {
     const v = this.#view;
     const root = this.shadowRoot!;
     if (!v) {
@@ -72,7 +63,7 @@ export class McpElicitationCardElement extends HTMLElement {
     const buttons: HTMLButtonElement[] = [];
     const send = (action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>) => {
       for (const b of buttons) b.disabled = true;
-      this.dispatchEvent(new ElicitationAnswerEvent(v.id, action, content));
+      this.emit(new ElicitationAnswerEvent(v.id, action, content));
     };
     const button = (action: 'accept' | 'decline' | 'cancel', label: string) => {
       const b = el('button', { type: 'button', 'data-action': action }, label);
@@ -109,10 +100,10 @@ export class McpElicitationCardElement extends HTMLElement {
       if (!confirm.checked) return;
       rerun.disabled = true;
       confirm.disabled = true;
-      this.dispatchEvent(new InteractionActionEvent(v.id, 'rerun'));
+      this.emit(new InteractionActionEvent(v.id, 'rerun'));
     });
     const dismiss = el('button', { type: 'button', 'data-action': 'dismiss' }, t('dismiss'));
-    dismiss.addEventListener('click', () => this.dispatchEvent(new InteractionActionEvent(v.id, 'dismiss')));
+    dismiss.addEventListener('click', () => this.emit(new InteractionActionEvent(v.id, 'dismiss')));
     return el(
       'section',
       { role: 'alert', 'aria-describedby': 'from' },

@@ -5,6 +5,7 @@
  * ticks "overwrite" for each conflict they accept, and imports. The element never parses the
  * config itself: it only renders the preview it is given, as text (SPEC K5).
  */
+import { ElementBase } from './element-base.js';
 import type { ImportEntry, ImportPreview, Placeholder } from '../import/import-schema.js';
 import { el, sheet } from './dom.js';
 import { ExportConfigEvent, ImportApplyEvent, ImportPreviewEvent } from './events.js';
@@ -26,11 +27,7 @@ fieldset input { padding: 3px 6px; border: 1px solid var(--border, #8888); borde
 ul.errors { margin: 4px 0; padding-left: 18px; }
 `);
 
-export class McpImportElement extends HTMLElement {
-  static define(tag = 'mcp-import', registry = customElements) {
-    if (!registry.get(tag)) registry.define(tag, this);
-    return this;
-  }
+export class McpImportElement extends ElementBase {
   #preview: ImportPreview | undefined;
   /** The text the preview was made from: what Import sends, even if the textarea changed since. */
   #previewedText = '';
@@ -49,7 +46,7 @@ export class McpImportElement extends HTMLElement {
     this.#previewButton.addEventListener('click', () => this.#askPreview());
     this.#importButton.addEventListener('click', () => this.#apply());
     const exportButton = el('button', { type: 'button', 'data-action': 'export' }, t('exportConfig'));
-    exportButton.addEventListener('click', () => this.dispatchEvent(new ExportConfigEvent()));
+    exportButton.addEventListener('click', () => this.emit(new ExportConfigEvent()));
     root.append(
       el('h2', {}, t('importTitle')),
       el('label', { for: textId, class: 'muted' }, t('importPaste')),
@@ -114,7 +111,7 @@ export class McpImportElement extends HTMLElement {
     this.#previewButton.disabled = true;
     this.#status.className = '';
     this.#status.textContent = t('previewing');
-    this.dispatchEvent(new ImportPreviewEvent(text));
+    this.emit(new ImportPreviewEvent(text));
   }
 
   #overwrite(): string[] {
@@ -137,7 +134,7 @@ export class McpImportElement extends HTMLElement {
       return;
     }
     const event = new ImportApplyEvent({ text: this.#previewedText, values: this.#values(), overwrite: this.#overwrite() });
-    if (!this.dispatchEvent(event)) return;
+    if (!this.emit(event)) return;
     this.#importButton.disabled = true;
     this.#status.className = '';
     this.#status.textContent = t('importing');

@@ -3,6 +3,7 @@
  * exchanges when opened, lists them newest first (method, time, status, duration, sizes, error)
  * and exports them as JSON. Entries arrive redacted from the worker and are rendered as text.
  */
+import { ElementBase } from './element-base.js';
 import type { RequestLogEntryView } from '../protocol/request-log-view.js';
 import { el, sheet } from './dom.js';
 import { downloadText } from './download.js';
@@ -23,11 +24,7 @@ td.time, td.num { white-space: nowrap; }
 
 export const LOG_DRAWER_LIMIT = 50;
 
-export class McpLogDrawerElement extends HTMLElement {
-  static define(tag = 'mcp-log-drawer', registry = customElements) {
-    if (!registry.get(tag)) registry.define(tag, this);
-    return this;
-  }
+export class McpLogDrawerElement extends ElementBase {
   #entries: RequestLogEntryView[] = [];
   readonly #details = el('details');
   readonly #body = el('div', { class: 'scroll' });
@@ -46,7 +43,7 @@ export class McpLogDrawerElement extends HTMLElement {
       if (this.#details.open) this.#ask();
     });
     root.append(this.#details);
-    this.#render();
+    this.update();
   }
 
   get serverId(): string {
@@ -66,7 +63,7 @@ export class McpLogDrawerElement extends HTMLElement {
   }
   set entries(value: RequestLogEntryView[]) {
     this.#entries = Array.isArray(value) ? value.slice(-LOG_DRAWER_LIMIT) : [];
-    this.#render();
+    this.update();
   }
 
   /** The JSON the export button saves. */
@@ -79,10 +76,10 @@ export class McpLogDrawerElement extends HTMLElement {
   }
 
   #ask() {
-    this.dispatchEvent(new LogRequestEvent(this.serverId));
+    this.emit(new LogRequestEvent(this.serverId));
   }
 
-  #render() {
+  protected override update() {
     if (this.#entries.length === 0) {
       this.#status.textContent = t('logEmpty');
       this.#status.hidden = false;

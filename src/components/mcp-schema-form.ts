@@ -11,6 +11,7 @@
  *
  * Every label, description and enum title comes from the server and is set as text only (K5).
  */
+import { ElementBase } from './element-base.js';
 import { el, sheet } from './dom.js';
 import { t } from './i18n.js';
 import { buildFormModel, collectValues, type FieldModel, type FormValues, type ValueError } from './schema-form-model.js';
@@ -34,11 +35,7 @@ export type SchemaFormRead = { ok: true; value: Record<string, unknown> } | { ok
 
 const pathKey = (path: string[]) => JSON.stringify(path);
 
-export class McpSchemaFormElement extends HTMLElement {
-  static define(tag = 'mcp-schema-form', registry = customElements) {
-    if (!registry.get(tag)) registry.define(tag, this);
-    return this;
-  }
+export class McpSchemaFormElement extends ElementBase {
   #schema: unknown;
   #model: FieldModel[] | null = null;
   #jsonMode = false;
@@ -57,7 +54,7 @@ export class McpSchemaFormElement extends HTMLElement {
     this.#fields.addEventListener('input', () => this.#mirror());
     this.#fields.addEventListener('change', () => this.#mirror());
     root.append(this.#toggle, this.#json, this.#jsonError, this.#fields);
-    this.#render();
+    this.update();
   }
 
   /** The server's schema (untrusted). Setting it rebuilds the form with the schema's defaults. */
@@ -65,7 +62,7 @@ export class McpSchemaFormElement extends HTMLElement {
     this.#schema = value;
     this.#model = buildFormModel(value);
     this.#jsonMode = this.#model === null;
-    this.#render();
+    this.update();
   }
   get schema(): unknown {
     return this.#schema;
@@ -121,7 +118,7 @@ export class McpSchemaFormElement extends HTMLElement {
     this.#mirror();
   }
 
-  #render() {
+  protected override update() {
     this.#clearErrors();
     const model = this.#model;
     this.#fields.replaceChildren(...(model ? model.map((f) => this.#field(f, [])) : []));

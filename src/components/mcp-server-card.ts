@@ -7,8 +7,8 @@
  * arrives on every status change) does not steal focus from the tool search or close an open
  * schema or log drawer.
  */
+import { ElementBase } from './element-base.js';
 import type { ServerView } from '../protocol/panel.js';
-import { authorizeLabelKey } from './authorize-label.js';
 import { el, sheet } from './dom.js';
 import { ServerActionEvent, type ServerAction } from './events.js';
 import { t } from './i18n.js';
@@ -29,14 +29,20 @@ h3 { margin: 0; font-size: 14px; flex: 1; min-width: 0; overflow: hidden; text-o
 .ping:empty { display: none; }
 `);
 
-export class McpServerCardElement extends HTMLElement {
-  static define(tag = 'mcp-server-card', registry = customElements) {
-    if (!registry.get(tag)) registry.define(tag, this);
-    return this;
-  }
+/**
+ * The words of the card's authorization button (SPEC E9, E11, K1). Every OAuth card has it:
+ * "Authorize" while the server waits for its first authorization, "Re-authorize" once it has
+ * been authorized, and when the worker's needs-auth reason asks for `reauthorize` (a sign-in
+ * that lapsed with no user present). `edit`, `retry` and `connect` add no button of their own:
+ * Connect is already on the card, and the settings editor is not here yet.
+ */
+function authorizeLabelKey(s: ServerView): 'authorize' | 'reauthorize' {
+  return s.status === 'needs-auth' && s.reason?.action !== 'reauthorize' ? 'authorize' : 'reauthorize';
+}
+
+export class McpServerCardElement extends ElementBase {
   #server: ServerView | undefined;
   #confirmingDelete = false;
-  #queued = false;
 
   constructor() {
     super();
@@ -48,21 +54,11 @@ export class McpServerCardElement extends HTMLElement {
   }
   set server(value: ServerView | undefined) {
     this.#server = value;
-    this.update();
+    this.requestUpdate();
   }
 
   connectedCallback() {
-    this.update();
-  }
-
-  /** Re-render batched in a microtask. */
-  update() {
-    if (this.#queued) return;
-    this.#queued = true;
-    queueMicrotask(() => {
-      this.#queued = false;
-      this.#render();
-    });
+    this.requestUpdate();
   }
 
   #action(action: ServerAction) {
@@ -70,13 +66,13 @@ export class McpServerCardElement extends HTMLElement {
     if (!s) return;
     if (action === 'delete' && !this.#confirmingDelete) {
       this.#confirmingDelete = true;
-      this.#render();
+      this.update();
       this.shadowRoot!.querySelector<HTMLButtonElement>('[data-action="confirm-delete"]')?.focus();
       return;
     }
     this.#confirmingDelete = false;
-    this.dispatchEvent(new ServerActionEvent(s.id, action));
-    this.#render();
+    this.emit(new ServerActionEvent(s.id, action));
+    this.update();
   }
 
   #button(label: string, action: ServerAction | 'confirm-delete' | 'cancel-delete', onClick: () => void) {
@@ -91,7 +87,7 @@ export class McpServerCardElement extends HTMLElement {
     this.#ping.textContent = outcome.ok ? t('pingOk', String(Math.round(outcome.latencyMs))) : t('pingFailed', outcome.message);
   }
 
-  #render() {
+  protected override update() {
     const root = this.shadowRoot!;
     const s = this.#server;
     if (!s) {
@@ -125,7 +121,7 @@ export class McpServerCardElement extends HTMLElement {
         }),
       );
     }
-    if (s.reason?.kind === 'permission') actions.append(this.#button(t('grantAccess'), 'grant', () => this.#action('grant')));
+    if (s.reason?.action === 'grant-permission') actions.append(this.#button(t('grantAccess'), 'grant', () => this.#action('grant')));
     if (s.authKind === 'oauth') {
       // Up-front authorization (SPEC E11), and "Re-authorize" on every OAuth card, ready ones too (E9).
       actions.append(this.#button(t(authorizeLabelKey(s)), 'authorize', () => this.#action('authorize')));
@@ -142,7 +138,7 @@ export class McpServerCardElement extends HTMLElement {
         this.#button(t('delete'), 'confirm-delete', () => this.#action('delete')),
         this.#button(t('cancel'), 'cancel-delete', () => {
           this.#confirmingDelete = false;
-          this.#render();
+          this.update();
           this.#actions.querySelector<HTMLButtonElement>('[data-action="delete"]')?.focus();
         }),
       );

@@ -1,4 +1,5 @@
 /** The list of servers, one card each, or a hint when there are none (SPEC K1). */
+import { ElementBase } from './element-base.js';
 import type { ServerView } from '../protocol/panel.js';
 import { el, sheet } from './dom.js';
 import { t } from './i18n.js';
@@ -6,11 +7,7 @@ import type { McpServerCardElement, PingOutcome } from './mcp-server-card.js';
 
 const css = sheet(`.empty { padding: 12px; text-align: center; }`);
 
-export class McpServerListElement extends HTMLElement {
-  static define(tag = 'mcp-server-list', registry = customElements) {
-    if (!registry.get(tag)) registry.define(tag, this);
-    return this;
-  }
+export class McpServerListElement extends ElementBase {
   #servers: ServerView[] = [];
   #cards = new Map<string, McpServerCardElement>();
   readonly #list = el('div', { role: 'list' });
@@ -27,11 +24,11 @@ export class McpServerListElement extends HTMLElement {
   }
   set servers(value: ServerView[]) {
     this.#servers = value;
-    this.#render();
+    this.update();
   }
 
   connectedCallback() {
-    this.#render();
+    this.update();
   }
 
   /** Routes a "Test connection" outcome to the card that asked for it. */
@@ -40,7 +37,7 @@ export class McpServerListElement extends HTMLElement {
   }
 
   /** Cards are kept per id so focus and in-progress confirmation survive state pushes. */
-  #render() {
+  protected override update() {
     if (this.#servers.length === 0) {
       this.#cards.clear();
       this.#list.replaceChildren(el('p', { class: 'empty muted', role: 'listitem' }, t('noServers')));

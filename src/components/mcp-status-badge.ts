@@ -1,4 +1,5 @@
 /** A server's connection state as a coloured, labelled badge (SPEC J1, K1). */
+import { ElementBase } from './element-base.js';
 import { t } from './i18n.js';
 import { sheet } from './dom.js';
 import type { MessageKey } from '../i18n/en.js';
@@ -24,11 +25,7 @@ span[data-status="error"] { background: #d9302540; color: #a50e0e; }
 @media (prefers-color-scheme: dark) { span[data-status="ready"] { color: #81c995; } span[data-status="error"] { color: #f28b82; } }
 `);
 
-export class McpStatusBadgeElement extends HTMLElement {
-  static define(tag = 'mcp-status-badge', registry = customElements) {
-    if (!registry.get(tag)) registry.define(tag, this);
-    return this;
-  }
+export class McpStatusBadgeElement extends ElementBase {
   static get observedAttributes() {
     return ['status'];
   }
@@ -52,13 +49,13 @@ export class McpStatusBadgeElement extends HTMLElement {
   }
 
   connectedCallback() {
-    this.#render();
+    this.update();
   }
   attributeChangedCallback() {
-    this.#render();
+    this.update();
   }
 
-  #render() {
+  protected override update() {
     this.#span.dataset.status = this.status;
     this.#span.textContent = t(LABEL[this.status]);
   }

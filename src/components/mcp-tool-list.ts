@@ -7,6 +7,7 @@
  * its <details> is opened. Everything from the server is text (SPEC K5); annotations are shown
  * as the server's claims, never used for a decision.
  */
+import { ElementBase } from './element-base.js';
 import type { Tool } from '../protocol/mcp-shapes.js';
 import { el, sheet } from './dom.js';
 import { BulkToolToggleEvent, ToolToggleEvent } from './events.js';
@@ -49,11 +50,7 @@ interface Row {
   key: string;
 }
 
-export class McpToolListElement extends HTMLElement {
-  static define(tag = 'mcp-tool-list', registry = customElements) {
-    if (!registry.get(tag)) registry.define(tag, this);
-    return this;
-  }
+export class McpToolListElement extends ElementBase {
   #tools: Tool[] = [];
   #disabled: string[] = [];
   #rows = new Map<string, Row>();
@@ -61,7 +58,6 @@ export class McpToolListElement extends HTMLElement {
   #shown: string[] = [];
   /** How many matching rows are attached; reset to one page whenever the query changes. */
   #limit = PAGE_SIZE;
-  #queued = false;
   readonly #search = el('input', { type: 'search', 'aria-label': t('searchTools'), placeholder: t('searchTools') });
   readonly #count = el('span', { class: 'count muted', 'aria-live': 'polite' });
   readonly #list = el('ul');
@@ -96,7 +92,7 @@ export class McpToolListElement extends HTMLElement {
       const name = box.dataset['tool'];
       if (name === undefined) return;
       this.#disabled = box.checked ? this.#disabled.filter((n) => n !== name) : [...this.#disabled, name];
-      this.dispatchEvent(new ToolToggleEvent(this.serverId, name, box.checked));
+      this.emit(new ToolToggleEvent(this.serverId, name, box.checked));
     });
     root.append(
       el('div', { class: 'bar' }, this.#search, this.#count),
@@ -128,7 +124,7 @@ export class McpToolListElement extends HTMLElement {
   }
   set tools(value: Tool[]) {
     this.#tools = Array.isArray(value) ? value : [];
-    this.update();
+    this.requestUpdate();
   }
 
   get disabledTools(): string[] {
@@ -136,7 +132,7 @@ export class McpToolListElement extends HTMLElement {
   }
   set disabledTools(value: string[]) {
     this.#disabled = Array.isArray(value) ? [...value] : [];
-    this.update();
+    this.requestUpdate();
   }
 
   /** The current search text; setting it filters as typing would. */
@@ -154,26 +150,17 @@ export class McpToolListElement extends HTMLElement {
   }
 
   connectedCallback() {
-    this.update();
-  }
-
-  update() {
-    if (this.#queued) return;
-    this.#queued = true;
-    queueMicrotask(() => {
-      this.#queued = false;
-      this.#render();
-    });
+    this.requestUpdate();
   }
 
   #bulk(enable: boolean, shownOnly: boolean) {
     const scope = shownOnly ? this.shownTools : this.#order;
     this.#disabled = bulkDisabled(this.#disabled, scope, enable);
     this.#syncChecks();
-    this.dispatchEvent(new BulkToolToggleEvent(this.serverId, this.#disabled));
+    this.emit(new BulkToolToggleEvent(this.serverId, this.#disabled));
   }
 
-  #render() {
+  protected override update() {
     const next = new Map<string, Row>();
     const order: string[] = [];
     for (const tool of this.#tools) {

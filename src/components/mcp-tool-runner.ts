@@ -5,6 +5,7 @@
  * image/* types only), embedded resources, resource links, structured content and truncation
  * markers — every server string as text.
  */
+import { ElementBase } from './element-base.js';
 import type { CallToolResult } from '../protocol/mcp-shapes.js';
 import type { ServerView } from '../protocol/panel.js';
 import { el, sheet } from './dom.js';
@@ -34,11 +35,7 @@ export function imageDataUrl(block: Record<string, unknown>): string | undefined
 
 const newOperationId = () => crypto.randomUUID().replace(/-/g, '');
 
-export class McpToolRunnerElement extends HTMLElement {
-  static define(tag = 'mcp-tool-runner', registry = customElements) {
-    if (!registry.get(tag)) registry.define(tag, this);
-    return this;
-  }
+export class McpToolRunnerElement extends ElementBase {
   #servers: ServerView[] = [];
   #running: { serverId: string; operationId: string } | undefined;
   readonly #select = el('select', { name: 'tool' });
@@ -72,7 +69,7 @@ export class McpToolRunnerElement extends HTMLElement {
     this.#abort.addEventListener('click', () => {
       if (!this.#running) return;
       this.#abort.disabled = true;
-      this.dispatchEvent(new CancelToolEvent(this.#running.serverId, this.#running.operationId));
+      this.emit(new CancelToolEvent(this.#running.serverId, this.#running.operationId));
     });
     root.append(form);
   }
@@ -137,7 +134,7 @@ export class McpToolRunnerElement extends HTMLElement {
     this.#progress.removeAttribute('value');
     this.#progressText.textContent = '';
     this.#output.replaceChildren(el('p', { class: 'muted' }, t('running')));
-    this.dispatchEvent(new RunToolEvent(serverId, tool, args, operationId));
+    this.emit(new RunToolEvent(serverId, tool, args, operationId));
   }
 
   /** A progress notification; ignored unless it belongs to the call in flight (SPEC H1). */

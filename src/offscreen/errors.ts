@@ -22,6 +22,7 @@ export function describeSdkError(e: unknown, url: string): WireError {
       return {
         code: 'protocol',
         message: `${origin} answered with content type "${type.slice(0, 100)}", not MCP (JSON or an event stream). Is this the MCP endpoint, or a login page or portal?`,
+        action: 'edit',
       };
     }
     if (status === 404) {

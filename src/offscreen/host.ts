@@ -13,6 +13,7 @@ import {
   type OffscreenMethod,
   type OffscreenParams,
 } from '../protocol/offscreen.js';
+import { isErrorAction, isWireErrorCode } from '../protocol/error-codes.js';
 import { fail, ok, type Result } from '../protocol/result.js';
 import { CancelRecords } from './cancel-records.js';
 import { describeSdkError } from './errors.js';
@@ -222,12 +223,12 @@ export function startOffscreenHost() {
       const value = await (handlers[method] as Handler<typeof method>)(params.data);
       return { id, result: ok(value) };
     } catch (e) {
-      const err = e as { code?: unknown; message?: unknown; httpStatus?: unknown };
-      const code = typeof err.code === 'string' ? err.code : 'protocol';
+      const err = e as { code?: unknown; message?: unknown; httpStatus?: unknown; wwwAuthenticate?: unknown; action?: unknown };
+      const code = isWireErrorCode(err.code) ? err.code : 'protocol';
       const message = typeof err.message === 'string' ? err.message : String(e);
       const result = fail(code, message, typeof err.httpStatus === 'number' ? err.httpStatus : undefined);
-      if (!result.ok && typeof (err as { wwwAuthenticate?: unknown }).wwwAuthenticate === 'string')
-        result.error.wwwAuthenticate = (err as { wwwAuthenticate: string }).wwwAuthenticate;
+      if (!result.ok && typeof err.wwwAuthenticate === 'string') result.error.wwwAuthenticate = err.wwwAuthenticate;
+      if (!result.ok && isErrorAction(err.action)) result.error.action = err.action;
       return { id, result };
     }
   }

@@ -8,6 +8,7 @@
  * - an event stream may run forever, but no single event may exceed {@link MAX_EVENT_BYTES}.
  * Going over a bound errors the body stream with a {@link ResponseLimitError} naming the origin.
  */
+import type { WireErrorCode } from '../protocol/error-codes.js';
 
 /** One JSON-RPC answer (a tool result with images can be large; 10 MB costs ~20 MB of heap). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -16,7 +17,7 @@ export const MAX_EVENT_BYTES = 16 * 1024 * 1024;
 export const MAX_SESSION_ID_LENGTH = 256;
 
 export class ResponseLimitError extends Error {
-  readonly code = 'response-too-large';
+  readonly code: WireErrorCode = 'response-too-large';
   constructor(message: string) {
     super(message);
     this.name = 'ResponseLimitError';
@@ -24,7 +25,7 @@ export class ResponseLimitError extends Error {
 }
 
 export class RedirectRefusedError extends Error {
-  readonly code = 'protocol';
+  readonly code: WireErrorCode = 'protocol';
   constructor(message: string) {
     super(message);
     this.name = 'RedirectRefusedError';

@@ -16,6 +16,7 @@ import type { Catalog } from '../protocol/mcp-shapes.js';
 import type { FetchFn } from './auth-fetch.js';
 import { limitResponse, withManualRedirect } from './response-limits.js';
 import { MAX_CATALOG_ITEMS } from '../protocol/mcp-shapes.js';
+import type { WireErrorCode } from '../protocol/error-codes.js';
 
 export const CLIENT_INFO = { name: 'remote-mcp-for-chrome', version: '0.1.0' };
 
@@ -35,7 +36,7 @@ export interface SessionOptions {
    * The session ended without us closing it: the transport closed, or the server answered 404
    * to a request carrying our session id (it forgot the session, SPEC N7). Called at most once.
    */
-  onClosed(reason: { code: string; message: string }): void;
+  onClosed(reason: { code: WireErrorCode; message: string }): void;
 }
 
 export type CatalogCategory = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
@@ -77,7 +78,7 @@ export class McpSession {
 
   #lostFlag = false;
 
-  #lost(code: string, message: string) {
+  #lost(code: WireErrorCode, message: string) {
     if (this.#closed) return;
     this.#closed = true;
     this.#lostFlag = true;

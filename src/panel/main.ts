@@ -8,6 +8,7 @@ import { AddServerEvent, RunToolEvent, ServerActionEvent, ToolToggleEvent } from
 import { t } from '../components/i18n.js';
 import { PANEL_PORT, PanelPushSchema, panelResultSchema, type PanelMethod, type PanelParams, type PanelValue } from '../protocol/panel.js';
 import { originPattern } from '../shared/url-rules.js';
+import type { WireErrorCode } from '../protocol/error-codes.js';
 import { setUpUsePanel } from './use-servers.js';
 import { setUpManagePanel } from './manage-panel.js';
 import { setUpStepUp } from './step-up.js';
@@ -17,7 +18,7 @@ defineAll();
 async function call<M extends PanelMethod>(
   type: M,
   params: PanelParams<M>,
-): Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string; code?: string }> {
+): Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string; code?: WireErrorCode }> {
   try {
     const raw = await chrome.runtime.sendMessage({ type, params });
     const parsed = panelResultSchema(type).safeParse(raw);

@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import { CallToolResultSchema, ToolSchema, PromptSchema, ResourceSchema, ResourceTemplateSchema } from './mcp-shapes.js';
 import { resultSchema } from './result.js';
+import { ErrorActionSchema, WireErrorCodeSchema } from './error-codes.js';
 import { UsePanelRequestSchemas, UsePanelResponseSchemas } from './panel-use.js';
 import { OAuthPanelRequestSchemas, OAuthPanelResponseSchemas } from './panel-oauth.js';
 import { ManagePanelRequestSchemas, ManagePanelResponseSchemas } from './panel-manage.js';
@@ -15,10 +16,12 @@ export const PANEL_PORT = 'mcp-panel';
 
 const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
 
+/** Why a server is not usable, and the button that helps (`action`, never read from `message`). */
 export const StateReasonSchema = z.object({
-  kind: z.string().check(z.maxLength(64)),
+  kind: WireErrorCodeSchema,
   message: z.string().check(z.maxLength(4096)),
   httpStatus: z.optional(z.number()),
+  action: z.optional(ErrorActionSchema),
 });
 
 export const ServerStatusSchema = z.enum(['disconnected', 'connecting', 'ready', 'needs-auth', 'error']);

@@ -3,24 +3,35 @@
  * error keeps its attributed code all the way to the panel instead of becoming a bare string.
  */
 import * as z from 'zod/mini';
+import {
+  ErrorActionSchema,
+  WireErrorCodeSchema,
+  isErrorAction,
+  isWireErrorCode,
+  type ErrorAction,
+  type WireErrorCode,
+} from './error-codes.js';
 
 export interface WireError {
-  /** Stable machine code (e.g. `network`, `http-status`, `protocol`, `timeout`, `offscreen-lost`). */
-  code: string;
+  /** Stable machine code from {@link WireErrorCode} (e.g. `network`, `http-status`, `timeout`). */
+  code: WireErrorCode;
   /** Plain words for the user, naming what failed and, where possible, what to do next. */
   message: string;
   httpStatus?: number;
   /** The `WWW-Authenticate` challenge of a 401/403, so the worker's AuthManager can act on it (SPEC E3, E7). */
   wwwAuthenticate?: string;
+  /** What the user can do about it; the panel shows it as a button, never by reading `message`. */
+  action?: ErrorAction;
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: WireError };
 
 export const WireErrorSchema = z.object({
-  code: z.string().check(z.minLength(1), z.maxLength(64)),
+  code: WireErrorCodeSchema,
   message: z.string().check(z.maxLength(4096)),
   httpStatus: z.optional(z.number().check(z.int())),
   wwwAuthenticate: z.optional(z.string().check(z.maxLength(4096))),
+  action: z.optional(ErrorActionSchema),
 });
 
 /** Validates an envelope whose `value` is checked by `value` schema. */
@@ -29,34 +40,43 @@ export function resultSchema<T extends z.ZodMiniType>(value: T) {
 }
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-export const fail = (code: string, message: string, httpStatus?: number): Result<never> => ({
+export const fail = (code: WireErrorCode, message: string, httpStatus?: number): Result<never> => ({
   ok: false,
   error: httpStatus === undefined ? { code, message } : { code, message, httpStatus },
 });
 
 /** An Error that carries a {@link WireError}, thrown by clients of the protocol. */
 export class RemoteError extends Error {
-  readonly code: string;
+  readonly code: WireErrorCode;
   readonly httpStatus: number | undefined;
   readonly wwwAuthenticate: string | undefined;
+  readonly action: ErrorAction | undefined;
   constructor(error: WireError) {
     super(error.message);
     this.name = 'RemoteError';
     this.code = error.code;
     this.httpStatus = error.httpStatus;
     this.wwwAuthenticate = error.wwwAuthenticate;
+    this.action = error.action;
   }
 }
 
-/** Turns any thrown value into a WireError without losing an existing code. */
-export function toWireError(e: unknown, fallbackCode = 'internal'): WireError {
+/**
+ * Turns any thrown value into a WireError without losing an existing code or action. A `code`
+ * that is not a wire code (e.g. Node's `ECONNRESET`) gives way to `fallbackCode`.
+ */
+export function toWireError(e: unknown, fallbackCode: WireErrorCode = 'internal'): WireError {
   if (e instanceof RemoteError) {
     const w: WireError =
       e.httpStatus === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, httpStatus: e.httpStatus };
     if (e.wwwAuthenticate !== undefined) w.wwwAuthenticate = e.wwwAuthenticate;
+    if (e.action !== undefined) w.action = e.action;
     return w;
   }
-  const code = typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : fallbackCode;
+  const fields = (typeof e === 'object' && e !== null ? e : {}) as { code?: unknown; action?: unknown };
+  const code = isWireErrorCode(fields.code) ? fields.code : fallbackCode;
   const message = e instanceof Error ? e.message : String(e);
-  return { code, message: message.slice(0, 4096) };
+  const w: WireError = { code, message: message.slice(0, 4096) };
+  if (isErrorAction(fields.action)) w.action = fields.action;
+  return w;
 }

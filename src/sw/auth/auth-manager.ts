@@ -110,7 +110,8 @@ export class AuthManager {
   async getAccessToken(cfg: AuthServerConfig, options: TokenOptions = {}): Promise<string> {
     const auth = cfg.auth;
     if (auth.kind === 'bearer') return auth.token;
-    if (auth.kind !== 'oauth') throw new AuthorizationRequiredError(`${cfg.url} is not configured for authorization.`, cfg.url);
+    if (auth.kind !== 'oauth')
+      throw new AuthorizationRequiredError(`${cfg.url} is not configured for authorization.`, cfg.url, { action: 'edit' });
     this.#remember(cfg, options.wwwAuthenticate);
     const key = await this.#currentKey(cfg);
     let refreshFailure: unknown;
@@ -147,7 +148,9 @@ export class AuthManager {
   ): Promise<string> {
     if (cfg.auth.kind === 'bearer') throw new BearerRejectedError(cfg.url);
     if (cfg.auth.kind === 'none') {
-      throw new AuthorizationRequiredError(`${cfg.url} requires authorization; choose OAuth or a bearer token for it.`, cfg.url);
+      throw new AuthorizationRequiredError(`${cfg.url} requires authorization; choose OAuth or a bearer token for it.`, cfg.url, {
+        action: 'edit',
+      });
     }
     this.#remember(cfg, wwwAuthenticate);
     const state = options.state ?? newRequestAuthState();
@@ -488,7 +491,8 @@ export class AuthManager {
 }
 
 function requireOAuth(cfg: AuthServerConfig): OAuthAuth {
-  if (cfg.auth.kind !== 'oauth') throw new AuthorizationRequiredError(`${cfg.url} is not configured for OAuth.`, cfg.url);
+  if (cfg.auth.kind !== 'oauth')
+    throw new AuthorizationRequiredError(`${cfg.url} is not configured for OAuth.`, cfg.url, { action: 'edit' });
   return cfg.auth;
 }
 
@@ -498,8 +502,8 @@ function resourceMetadataOption(challenge: BearerChallenge | undefined): { resou
 
 /**
  * `needs-auth`, carrying why a refresh failed when it did (E9 attributed reason). A failed
- * refresh happens with no user present, so the text opens with what to do: the card shows it
- * next to its "Re-authorize" button (E9 beyond).
+ * refresh happens with no user present, so the text opens with what to do and the action asks
+ * the card for its "Re-authorize" button (E9 beyond).
  */
 function needsAuth(cfg: AuthServerConfig, cause: unknown): AuthorizationRequiredError {
   if (cause === undefined) return new AuthorizationRequiredError(`${cfg.url} needs authorization.`, cfg.url);
@@ -508,7 +512,7 @@ function needsAuth(cfg: AuthServerConfig, cause: unknown): AuthorizationRequired
   return new AuthorizationRequiredError(
     `${what} ${cfg.url} needs authorization (refreshing the token failed: ${errorText(cause)}).`,
     cfg.url,
-    { cause },
+    { cause, action: 'reauthorize' },
   );
 }
 

@@ -3,9 +3,10 @@
  * machine switch on (SPEC C1 attributed reasons), and a plain-words message that names the URL
  * and what was wrong, so a failed discovery is never an opaque "auth failed".
  */
+import type { ErrorAction, WireErrorCodeOf } from '../../protocol/error-codes.js';
 
-/** Stable codes; the panel maps them to actions (e.g. `client-id-required` shows the field). */
-export type AuthErrorCode =
+/** Stable codes, a part of the wire vocabulary, so they reach the panel unchanged. */
+export type AuthErrorCode = WireErrorCodeOf<
   | 'auth-discovery'
   | 'resource-mismatch'
   | 'multiple-authorization-servers'
@@ -25,11 +26,14 @@ export type AuthErrorCode =
   | 'network'
   | 'step-up-limit'
   | 'forbidden'
-  | 'bearer-rejected';
+  | 'bearer-rejected'
+>;
 
 /** Base class: never thrown directly, so `instanceof AuthError` means "one of ours". */
 export abstract class AuthError extends Error {
   abstract readonly code: AuthErrorCode;
+  /** What the user can do about it; travels with the code to the panel's button. */
+  readonly action: ErrorAction | undefined;
   /** The URL the failure is about, when there is one (shown to the user). */
   readonly url: string | undefined;
   constructor(message: string, url?: string, options?: { cause?: unknown }) {
@@ -77,6 +81,7 @@ export class RegistrationError extends AuthError {
 /** No registration endpoint and no configured client id: the UI offers the client-ID field. */
 export class ClientIdRequiredError extends RegistrationError {
   override readonly code: AuthErrorCode = 'client-id-required';
+  override readonly action: ErrorAction = 'edit';
 }
 
 /**
@@ -85,6 +90,7 @@ export class ClientIdRequiredError extends RegistrationError {
  */
 export class ConfiguredClientIssuerError extends AuthError {
   readonly code: AuthErrorCode = 'client-issuer-changed';
+  override readonly action: ErrorAction = 'edit';
   constructor(
     readonly newIssuer: string,
     readonly pinnedIssuer: string,
@@ -133,9 +139,18 @@ export class AuthorizationCancelledError extends AuthError {
   readonly code: AuthErrorCode = 'auth-cancelled';
 }
 
-/** No usable credentials and no interaction allowed: the server is in `needs-auth` (C1, E9). */
+/**
+ * No usable credentials and no interaction allowed: the server is in `needs-auth` (C1, E9).
+ * `action` says which button helps: `authorize` (the default), `reauthorize` once a sign-in
+ * has lapsed, or `edit` when the server's settings have no way to authorize.
+ */
 export class AuthorizationRequiredError extends AuthError {
   readonly code: AuthErrorCode = 'needs-auth';
+  override readonly action: ErrorAction;
+  constructor(message: string, url?: string, options?: { cause?: unknown; action?: ErrorAction }) {
+    super(message, url, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.action = options?.action ?? 'authorize';
+  }
 }
 
 /** An endpoint is neither HTTPS nor explicit loopback HTTP; refused before any request (N2). */
@@ -176,6 +191,7 @@ export class ForbiddenError extends AuthError {
 /** A static bearer token was rejected; only the user can fix it (E1). */
 export class BearerRejectedError extends AuthError {
   readonly code: AuthErrorCode = 'bearer-rejected';
+  override readonly action: ErrorAction = 'edit';
   constructor(url?: string) {
     super('The token was rejected — update it.', url);
   }

@@ -68,7 +68,7 @@ export async function authorizeServer(
   );
   if (missingOrigins.length > 0) {
     const message = `Chrome has not granted access to the authorization server (${missingOrigins.join(', ')}). Click "Authorize" again and allow it.`;
-    manager.authFailed(serverId, { kind: 'auth', message });
+    manager.authFailed(serverId, { kind: 'auth', message, action: 'authorize' });
     return { status: 'needs-auth', missingOrigins: [originPattern(config.url), ...missingOrigins] };
   }
   let token: string;
@@ -79,8 +79,9 @@ export async function authorizeServer(
     const kind =
       w.code === 'auth-cancelled' || w.code === 'auth-denied' ? 'auth-denied' : w.code === 'auth-discovery' ? 'auth-discovery' : 'auth';
     const message = w.code === 'auth-cancelled' ? `Authorization cancelled: ${w.message} Click "Authorize" to try again.` : w.message;
-    manager.authFailed(serverId, { kind, message });
-    throw new RemoteError({ code: w.code, message });
+    const action = w.action ?? 'authorize';
+    manager.authFailed(serverId, { kind, message, action });
+    throw new RemoteError({ code: w.code, message, action });
   }
   for (let attempt = 0; ; attempt++) {
     try {

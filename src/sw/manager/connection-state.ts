@@ -7,9 +7,10 @@
  * and, for example, ignore a late `connected` from a candidate that was already
  * superseded (SPEC C6) without any special casing.
  */
+import type { ErrorAction, WireErrorCodeOf } from '../../protocol/error-codes.js';
 
 /** Why a server is not usable; every error the user sees is attributed to one kind. */
-export type ErrorKind =
+export type ErrorKind = WireErrorCodeOf<
   | 'network'
   | 'http-status'
   | 'auth'
@@ -19,13 +20,16 @@ export type ErrorKind =
   | 'timeout'
   | 'offscreen-lost'
   | 'config-invalid'
-  | 'permission';
+  | 'permission'
+>;
 
 export interface ErrorReason {
   kind: ErrorKind;
   /** Plain words, safe to show as text (never HTML). */
   message: string;
   httpStatus?: number;
+  /** The button that helps, set where the reason is made; the panel never reads `message` for it. */
+  action?: ErrorAction;
 }
 
 export type ConnectionState =

@@ -17,6 +17,7 @@ import { DEFAULT_TIMEOUT_MS } from '../../storage/config-schema.js';
 import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/mcp-shapes.js';
 import type { ServerView } from '../../protocol/panel.js';
 import { RemoteError, toWireError, type WireError } from '../../protocol/result.js';
+import type { ErrorAction, WireErrorCode } from '../../protocol/error-codes.js';
 import type { OffscreenEvent, OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
 import {
   DISCONNECTED,
@@ -87,8 +88,8 @@ interface Runtime {
 }
 
 /** Codes that mean "the session the call ran on is gone", whatever layer noticed it. */
-const LOST_CODES = new Set(['session-lost', 'offscreen-lost', 'stale-connection']);
-const ERROR_KINDS = new Set<string>([
+const LOST_CODES = new Set<WireErrorCode>(['session-lost', 'offscreen-lost', 'stale-connection']);
+const ERROR_KINDS = new Set<WireErrorCode>([
   'network',
   'http-status',
   'auth',
@@ -101,7 +102,12 @@ const ERROR_KINDS = new Set<string>([
   'permission',
 ]);
 
-function reasonOf(w: WireError): ErrorReason {
+/**
+ * The reason a card shows for a wire error, with the button that helps. An action set where the
+ * error was made (AuthManager, offscreen error mapping) wins; otherwise it follows from the code
+ * and, for a refused token, from how the server authenticates.
+ */
+function reasonOf(w: WireError, auth: McpServerConfig['auth']['kind']): ErrorReason {
   const kind: ErrorKind = ERROR_KINDS.has(w.code)
     ? (w.code as ErrorKind)
     : w.code === 'session-lost'
@@ -109,7 +115,29 @@ function reasonOf(w: WireError): ErrorReason {
       : w.code === 'needs-auth'
         ? 'auth'
         : 'protocol';
-  return { kind, message: w.message, ...(w.httpStatus !== undefined ? { httpStatus: w.httpStatus } : {}) };
+  const action = w.action ?? defaultAction(w, auth);
+  return { kind, message: w.message, ...(w.httpStatus !== undefined ? { httpStatus: w.httpStatus } : {}), ...(action ? { action } : {}) };
+}
+
+function defaultAction(w: WireError, auth: McpServerConfig['auth']['kind']): ErrorAction | undefined {
+  switch (w.code) {
+    case 'auth':
+      // A static token (or none) can only be fixed in the settings; OAuth signs in again.
+      return auth === 'oauth' ? 'reauthorize' : 'edit';
+    case 'needs-auth':
+      return 'authorize';
+    case 'timeout':
+      return 'edit';
+    case 'network':
+    case 'session-lost':
+    case 'offscreen-lost':
+    case 'stale-connection':
+      return 'connect';
+    case 'http-status':
+      return w.httpStatus === 404 ? 'edit' : 'retry';
+    default:
+      return undefined;
+  }
 }
 
 const superseded = () =>
@@ -240,7 +268,12 @@ export class McpManager {
     } catch (e) {
       const w = toWireError(e);
       if (w.code !== 'superseded' && this.#queue.isCurrent(id, epoch)) {
-        this.#apply(rt, w.code === 'needs-auth' ? { type: 'auth-required', reason: reasonOf(w) } : { type: 'failed', reason: reasonOf(w) });
+        this.#apply(
+          rt,
+          w.code === 'needs-auth'
+            ? { type: 'auth-required', reason: reasonOf(w, rt.config.auth.kind) }
+            : { type: 'failed', reason: reasonOf(w, rt.config.auth.kind) },
+        );
       }
       throw new RemoteError(w);
     }
@@ -258,6 +291,7 @@ export class McpManager {
       throw new RemoteError({
         code: 'permission',
         message: `Chrome has not granted access to ${new URL(config.url).origin}. Click "Grant access" on the card.`,
+        action: 'grant-permission',
       });
     }
     const headers = await this.ports.headersFor(config);
@@ -316,10 +350,10 @@ export class McpManager {
         const w = toWireError(e);
         if (w.code === 'superseded' || !this.#queue.isCurrent(id, epoch)) throw new RemoteError(w);
         if (w.code === 'needs-auth') {
-          this.#apply(rt, { type: 'auth-required', reason: reasonOf(w) });
+          this.#apply(rt, { type: 'auth-required', reason: reasonOf(w, rt.config.auth.kind) });
           throw new RemoteError(w);
         }
-        this.#apply(rt, { type: 'session-lost', reason: reasonOf(w) });
+        this.#apply(rt, { type: 'session-lost', reason: reasonOf(w, rt.config.auth.kind) });
         if (rt.state.status !== 'connecting') throw new RemoteError(w);
       }
     }
@@ -398,17 +432,19 @@ export class McpManager {
       // even if the connection changed meanwhile.
       if (!LOST_CODES.has(w.code)) throw new RemoteError(w);
       // Any loss code on the live connection means its session is gone: recover (C7).
-      this.#sessionLost(rt, connectionId, reasonOf(w));
+      this.#sessionLost(rt, connectionId, reasonOf(w, rt.config.auth.kind));
       if (w.code === 'stale-connection') {
         // The offscreen host refuses a call on a superseded connection before sending it.
         throw new RemoteError({
           code: 'session-lost',
           message: `The connection to "${rt.config.name}" had been replaced, so "${tool}" was not sent. Run it again.`,
+          action: 'retry',
         });
       }
       throw new RemoteError({
         code: 'session-lost',
         message: `The connection to "${rt.config.name}" was lost while "${tool}" was running. It was not sent again because it may already have taken effect; run it again if that is safe.`,
+        action: 'retry',
       });
     }
   }
@@ -433,7 +469,7 @@ export class McpManager {
     const servers = [...this.#servers.values()];
     const rt = servers.find((r) => this.#live(r) === event.connectionId);
     if (event.type === 'offscreen:session-lost') {
-      if (rt) this.#sessionLost(rt, event.connectionId, reasonOf(event.error));
+      if (rt) this.#sessionLost(rt, event.connectionId, reasonOf(event.error, rt.config.auth.kind));
       return;
     }
     if (rt) {
@@ -449,7 +485,11 @@ export class McpManager {
     for (const rt of this.#servers.values()) {
       const connectionId = this.#live(rt);
       if (connectionId)
-        this.#sessionLost(rt, connectionId, { kind: 'offscreen-lost', message: 'The MCP host document closed; reconnecting.' });
+        this.#sessionLost(rt, connectionId, {
+          kind: 'offscreen-lost',
+          message: 'The MCP host document closed; reconnecting.',
+          action: 'connect',
+        });
     }
   }
 

@@ -42,7 +42,9 @@ export class ImportChannel {
       if (this.#current !== port) return;
       this.#current = undefined;
       for (const w of this.#pending.values())
-        w.reject(new RemoteError({ code: 'offscreen-lost', message: 'The import check stopped before it answered; try again.' }));
+        w.reject(
+          new RemoteError({ code: 'offscreen-lost', message: 'The import check stopped before it answered; try again.', action: 'retry' }),
+        );
       this.#pending.clear();
     });
     for (const w of this.#waiters) w(port);
@@ -56,7 +58,7 @@ export class ImportChannel {
     return new Promise<chrome.runtime.Port>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiters.delete(done);
-        reject(new RemoteError({ code: 'offscreen-lost', message: 'The import check could not start; try again.' }));
+        reject(new RemoteError({ code: 'offscreen-lost', message: 'The import check could not start; try again.', action: 'retry' }));
       }, PORT_WAIT_MS);
       const done = (port: chrome.runtime.Port) => {
         clearTimeout(timer);
@@ -75,7 +77,7 @@ export class ImportChannel {
     const raw = await new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(id);
-        reject(new RemoteError({ code: 'timeout', message: 'The import check took too long; try again.' }));
+        reject(new RemoteError({ code: 'timeout', message: 'The import check took too long; try again.', action: 'retry' }));
       }, REPLY_WAIT_MS);
       this.#pending.set(id, {
         resolve: (value) => {

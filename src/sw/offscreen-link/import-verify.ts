@@ -11,7 +11,7 @@ import { RemoteError } from '../../protocol/result.js';
 
 export class ImportIntegrityError extends RemoteError {
   constructor(message: string) {
-    super({ code: 'import-integrity', message: `The import check failed: ${message}. Nothing was imported; try again.` });
+    super({ code: 'import-integrity', message: `The import check failed: ${message}. Nothing was imported; try again.`, action: 'retry' });
   }
 }
 

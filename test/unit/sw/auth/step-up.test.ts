@@ -4,11 +4,11 @@
  * "Grant more access" runs the real AuthManager's interactive step-up with granted ∪ challenged
  * scopes and hands the token to the live session; re-running then succeeds. However the
  * challenge text varies, one call gets at most 3 authorizations. Also the needs-auth text a
- * failed background refresh leaves on the card (E9 beyond) and the card's button label.
+ * failed background refresh leaves on the card (E9 beyond) and the action that picks the card's button.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RemoteError } from '../../../../src/protocol/result.js';
+import { RemoteError, toWireError } from '../../../../src/protocol/result.js';
 import type { OffscreenMethod } from '../../../../src/protocol/offscreen.js';
 import type { McpServerConfig } from '../../../../src/storage/config-schema.js';
 import { AuthManager, SIGN_IN_EXPIRED } from '../../../../src/sw/auth/auth-manager.js';
@@ -17,7 +17,6 @@ import { AuthorizationRequiredError, StepUpLimitError } from '../../../../src/sw
 import type { AuthServerConfig } from '../../../../src/sw/auth/ports.js';
 import { withOAuthRetry, type RequestFn } from '../../../../src/sw/offscreen-link/oauth-requests.js';
 import { INSUFFICIENT_SCOPE_CODE, StepUpTracker } from '../../../../src/sw/auth/step-up.js';
-import { authorizeLabelKey } from '../../../../src/components/authorize-label.js';
 import { FakeAs, FakeNet, MCP, REDIRECT } from './fake-net.js';
 
 const CFG: AuthServerConfig = { id: 's1', url: MCP, auth: { kind: 'oauth' } };
@@ -151,22 +150,28 @@ test('a refresh the AS refuses with no user present says exactly what to do (E9 
   await assert.rejects(manager.getAccessToken(CFG), (e: unknown) => {
     assert.ok(e instanceof AuthorizationRequiredError);
     message = e.message;
+    // The card's button then carries the same word, from the action, not from the text.
+    assert.equal(e.action, 'reauthorize');
+    assert.equal(toWireError(e, 'auth').action, 'reauthorize');
     return true;
   });
   assert.ok(message.startsWith('Sign-in expired — click Re-authorize.'), message);
   assert.equal(SIGN_IN_EXPIRED, 'Sign-in expired — click Re-authorize.');
   assert.match(message, /invalid_grant/);
-  // The card's button then carries the same word.
-  assert.equal(authorizeLabelKey({ status: 'needs-auth', reason: { kind: 'auth', message } }), 'reauthorize');
 });
 
-test('the card offers "Authorize" before the first authorization and "Re-authorize" on any other OAuth state', () => {
-  assert.equal(
-    authorizeLabelKey({ status: 'needs-auth', reason: { kind: 'auth', message: 'https://x/mcp needs authorization.' } }),
-    'authorize',
+test('a server never authorized needs "Authorize": its needs-auth error asks for authorize', async () => {
+  const manager = new AuthManager({
+    fetch: new FakeNet().fetch,
+    now: () => 0,
+    authorize: () => Promise.reject(new Error('no window in this test')),
+    store: new MemoryCredentialStore(),
+    redirectUri: REDIRECT,
+  });
+  await assert.rejects(
+    manager.getAccessToken(CFG),
+    (e: unknown) => e instanceof AuthorizationRequiredError && e.action === 'authorize' && toWireError(e).action === 'authorize',
   );
-  for (const status of ['ready', 'error', 'disconnected', 'connecting'] as const)
-    assert.equal(authorizeLabelKey({ status }), 'reauthorize');
 });
 
 test('an AS that holds a registered client to its first scope answers step-up with invalid_scope: one re-registration, then success', async () => {

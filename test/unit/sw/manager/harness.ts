@@ -6,6 +6,7 @@
 import { McpManager, type ManagerPorts } from '../../../../src/sw/manager/mcp-manager.js';
 import type { McpServerConfig } from '../../../../src/storage/config-schema.js';
 import { RemoteError } from '../../../../src/protocol/result.js';
+import type { WireErrorCode } from '../../../../src/protocol/error-codes.js';
 import { deferred as deferredOf } from '../../../support/deferred.js';
 
 /** Deferred answers default to `unknown`: offscreen replies carry values of many shapes. */
@@ -38,7 +39,7 @@ export const CATALOG: Record<string, unknown[]> = {
   resourceTemplates: [],
 };
 
-export const fail = (code: string, message = code) => {
+export const fail = (code: WireErrorCode, message: string = code) => {
   throw new RemoteError({ code, message });
 };
 
