@@ -11,7 +11,6 @@ import { messageObject, promptArgumentSchema, suggestionsFor, triggerAt, type Su
 import { el, sheet } from './dom.js';
 import { ComposerRequestEvent } from './events.js';
 import { t } from './i18n.js';
-import type { McpSchemaFormElement } from './mcp-schema-form.js';
 
 const css = sheet(`
 :host { display: grid; gap: 6px; }
@@ -135,7 +134,7 @@ export class McpComposerElement extends HTMLElement {
       this.#chooser.replaceChildren(el('p', {}, s.label), uri, attach, cancel);
       return;
     }
-    const form = document.createElement('mcp-schema-form') as McpSchemaFormElement;
+    const form = document.createElement('mcp-schema-form');
     form.schema = promptArgumentSchema(s.arguments);
     attach.addEventListener('click', () => {
       const read = form.read();

@@ -8,7 +8,6 @@ import type { ElicitationView } from '../protocol/panel-use.js';
 import { el, sheet } from './dom.js';
 import { ElicitationAnswerEvent, InteractionActionEvent } from './events.js';
 import { t } from './i18n.js';
-import type { McpSchemaFormElement } from './mcp-schema-form.js';
 
 const css = sheet(`
 :host { border: 2px solid var(--accent, #1a73e8); border-radius: 8px; padding: 8px; margin: 6px 0; }
@@ -67,7 +66,7 @@ export class McpElicitationCardElement extends HTMLElement {
   }
 
   #pending(v: ElicitationView, from: HTMLElement) {
-    const form = document.createElement('mcp-schema-form') as McpSchemaFormElement;
+    const form = document.createElement('mcp-schema-form');
     form.schema = v.requestedSchema;
     const buttons: HTMLButtonElement[] = [];
     const send = (action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>) => {

@@ -121,11 +121,14 @@ function headerPlaceholders(headers: ImportHeader[], context: PlaceholderContext
 
 /** Trimmed, control characters removed, bounded; '' when nothing usable is left. */
 export function cleanName(name: string): string {
-  return name
-    .replace(/[\u0000-\u001f\u007f]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, MAX_NAME_LENGTH);
+  return (
+    name
+      // eslint-disable-next-line no-control-regex -- strips control characters from a name
+      .replace(/[\u0000-\u001f\u007f]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, MAX_NAME_LENGTH)
+  );
 }
 
 function nameFromUrl(url: string | undefined): string {

@@ -22,11 +22,12 @@ import { Elicitations, type CallInfo } from './elicitations.js';
 
 export interface UseServersDeps {
   manager: McpManager;
-  request<M extends OffscreenMethod>(method: M, params: OffscreenParams<M>): Promise<OffscreenValue<M>>;
+  // Plain functions, not methods: they are handed on without their object.
+  request: <M extends OffscreenMethod>(method: M, params: OffscreenParams<M>) => Promise<OffscreenValue<M>>;
   onWorkerEvent(listener: (event: OffscreenEvent) => void): void;
   /** Sends a push message to every open panel. */
   push(message: UsePanelPush): void;
-  newId(): string;
+  newId: () => string;
 }
 
 export interface RemoteMcpGlobal {
