@@ -3,7 +3,7 @@
  * servers configured the way `npm start` does (written to `chrome.storage.local`), and handles on
  * the panel page and the offscreen document with {@link BENCH_CODE} installed in both.
  */
-import type { Page, Target } from 'puppeteer-core';
+import { TargetType, type Page, type Target } from 'puppeteer-core';
 import { launchExtension, type ExtensionBrowser } from '../test/support/browser.js';
 import { BENCH_CODE } from './browser-code.js';
 
@@ -87,7 +87,7 @@ export async function offscreenHeap(rig: Rig): Promise<{ usedBytes: number; tota
  * until the offscreen document, which closes itself when its worker goes, is gone too.
  */
 export async function stopWorker(rig: Rig): Promise<void> {
-  const isSw = (t: Target) => t.type() === 'service_worker' && t.url().endsWith('/sw.js');
+  const isSw = (t: Target) => t.type() === TargetType.SERVICE_WORKER && t.url().endsWith('/sw.js');
   const deadline = Date.now() + 10_000;
   while (rig.ext.browser.targets().some(isSw)) {
     if (Date.now() > deadline) throw new Error('the service worker did not stop');

@@ -44,7 +44,7 @@ const child = spawn(
   { stdio: ['pipe', 'pipe', 'inherit'] },
 );
 const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-const nextLine = async () => JSON.parse((await lines.next()).value as string);
+const nextLine = async (): Promise<unknown> => JSON.parse((await lines.next()).value as string) as unknown;
 const { urls } = (await nextLine()) as { urls: string[][] };
 const [[sseUrl], [jsonUrl], concUrls, [manyUrl]] = urls as [[string], [string], string[], [string]];
 const serverCalls = async (): Promise<number> => {
@@ -147,7 +147,7 @@ try {
     cold.push(
       await panel.evaluate(async () => {
         const t0 = performance.now();
-        const r = await chrome.runtime.sendMessage({
+        const r = await chrome.runtime.sendMessage<unknown, { ok?: boolean; error?: unknown } | undefined>({
           type: 'panel:call-tool',
           params: { serverId: 'sse', tool: 'echo', arguments: { text: 'x' } },
         });

@@ -6,7 +6,7 @@
  */
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
-import { rollup, type RollupOptions, type OutputOptions } from 'rollup';
+import { rollup, type OutputOptions } from 'rollup';
 import configs, { outDir } from '../rollup.config.mjs';
 import { auditBundles, auditMarkdown, runtimeAllowlist, type AuditResult, type BundleModule } from './dependency-audit.js';
 import { en } from '../src/i18n/en.js';
@@ -64,7 +64,7 @@ async function check(built: Built[]): Promise<string[]> {
 
 async function assemble() {
   await cp('static', outDir, { recursive: true });
-  const manifest = JSON.parse(await readFile('manifest.json', 'utf8'));
+  const manifest: unknown = JSON.parse(await readFile('manifest.json', 'utf8'));
   await writeFile(`${outDir}/manifest.json`, JSON.stringify(manifest, null, 2));
   for (const [locale, catalog] of [
     ['en', en],

@@ -173,6 +173,8 @@ interface PanelEventMap {
 }
 
 declare global {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging: adds PanelEventMap's events to the DOM's map
   interface HTMLElementEventMap extends PanelEventMap {}
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging, as above
   interface DocumentEventMap extends PanelEventMap {}
 }

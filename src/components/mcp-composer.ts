@@ -12,7 +12,6 @@ import { messageObject, promptArgumentSchema, suggestionsFor, triggerAt, type Su
 import { el, sheet } from './dom.js';
 import { ComposerRequestEvent } from './events.js';
 import { t } from './i18n.js';
-import type { McpSchemaFormElement } from './mcp-schema-form.js';
 
 const css = sheet(`
 :host { display: grid; gap: 6px; }
@@ -132,7 +131,7 @@ export class McpComposerElement extends ElementBase {
       this.#chooser.replaceChildren(el('p', {}, s.label), uri, attach, cancel);
       return;
     }
-    const form = document.createElement('mcp-schema-form') as McpSchemaFormElement;
+    const form = document.createElement('mcp-schema-form');
     form.schema = promptArgumentSchema(s.arguments);
     attach.addEventListener('click', () => {
       const read = form.read();

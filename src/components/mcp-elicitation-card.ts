@@ -9,7 +9,6 @@ import type { ElicitationView } from '../protocol/panel-use.js';
 import { el, sheet } from './dom.js';
 import { ElicitationAnswerEvent, InteractionActionEvent } from './events.js';
 import { t } from './i18n.js';
-import type { McpSchemaFormElement } from './mcp-schema-form.js';
 
 const css = sheet(`
 :host { border: 2px solid var(--accent, #1a73e8); border-radius: 8px; padding: 8px; margin: 6px 0; }
@@ -58,7 +57,7 @@ export class McpElicitationCardElement extends ElementBase {
   }
 
   #pending(v: ElicitationView, from: HTMLElement) {
-    const form = document.createElement('mcp-schema-form') as McpSchemaFormElement;
+    const form = document.createElement('mcp-schema-form');
     form.schema = v.requestedSchema;
     const buttons: HTMLButtonElement[] = [];
     const send = (action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>) => {

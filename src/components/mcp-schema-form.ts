@@ -12,6 +12,7 @@
  * Every label, description and enum title comes from the server and is set as text only (K5).
  */
 import { ElementBase } from './element-base.js';
+import { asText } from '../shared/as-text.js';
 import { el, sheet } from './dom.js';
 import { t } from './i18n.js';
 import { buildFormModel, collectValues, type FieldModel, type FormValues, type ValueError } from './schema-form-model.js';
@@ -181,7 +182,8 @@ export class McpSchemaFormElement extends ElementBase {
           f.required ? null : el('option', { value: '' }, '—'),
           ...f.options.map((o) => el('option', { value: String(o.value) }, o.label)),
         );
-        if (dflt !== undefined && f.options.some((o) => o.value === dflt)) select.value = String(dflt);
+        const chosen = dflt === undefined ? undefined : f.options.find((o) => o.value === dflt);
+        if (chosen) select.value = String(chosen.value);
         return select;
       }
       case 'array': {
@@ -198,7 +200,7 @@ export class McpSchemaFormElement extends ElementBase {
         const numeric = f.kind === 'number' || f.kind === 'integer';
         const type = numeric ? 'text' : f.format === 'email' ? 'email' : f.format === 'uri' ? 'url' : f.format === 'date' ? 'date' : 'text';
         const input = el('input', { ...common, type, ...(numeric ? { inputmode: f.kind === 'integer' ? 'numeric' : 'decimal' } : {}) });
-        if (dflt !== undefined && dflt !== null && typeof dflt !== 'object') input.value = String(dflt);
+        if (dflt !== undefined && dflt !== null && typeof dflt !== 'object') input.value = asText(dflt);
         return input;
       }
     }
@@ -236,9 +238,9 @@ export class McpSchemaFormElement extends ElementBase {
       if (!input) continue;
       if (f.kind === 'boolean') (input as HTMLInputElement).checked = v === true;
       else if (v === undefined || v === null) input.value = '';
-      else if (f.kind === 'array') input.value = Array.isArray(v) ? v.map(String).join('\n') : String(v);
+      else if (f.kind === 'array') input.value = Array.isArray(v) ? v.map(String).join('\n') : asText(v);
       else if (f.kind === 'json' || typeof v === 'object') input.value = JSON.stringify(v);
-      else input.value = String(v);
+      else input.value = asText(v);
     }
   }
 

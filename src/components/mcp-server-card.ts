@@ -12,8 +12,6 @@ import type { ServerView } from '../protocol/panel.js';
 import { el, sheet } from './dom.js';
 import { ServerActionEvent, type ServerAction } from './events.js';
 import { t } from './i18n.js';
-import type { McpLogDrawerElement } from './mcp-log-drawer.js';
-import type { McpToolListElement } from './mcp-tool-list.js';
 
 /** What "Test connection" reported, as shown under the actions. */
 export type PingOutcome = { ok: true; latencyMs: number } | { ok: false; message: string };
@@ -163,8 +161,8 @@ export class McpServerCardElement extends ElementBase {
   readonly #count = el('div', { class: 'tool-count' });
   readonly #actions = el('div', { class: 'actions', role: 'group', 'aria-label': t('serverActions') });
   readonly #ping = el('p', { class: 'ping', role: 'status' });
-  readonly #tools = document.createElement('mcp-tool-list') as McpToolListElement;
-  readonly #log = document.createElement('mcp-log-drawer') as McpLogDrawerElement;
+  readonly #tools = document.createElement('mcp-tool-list');
+  readonly #log = document.createElement('mcp-log-drawer');
   readonly #article = el(
     'article',
     {},

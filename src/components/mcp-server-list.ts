@@ -45,7 +45,7 @@ export class McpServerListElement extends ElementBase {
     }
     const next = new Map<string, McpServerCardElement>();
     for (const server of this.#servers) {
-      const card = this.#cards.get(server.id) ?? (document.createElement('mcp-server-card') as McpServerCardElement);
+      const card = this.#cards.get(server.id) ?? document.createElement('mcp-server-card');
       card.setAttribute('role', 'listitem');
       card.setAttribute('server-id', server.id);
       card.server = server;

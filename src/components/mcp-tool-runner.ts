@@ -8,10 +8,10 @@
 import { ElementBase } from './element-base.js';
 import type { CallToolResult } from '../protocol/mcp-shapes.js';
 import type { ServerView } from '../protocol/panel.js';
+import { asText } from '../shared/as-text.js';
 import { el, sheet } from './dom.js';
 import { CancelToolEvent, RunToolEvent } from './events.js';
 import { t } from './i18n.js';
-import type { McpSchemaFormElement } from './mcp-schema-form.js';
 
 const css = sheet(`
 form { display: grid; gap: 6px; }
@@ -40,7 +40,7 @@ export class McpToolRunnerElement extends ElementBase {
   #running: { serverId: string; operationId: string } | undefined;
   readonly #select = el('select', { name: 'tool' });
   /** Arguments: a form generated from the tool's input schema, with a raw-JSON view (K3). */
-  readonly #args = document.createElement('mcp-schema-form') as McpSchemaFormElement;
+  readonly #args = document.createElement('mcp-schema-form');
   readonly #run = el('button', { type: 'submit' }, t('run'));
   readonly #abort = el('button', { type: 'button', class: 'abort', hidden: true }, t('abort'));
   readonly #progress = el('progress', { 'aria-label': t('progress'), hidden: true });
@@ -184,15 +184,15 @@ function renderBlock(block: Record<string, unknown> & { type: string }): Node {
       const src = imageDataUrl(block);
       return src
         ? el('img', { class: 'image', src, alt: `image (${String(block.mimeType)})` })
-        : el('p', { class: 'muted image-placeholder' }, `[image: ${String(block.mimeType ?? 'unknown type')}]`);
+        : el('p', { class: 'muted image-placeholder' }, `[image: ${asText(block.mimeType ?? 'unknown type')}]`);
     }
     case 'resource': {
       const r = (block.resource ?? {}) as Record<string, unknown>;
-      const body = typeof r.text === 'string' ? r.text : `[binary ${String(r.mimeType ?? '')}]`;
-      return el('figure', { class: 'resource' }, el('figcaption', {}, String(r.uri ?? '')), el('pre', {}, body));
+      const body = typeof r.text === 'string' ? r.text : `[binary ${asText(r.mimeType ?? '')}]`;
+      return el('figure', { class: 'resource' }, el('figcaption', {}, asText(r.uri ?? '')), el('pre', {}, body));
     }
     case 'resource_link':
-      return el('p', { class: 'resource-link' }, `${String(block.name ?? '')} → ${String(block.uri ?? '')}`);
+      return el('p', { class: 'resource-link' }, `${asText(block.name ?? '')} → ${asText(block.uri ?? '')}`);
     default:
       return el('p', { class: 'muted' }, `[${block.type}]`);
   }

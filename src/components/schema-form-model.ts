@@ -5,6 +5,7 @@
  * (`oneOf`, `$ref`, tuples, arrays of objects…) as `json`, to be edited as raw JSON. The schema
  * is the server's and untrusted: depth and field count are bounded, and nothing is evaluated.
  */
+import { asText } from '../shared/as-text.js';
 
 export type ScalarKind = 'string' | 'number' | 'integer' | 'boolean';
 
@@ -170,7 +171,7 @@ export function collectValues(fields: FieldModel[], raw: FormValues, prefix = ''
     }
     switch (f.kind) {
       case 'string': {
-        const s = String(input);
+        const s = asText(input);
         if (f.minLength !== undefined && s.length < f.minLength) fail(`must be at least ${f.minLength} characters`);
         else if (f.maxLength !== undefined && s.length > f.maxLength) fail(`must be at most ${f.maxLength} characters`);
         else value[f.key] = s;
@@ -178,7 +179,7 @@ export function collectValues(fields: FieldModel[], raw: FormValues, prefix = ''
       }
       case 'number':
       case 'integer': {
-        const n = Number(String(input).trim());
+        const n = Number(asText(input).trim());
         if (!Number.isFinite(n)) fail('must be a number');
         else if (f.kind === 'integer' && !Number.isInteger(n)) fail('must be a whole number');
         else if (f.minimum !== undefined && n < f.minimum) fail(`must be at least ${f.minimum}`);
@@ -187,7 +188,7 @@ export function collectValues(fields: FieldModel[], raw: FormValues, prefix = ''
         break;
       }
       case 'enum': {
-        const match = f.options.find((o) => String(o.value) === String(input));
+        const match = f.options.find((o) => String(o.value) === asText(input));
         if (!match) fail('must be one of the choices');
         else value[f.key] = match.value;
         break;
@@ -195,7 +196,7 @@ export function collectValues(fields: FieldModel[], raw: FormValues, prefix = ''
       case 'array': {
         const items = Array.isArray(input)
           ? input.map(String)
-          : String(input)
+          : asText(input)
               .split('\n')
               .map((s) => s.trim())
               .filter((s) => s !== '');

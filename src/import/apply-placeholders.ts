@@ -13,6 +13,7 @@ import { checkUrl } from '../shared/url-rules.js';
 
 export type ApplyResult = { ok: true; entry: ImportEntry } | { ok: false; error: string; missing: string[] };
 
+// eslint-disable-next-line no-control-regex -- finds the control characters a value must not carry (tab allowed)
 const CONTROL_CHARS = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
 /**

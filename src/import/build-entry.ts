@@ -119,13 +119,12 @@ function headerPlaceholders(headers: ImportHeader[], context: PlaceholderContext
   });
 }
 
+// eslint-disable-next-line no-control-regex -- matches the control characters a name must not carry
+const NAME_CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
+
 /** Trimmed, control characters removed, bounded; '' when nothing usable is left. */
 export function cleanName(name: string): string {
-  return name
-    .replace(/[\u0000-\u001f\u007f]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, MAX_NAME_LENGTH);
+  return name.replace(NAME_CONTROL_CHARS, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_NAME_LENGTH);
 }
 
 function nameFromUrl(url: string | undefined): string {

@@ -42,6 +42,7 @@ const RESERVED = new Set([
   'via',
 ]);
 const RESERVED_PREFIXES = ['proxy-', 'sec-'];
+// eslint-disable-next-line no-control-regex -- finds the control characters a header value must not carry (tab allowed)
 const CONTROL_CHARS = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 const BEARER = /^bearer[ \t]+(\S[\s\S]*)$/i;
 

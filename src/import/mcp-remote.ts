@@ -4,6 +4,7 @@
  * such an entry is recognised from its arguments and imported as the remote server it points at.
  * `${VAR}` in arguments is resolved from the entry's own `env` block, as the proxy would.
  */
+import { asText } from '../shared/as-text.js';
 import { MAX_ARGS } from './limits.js';
 import { resolveFromEnv } from './placeholders.js';
 import { REASON_SSE, invalidField } from './reasons.js';
@@ -42,7 +43,7 @@ export function readMcpRemote(name: string, entry: Record<string, unknown>): Raw
   }
   const env = readEnv(entry.env);
   const start = PACKAGE.test(
-    String(entry.command ?? '')
+    asText(entry.command ?? '')
       .trim()
       .split(/[\\/]/)
       .pop() ?? '',

@@ -32,8 +32,14 @@ export function parseImport(text: string, existing: readonly ExistingServer[]): 
 
 function usableExisting(existing: unknown): ExistingServer[] {
   if (!Array.isArray(existing)) return [];
-  return existing.filter(
+  const list: unknown[] = existing;
+  return list.filter(
     (server): server is ExistingServer =>
-      typeof server === 'object' && server !== null && typeof server.name === 'string' && typeof server.url === 'string',
+      typeof server === 'object' &&
+      server !== null &&
+      'name' in server &&
+      typeof server.name === 'string' &&
+      'url' in server &&
+      typeof server.url === 'string',
   );
 }

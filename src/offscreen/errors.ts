@@ -31,8 +31,9 @@ export function describeSdkError(e: unknown, url: string): WireError {
     return { code: 'http-status', message: `${origin} answered HTTP ${status}: ${e.message.slice(0, 300)}`, httpStatus: status };
   }
   if (e instanceof McpError) {
-    if (e.code === ErrorCode.RequestTimeout) return { code: 'timeout', message: `${origin} did not answer in time.` };
-    if (e.code === ErrorCode.ConnectionClosed) return { code: 'network', message: `The connection to ${origin} was closed.` };
+    // McpError.code is a plain number (servers send any code); ErrorCode's members are numbers too.
+    if (e.code === Number(ErrorCode.RequestTimeout)) return { code: 'timeout', message: `${origin} did not answer in time.` };
+    if (e.code === Number(ErrorCode.ConnectionClosed)) return { code: 'network', message: `The connection to ${origin} was closed.` };
     return { code: 'protocol', message: `${origin} returned an MCP error ${e.code}: ${e.message.slice(0, 500)}` };
   }
   if (e instanceof TypeError && /fetch/i.test(e.message)) {

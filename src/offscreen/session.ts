@@ -30,7 +30,7 @@ export interface SessionOptions {
    * Answers form-mode `elicitation/create` (SPEC I1). Without it, elicitation is not declared.
    * Defaults of omitted fields are filled in by the SDK before the answer is sent.
    */
-  onElicitation?(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
+  onElicitation?: (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
   onListChanged(category: 'tools' | 'prompts' | 'resources'): void;
   /**
    * The session ended without us closing it: the transport closed, or the server answered 404

@@ -20,7 +20,7 @@ async function call<M extends PanelMethod>(
   params: PanelParams<M>,
 ): Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string; code?: WireErrorCode }> {
   try {
-    const raw = await chrome.runtime.sendMessage({ type, params });
+    const raw: unknown = await chrome.runtime.sendMessage({ type, params });
     const parsed = panelResultSchema(type).safeParse(raw);
     if (!parsed.success) return { ok: false, message: 'The extension answered with a malformed message.' };
     return parsed.data.ok

@@ -72,7 +72,7 @@ export interface ParsedExport {
 }
 
 /** Accepts the JSON text or an already parsed value; valid entries survive invalid siblings. */
-export function parseExport(json: string | unknown): ParsedExport {
+export function parseExport(json: unknown): ParsedExport {
   let doc: unknown = json;
   if (typeof json === 'string') {
     try {

@@ -105,10 +105,14 @@ export class InteractionStore {
       const cursor = cursorRequest.result;
       if (!cursor) return;
       const current = parsed(cursor.value);
-      // A row that no longer validates cannot be shown as a card; mark it failed all the same.
-      const next = current ? settle(current, 'failed', reason, at) : { ...cursor.value, status: 'failed', reason, updatedAt: at };
-      cursor.update(next);
-      if (current) failed.push(next as Interaction);
+      if (current) {
+        const next = settle(current, 'failed', reason, at);
+        cursor.update(next);
+        failed.push(next);
+      } else {
+        // A row that no longer validates cannot be shown as a card; mark it failed all the same.
+        cursor.update({ ...(cursor.value as Record<string, unknown>), status: 'failed', reason, updatedAt: at });
+      }
       cursor.continue();
     };
     await idbDone(tx);

@@ -37,7 +37,7 @@ function sealKey(): Promise<CryptoKey> {
 
 async function loadOrCreateKey(): Promise<CryptoKey> {
   const db = await openStorageDb();
-  const existing = await idbRequest(db.transaction(STORE_KEYS, 'readonly').objectStore(STORE_KEYS).get(KEY_ID));
+  const existing: unknown = await idbRequest(db.transaction(STORE_KEYS, 'readonly').objectStore(STORE_KEYS).get(KEY_ID));
   if (existing instanceof CryptoKey) return existing;
 
   // Key generation is async and cannot run inside an IndexedDB transaction (it would

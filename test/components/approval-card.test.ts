@@ -47,7 +47,7 @@ describe('mcp-approval-card', () => {
       const el = await card(view());
       const button = el.shadowRoot!.querySelector<HTMLButtonElement>(`button[data-decision="${decision}"]`)!;
       setTimeout(() => button.click());
-      const event = (await oneEvent(el, ApprovalDecisionEvent.type)) as ApprovalDecisionEvent;
+      const event = await oneEvent<ApprovalDecisionEvent>(el, ApprovalDecisionEvent.type);
       expect(event.approvalId).to.equal('ap1');
       expect(event.decision).to.equal(decision);
       expect(event.composed).to.equal(true);

@@ -49,7 +49,7 @@ describe('mcp-composer', () => {
     expect(asked, 'a required argument is missing').to.equal(0);
     form.shadowRoot!.querySelector<HTMLInputElement>('input')!.value = 'Ada';
     setTimeout(() => attach.click());
-    const e = (await oneEvent(el, ComposerRequestEvent.type)) as ComposerRequestEvent;
+    const e = await oneEvent<ComposerRequestEvent>(el, ComposerRequestEvent.type);
     expect(e.detail).to.deep.equal({ kind: 'prompt', serverId: 'demo', prompt: 'greet', arguments: { name: 'Ada' } });
   });
 
@@ -63,7 +63,7 @@ describe('mcp-composer', () => {
     expect(el.shadowRoot!.querySelector('.no-match')).to.not.equal(null);
     typeText(el, '@demo://readme');
     setTimeout(() => el.shadowRoot!.querySelector<HTMLButtonElement>('.suggestions button')!.click());
-    const e = (await oneEvent(el, ComposerRequestEvent.type)) as ComposerRequestEvent;
+    const e = await oneEvent<ComposerRequestEvent>(el, ComposerRequestEvent.type);
     expect(e.detail).to.deep.equal({ kind: 'resource', serverId: 'demo', uri: 'demo://readme' });
   });
 
@@ -80,13 +80,13 @@ describe('mcp-composer', () => {
     const root = el.shadowRoot!;
     expect(root.querySelector('.block pre')!.textContent).to.equal('<b>fenced</b>');
     expect(root.querySelector('b')).to.equal(null);
-    const msg = JSON.parse(root.querySelector('.message-json')!.textContent);
+    const msg = JSON.parse(root.querySelector('.message-json')!.textContent) as { role: string; content: Record<string, unknown>[] };
     expect(msg.role).to.equal('user');
     expect(msg.content[0]).to.deep.equal({ type: 'text', text: 'Summarize this' });
     expect(msg.content[1]).to.deep.include({ type: 'context', kind: 'resource', untrusted: true, delimiter: 'mcp-untrusted-ab' });
-    expect(msg.content[1].provenance).to.deep.equal({ source: 'mcp', serverId: 'demo', serverName: 'Demo', uri: 'demo://readme' });
+    expect(msg.content[1]!.provenance).to.deep.equal({ source: 'mcp', serverId: 'demo', serverName: 'Demo', uri: 'demo://readme' });
     root.querySelector<HTMLButtonElement>('.block button.remove')!.click();
-    expect(JSON.parse(root.querySelector('.message-json')!.textContent).content.length).to.equal(1);
+    expect((JSON.parse(root.querySelector('.message-json')!.textContent) as { content: unknown[] }).content.length).to.equal(1);
     await expect(el).to.be.accessible();
   });
 });

@@ -40,7 +40,7 @@ describe('mcp-elicitation-card', () => {
     guests.value = '2';
     form.shadowRoot!.querySelector<HTMLSelectElement>('select')!.value = 'aisle';
     setTimeout(() => button(el, 'accept').click());
-    const e = (await oneEvent(el, ElicitationAnswerEvent.type)) as ElicitationAnswerEvent;
+    const e = await oneEvent<ElicitationAnswerEvent>(el, ElicitationAnswerEvent.type);
     expect([e.interactionId, e.action, e.content]).to.deep.equal(['q1', 'accept', { guests: 2, seat: 'aisle' }]);
     expect(button(el, 'decline').disabled).to.equal(true);
     await expect(el).to.be.accessible();
@@ -53,7 +53,7 @@ describe('mcp-elicitation-card', () => {
     button(el, 'accept').click();
     expect(sent).to.equal(0);
     setTimeout(() => button(el, 'cancel').click());
-    const e = (await oneEvent(el, ElicitationAnswerEvent.type)) as ElicitationAnswerEvent;
+    const e = await oneEvent<ElicitationAnswerEvent>(el, ElicitationAnswerEvent.type);
     expect([e.action, e.content]).to.deep.equal(['cancel', undefined]);
   });
 
@@ -72,7 +72,7 @@ describe('mcp-elicitation-card', () => {
     box.click();
     expect(rerun.disabled).to.equal(false);
     setTimeout(() => rerun.click());
-    const e = (await oneEvent(el, InteractionActionEvent.type)) as InteractionActionEvent;
+    const e = await oneEvent<InteractionActionEvent>(el, InteractionActionEvent.type);
     expect([e.interactionId, e.action]).to.deep.equal(['q1', 'rerun']);
   });
 });

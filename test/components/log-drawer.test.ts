@@ -36,7 +36,7 @@ describe('mcp-log-drawer', () => {
   it('exports what it shows as JSON', async () => {
     const el = await fixture<McpLogDrawerElement>(html`<mcp-log-drawer server-id="demo"></mcp-log-drawer>`);
     el.entries = [entry(1)];
-    const doc = JSON.parse(el.exportJson());
+    const doc = JSON.parse(el.exportJson()) as { serverId: string; entries: unknown[] };
     expect(doc.serverId).to.equal('demo');
     expect(doc.entries).to.deep.equal([entry(1)]);
   });

@@ -32,7 +32,7 @@ async function runner() {
 
 async function start(el: McpToolRunnerElement): Promise<RunToolEvent> {
   setTimeout(() => el.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click());
-  return (await oneEvent(el, RunToolEvent.type)) as RunToolEvent;
+  return await oneEvent<RunToolEvent>(el, RunToolEvent.type);
 }
 
 describe('mcp-tool-runner', () => {
@@ -43,7 +43,7 @@ describe('mcp-tool-runner', () => {
     const abort = el.shadowRoot!.querySelector<HTMLButtonElement>('button.abort')!;
     expect(abort.hidden).to.equal(false);
     setTimeout(() => abort.click());
-    const cancel = (await oneEvent(el, CancelToolEvent.type)) as CancelToolEvent;
+    const cancel = await oneEvent<CancelToolEvent>(el, CancelToolEvent.type);
     expect([cancel.serverId, cancel.operationId]).to.deep.equal(['demo', run.operationId]);
   });
 

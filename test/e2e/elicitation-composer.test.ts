@@ -8,7 +8,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'puppeteer-core';
+import { TargetType, type Page } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 
@@ -118,7 +118,7 @@ test('Cancel is delivered as cancel', async () => {
 });
 
 const swUrl = () => `chrome-extension://${ext.extensionId}/sw.js`;
-const swTarget = () => ext.browser.targets().find((t) => t.type() === 'service_worker' && t.url() === swUrl());
+const swTarget = () => ext.browser.targets().find((t) => t.type() === TargetType.SERVICE_WORKER && t.url() === swUrl());
 async function stopWorker() {
   for (let attempt = 0; attempt < 20; attempt++) {
     const target = swTarget();
@@ -150,9 +150,9 @@ test('a question open across a worker restart fails with its reason; re-run need
   // Clicking the disabled button, or asking the worker without the confirmation, sends nothing.
   const refused = await panel.evaluate(async (card) => {
     const id = (document.querySelector(card) as HTMLElement & { interaction: { id: string } }).interaction.id;
-    return chrome.runtime.sendMessage({ type: 'panel:rerun-interaction', params: { interactionId: id } });
+    return chrome.runtime.sendMessage<unknown, { ok: boolean }>({ type: 'panel:rerun-interaction', params: { interactionId: id } });
   }, CARD);
-  assert.equal((refused as { ok: boolean }).ok, false);
+  assert.equal(refused.ok, false);
   assert.equal(server.stats.toolCalls.filter((c) => c === 'confirm_booking').length, callsBefore);
 
   await panel.click(`${CARD}[status="failed"] >>> input.confirm-safe`);

@@ -12,7 +12,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page, Target } from 'puppeteer-core';
+import { TargetType, type Page, type Target } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { dumpExtensionStorage } from '../support/storage-dump.js';
 import { ADMIN_SCOPE, OAUTH_SCOPE, startOAuthServers, type OAuthServers } from '../support/oauth-servers.js';
@@ -36,9 +36,12 @@ after(async () => {
 
 /** The authorization window: a new page target on the authorization server. */
 async function authWindow(): Promise<Page> {
-  const target: Target = await ext.browser.waitForTarget((t) => t.type() === 'page' && t.url().startsWith(`${as.issuer}/interaction/`), {
-    timeout: 15_000,
-  });
+  const target: Target = await ext.browser.waitForTarget(
+    (t) => t.type() === TargetType.PAGE && t.url().startsWith(`${as.issuer}/interaction/`),
+    {
+      timeout: 15_000,
+    },
+  );
   return await target.asPage();
 }
 
@@ -158,7 +161,7 @@ function approveIfShown(): { stop(): void } {
   let stopped = false;
   void (async () => {
     while (!stopped) {
-      const target = ext.browser.targets().find((t) => t.type() === 'page' && t.url().startsWith(`${as.issuer}/interaction/`));
+      const target = ext.browser.targets().find((t) => t.type() === TargetType.PAGE && t.url().startsWith(`${as.issuer}/interaction/`));
       const popup = target ? await target.asPage().catch(() => null) : null;
       const approve = popup ? await popup.$('#approve').catch(() => null) : null;
       if (approve) await approve.click().catch(() => undefined);

@@ -108,7 +108,7 @@ test('the tool list shows annotations as hints and the input schema on demand', 
     text = await textOf(panel, `${TOOLS} >>> li:first-child pre`);
     if (!text) await new Promise((r) => setTimeout(r, 50));
   }
-  const schema = JSON.parse(text);
+  const schema = JSON.parse(text) as { properties: { text: { type: string } } };
   assert.equal(schema.properties.text.type, 'string');
 });
 
@@ -164,8 +164,10 @@ test("the log drawer lists this server's requests, redacted", async () => {
 });
 
 test('export carries the server but no secret', async () => {
-  const reply = await panel.evaluate(async () => chrome.runtime.sendMessage({ type: 'panel:export', params: {} }));
-  const doc = JSON.parse((reply as { value: { json: string } }).value.json);
+  const reply = await panel.evaluate(async () =>
+    chrome.runtime.sendMessage<unknown, { value: { json: string } }>({ type: 'panel:export', params: {} }),
+  );
+  const doc = JSON.parse(reply.value.json) as { format: string; servers: { name: string; headerNames?: string[] }[] };
   assert.equal(doc.format, 'remote-mcp-for-chrome');
   assert.deepEqual(
     doc.servers.map((s: { name: string; headerNames?: string[] }) => [s.name, s.headerNames]),

@@ -101,7 +101,7 @@ test('C3: a URL changed in storage moves the server to the new address; the old 
   const echoesBefore = server.stats.toolCalls.filter((c) => c === 'echo').length;
   const worker = await ext.serviceWorker();
   await worker.evaluate(async (url: string) => {
-    const { mcp_servers: list } = (await chrome.storage.local.get('mcp_servers')) as { mcp_servers: { id: string; url: string }[] };
+    const { mcp_servers: list } = await chrome.storage.local.get<{ mcp_servers: { id: string; url: string }[] }>('mcp_servers');
     await chrome.storage.local.set({ mcp_servers: list.map((s) => (s.id === 'demo' ? { ...s, url } : s)) });
   }, other.url);
   await until('a session on the new server', async () => (other!.stats.sessionsOpened === 1 ? true : undefined));

@@ -63,7 +63,7 @@ test('calling a tool with JSON arguments shows its text result', async () => {
 test('a tool with an outputSchema returns validated structured content under the extension CSP', async () => {
   await runTool('add', { a: 2, b: 40 }, 'pre.structured');
   const text = await panel.$eval('mcp-tool-runner >>> pre.text', (el) => el.textContent);
-  const structured = await panel.$eval('mcp-tool-runner >>> pre.structured', (el) => JSON.parse(el.textContent ?? 'null'));
+  const structured = await panel.$eval('mcp-tool-runner >>> pre.structured', (el) => JSON.parse(el.textContent ?? 'null') as unknown);
   assert.equal(text, 'sum=42');
   assert.deepEqual(structured, { sum: 42 });
 });

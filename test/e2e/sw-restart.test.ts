@@ -8,7 +8,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'puppeteer-core';
+import { TargetType, type Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, runToolInPanel, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 
@@ -38,7 +38,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const runTool = (tool: string, args: unknown) => runToolInPanel(panel, 'demo', tool, args);
 
 const swUrl = () => `chrome-extension://${ext.extensionId}/sw.js`;
-const swTarget = () => ext.browser.targets().find((t) => t.type() === 'service_worker' && t.url() === swUrl());
+const swTarget = () => ext.browser.targets().find((t) => t.type() === TargetType.SERVICE_WORKER && t.url() === swUrl());
 const count = (tool: string) => server.stats.toolCalls.filter((c) => c === tool).length;
 
 /**

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import puppeteer, { type Browser, type ElementHandle, type Page, type Target, type WebWorker } from 'puppeteer-core';
+import puppeteer, { TargetType, type Browser, type ElementHandle, type Page, type Target, type WebWorker } from 'puppeteer-core';
+import { asText } from '../../src/shared/as-text.js';
 
 export interface ExtensionBrowser {
   browser: Browser;
@@ -40,7 +41,7 @@ export async function launchExtension(
   const extDir = join(dir, 'ext');
   const profile = join(dir, 'profile');
   await cp(dist, extDir, { recursive: true });
-  const manifest = JSON.parse(await readFile(join(extDir, 'manifest.json'), 'utf8'));
+  const manifest = JSON.parse(await readFile(join(extDir, 'manifest.json'), 'utf8')) as { key: string; host_permissions?: string[] };
   if (options.grantLoopback !== false) manifest.host_permissions = ['http://127.0.0.1/*', 'http://localhost/*'];
   await writeFile(join(extDir, 'manifest.json'), JSON.stringify(manifest));
   const extensionId = extensionIdFromKey(manifest.key);
@@ -72,12 +73,12 @@ export async function launchExtension(
     if (!target.url().startsWith(origin)) return;
     const where = target.url().slice(origin.length) || target.type();
     try {
-      if (target.type() === 'service_worker') {
+      if (target.type() === TargetType.SERVICE_WORKER) {
         const worker = await target.worker();
         worker?.on('console', (m) => {
           if (m.type() === 'error') errors.push(`[${where}] ${m.text()}`);
         });
-      } else if (target.type() === 'page' || target.type() === 'other' || target.type() === 'background_page') {
+      } else if (target.type() === TargetType.PAGE || target.type() === TargetType.OTHER || target.type() === TargetType.BACKGROUND_PAGE) {
         const page = await target.asPage();
         page.on('console', (m) => {
           if (m.type() === 'error') errors.push(`[${where}] ${m.text()}`);
@@ -101,7 +102,7 @@ export async function launchExtension(
     let lastError: unknown;
     while (Date.now() < deadline) {
       try {
-        const target = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url() === `${origin}sw.js`, {
+        const target = await browser.waitForTarget((t) => t.type() === TargetType.SERVICE_WORKER && t.url() === `${origin}sw.js`, {
           timeout: 15_000,
         });
         const worker = await target.worker();
@@ -116,7 +117,7 @@ export async function launchExtension(
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error(`The extension's service worker did not become ready: ${String(lastError ?? 'extension APIs never appeared')}`);
+    throw new Error(`The extension's service worker did not become ready: ${asText(lastError ?? 'extension APIs never appeared')}`);
   };
 
   return {

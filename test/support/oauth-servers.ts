@@ -17,6 +17,7 @@ import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middlew
 import { mcpAuthMetadataRouter, getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { asText } from '../../src/shared/as-text.js';
 
 export const OAUTH_SCOPE = 'mcp:tools';
 /** Needed only by the `admin-op` tool: calling it with less gets a 403 insufficient_scope challenge (E7). */
@@ -182,7 +183,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
         try {
           if (rejected.has(token)) throw new InvalidTokenError('token revoked');
           const c = verifyJwt(token, publicKey, mcpUrl);
-          return { token, clientId: String(c['client_id']), scopes: String(c['scope'] ?? '').split(' '), expiresAt: Number(c['exp']) };
+          return { token, clientId: String(c['client_id']), scopes: asText(c['scope'] ?? '').split(' '), expiresAt: Number(c['exp']) };
         } catch (e) {
           stats.unauthorized++;
           throw e;

@@ -21,14 +21,14 @@ export function dumpExtensionStorage(worker: WebWorker): Promise<StorageDump> {
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
         const r = indexedDB.open(info.name!);
         r.onsuccess = () => resolve(r.result);
-        r.onerror = () => reject(r.error);
+        r.onerror = () => reject(r.error ?? new Error(`could not open ${String(info.name)}`));
       });
       for (const store of Array.from(db.objectStoreNames)) {
         idb[`${info.name}/${store}`] = await new Promise((resolve, reject) => {
           const r = db.transaction(store).objectStore(store).getAll();
           r.onsuccess = () =>
-            resolve(r.result.map((v) => (v instanceof CryptoKey ? { cryptoKey: v.type, extractable: v.extractable } : v)));
-          r.onerror = () => reject(r.error);
+            resolve(r.result.map((v: unknown) => (v instanceof CryptoKey ? { cryptoKey: v.type, extractable: v.extractable } : v)));
+          r.onerror = () => reject(r.error ?? new Error(`could not read ${store}`));
         });
       }
       db.close();

@@ -163,6 +163,7 @@ function defang(text: string): string {
 
 /** Single line, no control characters, bounded; for labels built from server strings. */
 function oneLine(value: string): string {
+  // eslint-disable-next-line no-control-regex -- strips control characters from server strings
   const flat = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
   const cut = truncateUtf8(flat, MAX_LABEL_LENGTH);
   return defang(cut.cutBytes > 0 ? `${cut.text}\u2026` : cut.text);

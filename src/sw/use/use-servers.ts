@@ -29,11 +29,12 @@ export interface UseServersDeps {
   interactions: InteractionStore;
   /** `chrome.storage.session`: ids of failed interactions still shown. */
   session: ElicitationDeps['session'];
-  request<M extends OffscreenMethod>(method: M, params: OffscreenParams<M>): Promise<OffscreenValue<M>>;
+  // Plain functions, not methods: they are handed on without their object.
+  request: <M extends OffscreenMethod>(method: M, params: OffscreenParams<M>) => Promise<OffscreenValue<M>>;
   onWorkerEvent(listener: (event: OffscreenEvent) => void): void;
   /** Sends a push message to every open panel. */
   push(message: UsePanelPush): void;
-  newId(): string;
+  newId: () => string;
 }
 
 export function setUpUseServers(deps: UseServersDeps) {

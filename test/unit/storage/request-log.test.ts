@@ -81,10 +81,11 @@ test('large bodies are truncated to a bounded preview', async () => {
 test('export is JSON grouped by server; clear empties one server or all', async () => {
   await appendRequestLog('a', entry(1));
   await appendRequestLog('b', entry(2));
-  const doc = JSON.parse(await exportRequestLog());
+  type Export = { format: string; servers: Record<string, unknown> };
+  const doc = JSON.parse(await exportRequestLog()) as Export;
   assert.equal(doc.format, 'remote-mcp-for-chrome/request-log');
   assert.deepEqual(Object.keys(doc.servers).sort(), ['a', 'b']);
-  assert.deepEqual(Object.keys(JSON.parse(await exportRequestLog('b')).servers), ['b']);
+  assert.deepEqual(Object.keys((JSON.parse(await exportRequestLog('b')) as Export).servers), ['b']);
   await clearRequestLog('a');
   assert.deepEqual(await readRequestLog('a'), []);
   assert.equal((await readRequestLog('b')).length, 1);

@@ -89,7 +89,7 @@ test('a lost key database makes old blobs fail to open rather than decrypt wrong
   await new Promise<void>((resolve, reject) => {
     const r = indexedDB.deleteDatabase(DB_NAME);
     r.onsuccess = () => resolve();
-    r.onerror = () => reject(r.error);
+    r.onerror = () => reject(r.error ?? new Error('deleteDatabase failed'));
   });
   await assert.rejects(open(blob, 'p'), SealError);
 });

@@ -211,13 +211,12 @@ test('a closed window is a cancellation and stores nothing', async () => {
 });
 
 test('a callback from another issuer is refused before the code is exchanged', async () => {
-  let asRef: FakeAs | undefined;
+  // The callback runs during getAccessToken, after setup() has returned `as`.
   const { as, manager } = setup({}, async (url) => {
-    const cb = new URL(await asRef!.authorize(url));
+    const cb = new URL(await as.authorize(url));
     cb.searchParams.set('iss', 'https://evil.example');
     return cb.href;
   });
-  asRef = as;
   await assert.rejects(manager.getAccessToken(CFG, { interactive: true }), AuthorizationResponseError);
   assert.equal(as.tokenCalls, 0);
 });

@@ -19,7 +19,7 @@ test('DCR sends our redirect URI, both grant types, auth method none and the sco
   const net = new FakeNet().on(`${ISSUER}/register`, () => json({ client_id: 'abc' }, 201));
   const client = await resolveClient(net.fetch, { ...opts, metadata: meta(), scope: 'read write' });
   assert.deepEqual(client, { clientId: 'abc', tokenEndpointAuthMethod: 'none', source: 'dcr' });
-  const sent = JSON.parse(net.requests[0]!.body);
+  const sent = JSON.parse(net.requests[0]!.body) as Record<string, unknown>;
   assert.deepEqual(sent.redirect_uris, [REDIRECT]);
   assert.deepEqual(sent.grant_types, ['authorization_code', 'refresh_token']);
   assert.equal(sent.token_endpoint_auth_method, 'none');

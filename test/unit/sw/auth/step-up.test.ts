@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RemoteError, toWireError } from '../../../../src/protocol/result.js';
-import type { OffscreenMethod } from '../../../../src/protocol/offscreen.js';
+import type { OffscreenMethod, OffscreenParams } from '../../../../src/protocol/offscreen.js';
 import type { McpServerConfig } from '../../../../src/storage/config-schema.js';
 import { AuthManager, SIGN_IN_EXPIRED } from '../../../../src/sw/auth/auth-manager.js';
 import { MemoryCredentialStore } from '../../../../src/sw/auth/memory-store.js';
@@ -31,6 +31,9 @@ const CONFIG = {
 } as McpServerConfig;
 const CALL = { connectionId: 'c1', operationId: 'op', name: 'admin', arguments: {}, timeoutMs: 60_000 };
 
+/** One request the fake offscreen received, its params typed by its method. */
+type Sent = { [M in OffscreenMethod]: { method: M; params: OffscreenParams<M> } }[OffscreenMethod];
+
 /**
  * The real AuthManager over a fake AS; a fake offscreen whose server accepts the call only
  * with a token in `accepted`, and otherwise answers 403 with the next challenge of `challenges`.
@@ -48,15 +51,16 @@ async function setup(challenges: (i: number) => string) {
   const accepted = new Set<string>();
   let sessionToken = '';
   let refused = 0;
-  const sent: { method: OffscreenMethod; params: any }[] = [];
-  const request = (async (method: OffscreenMethod, params: any) => {
-    sent.push({ method, params });
-    if (method === 'offscreen:connect') {
-      sessionToken = /^Bearer (.+)$/.exec(params.headers.Authorization)![1]!;
+  const sent: Sent[] = [];
+  const request = (async (method: OffscreenMethod, params: unknown) => {
+    const call = { method, params } as Sent;
+    sent.push(call);
+    if (call.method === 'offscreen:connect') {
+      sessionToken = /^Bearer (.+)$/.exec(call.params.headers.Authorization ?? '')![1]!;
       return { capabilities: {} };
     }
-    if (method === 'offscreen:set-authorization') {
-      sessionToken = params.authorization.slice('Bearer '.length);
+    if (call.method === 'offscreen:set-authorization') {
+      sessionToken = call.params.authorization.slice('Bearer '.length);
       return { updated: true };
     }
     if (method === 'offscreen:call-tool') {

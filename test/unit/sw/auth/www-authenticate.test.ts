@@ -33,7 +33,7 @@ test('several challenges in one header are separated correctly', () => {
       ['basic', { realm: 'simple' }],
       ['bearer', { scope: 'a b', error: 'insufficient_scope' }],
       ['newauth', { realm: 'n', type: '1' }],
-    ].map(([s, p]) => [s, Object.assign(Object.create(null), p)]),
+    ].map(([s, p]) => [s, Object.assign(Object.create(null) as Record<string, string>, p)]),
   );
 });
 

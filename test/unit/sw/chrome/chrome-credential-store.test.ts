@@ -95,7 +95,9 @@ test('refresh tokens and client secrets are sealed at rest; access tokens never 
     assert.equal(atRest.includes(secret), false, `${secret} in chrome.storage.local`);
   assert.ok(JSON.stringify(session.dump()).includes('AT-PLAINTEXT-7c1'), 'the access token lives in the session area');
 
-  const entry = (local.dump()[SERVERS_KEY] as { id: string; auth: Record<string, any> }[]).find((s) => s.id === 'srv')!;
+  const entry = (
+    local.dump()[SERVERS_KEY] as { id: string; auth: { tokens: { refresh: object }; registration: { clientSecret: object } } }[]
+  ).find((s) => s.id === 'srv')!;
   assert.deepEqual(Object.keys(entry.auth.tokens.refresh).sort(), ['ct', 'iv', 'v']);
   assert.deepEqual(Object.keys(entry.auth.registration.clientSecret).sort(), ['ct', 'iv', 'v']);
 });

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RemoteError } from '../../../../src/protocol/result.js';
-import type { OffscreenMethod } from '../../../../src/protocol/offscreen.js';
+import type { OffscreenMethod, OffscreenParams } from '../../../../src/protocol/offscreen.js';
 import type { McpServerConfig } from '../../../../src/storage/config-schema.js';
 import { withOAuthRetry, type RequestFn, type UnauthorizedHandler } from '../../../../src/sw/offscreen-link/oauth-requests.js';
 import { AuthorizationRequiredError } from '../../../../src/sw/auth/errors.js';
@@ -29,20 +29,24 @@ const connectParams = {
   timeoutMs: 60_000,
 };
 
+/** One request the fake offscreen received, its params typed by its method. */
+type Sent = { [M in OffscreenMethod]: { method: M; params: OffscreenParams<M> } }[OffscreenMethod];
+
 /** A fake offscreen whose server accepts only `valid` tokens; records what was sent. */
 function harness(valid: Set<string>, refreshTo: string[] = ['NEW']) {
-  const sent: { method: OffscreenMethod; params: any }[] = [];
+  const sent: Sent[] = [];
   let sessionToken = '';
-  const request = (async (method: OffscreenMethod, params: any) => {
-    sent.push({ method, params });
-    if (method === 'offscreen:connect') {
-      const token = /^Bearer (.+)$/.exec(params.headers.Authorization ?? '')?.[1] ?? '';
+  const request = (async (method: OffscreenMethod, params: unknown) => {
+    const call = { method, params } as Sent;
+    sent.push(call);
+    if (call.method === 'offscreen:connect') {
+      const token = /^Bearer (.+)$/.exec(call.params.headers.Authorization ?? '')?.[1] ?? '';
       if (!valid.has(token)) throw unauthorized();
       sessionToken = token;
       return { capabilities: {} };
     }
-    if (method === 'offscreen:set-authorization') {
-      sessionToken = params.authorization.slice('Bearer '.length);
+    if (call.method === 'offscreen:set-authorization') {
+      sessionToken = call.params.authorization.slice('Bearer '.length);
       return { updated: true };
     }
     if (method === 'offscreen:call-tool') {
@@ -77,7 +81,7 @@ test('a 401 at connect refreshes once and connects with the new token', async ()
   await h.wrapped('offscreen:connect', connectParams);
   assert.deepEqual(h.refreshes, ['OLD']);
   assert.deepEqual(
-    h.sent.map((s) => s.params.headers?.Authorization),
+    h.sent.map((s) => (s.method === 'offscreen:connect' ? s.params.headers.Authorization : undefined)),
     ['Bearer OLD', 'Bearer NEW'],
   );
 });
