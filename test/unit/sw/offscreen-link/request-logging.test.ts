@@ -59,7 +59,9 @@ describe('request logging (SPEC J2)', () => {
 
   it('logs failures with their HTTP status and message, and still throws them', async () => {
     const { request, log } = harness((m) =>
-      m === 'offscreen:connect' ? { capabilities: {} } : new RemoteError({ code: 'http-status', message: 'Service unavailable', httpStatus: 503 }),
+      m === 'offscreen:connect'
+        ? { capabilities: {} }
+        : new RemoteError({ code: 'http-status', message: 'Service unavailable', httpStatus: 503 }),
     );
     await request('offscreen:connect', { serverId: 'demo', connectionId: 'c1', url: 'u', headers: {}, timeoutMs: 5000 });
     await assert.rejects(request('offscreen:ping', { connectionId: 'c1' }), /Service unavailable/);
