@@ -52,7 +52,6 @@ export const PlaceholderSchema = z.strictObject({
 export type Placeholder = z.infer<typeof PlaceholderSchema>;
 
 export const ImportStatusSchema = z.enum(['add', 'skip', 'conflict']);
-export type ImportStatus = z.infer<typeof ImportStatusSchema>;
 
 export const ImportEntrySchema = z.strictObject({
   name: z.string().check(z.minLength(1), z.maxLength(MAX_NAME_LENGTH)),

@@ -23,7 +23,6 @@ export const ImportChannelRequestSchema = z.object({
   existing: ImportExistingSchema,
   inputDigest: hex,
 });
-export type ImportChannelRequest = z.infer<typeof ImportChannelRequestSchema>;
 
 /** The preview stays `unknown` here: the worker validates it with `ImportPreviewSchema` itself. */
 export const ImportChannelReplySchema = z.object({

@@ -4,7 +4,7 @@
  * `connectionId` (SPEC C6) and reports back. Everything is validated on receipt on both sides.
  */
 import * as z from 'zod/mini';
-import { CallToolResultSchema, CatalogSchema, MAX_CATALOG_ITEMS, ServerInfoSchema } from './mcp-shapes.js';
+import { CallToolResultSchema, MAX_CATALOG_ITEMS, ServerInfoSchema } from './mcp-shapes.js';
 import { WireErrorSchema, resultSchema } from './result.js';
 import { ElicitationEventSchema, ElicitationRequestSchemas, ElicitationResponseSchemas } from './offscreen-elicitation.js';
 
@@ -22,7 +22,6 @@ export const OffscreenRequestSchemas = {
     headers: z.record(z.string(), z.string().check(z.maxLength(8192))),
     timeoutMs: z.number().check(z.int(), z.gte(1000)),
   }),
-  'offscreen:list-catalog': z.object({ connectionId: id }),
   /** One category at a time, so a category that fails keeps its last valid list (SPEC D2). */
   'offscreen:list-category': z.object({ connectionId: id, category: z.enum(['tools', 'prompts', 'resources', 'resourceTemplates']) }),
   'offscreen:call-tool': z.object({
@@ -46,7 +45,6 @@ export const OffscreenResponseSchemas = {
     capabilities: jsonObject,
     instructions: z.optional(z.string().check(z.maxLength(16384))),
   }),
-  'offscreen:list-catalog': CatalogSchema,
   // Items are checked one by one by the manager (catalog-items.ts): one malformed or oversized
   // entry is dropped or trimmed with a visible warning instead of rejecting the whole list (N8).
   'offscreen:list-category': z.object({

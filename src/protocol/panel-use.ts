@@ -30,7 +30,6 @@ export const ApprovalViewSchema = z.object({
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
 
 export const ELICITATION_ACTIONS = ['accept', 'decline', 'cancel'] as const;
-export type ElicitationAction = (typeof ELICITATION_ACTIONS)[number];
 
 /**
  * A server's form-mode question during a tool call (SPEC I1), or one that could no longer be

@@ -21,7 +21,6 @@ export const StateReasonSchema = z.object({
 });
 
 export const ServerStatusSchema = z.enum(['disconnected', 'connecting', 'ready', 'needs-auth', 'error']);
-export type ServerStatus = z.infer<typeof ServerStatusSchema>;
 
 export const ServerViewSchema = z.object({
   id: serverId,

@@ -65,8 +65,6 @@ const OAuthAuthSchema = z.object({
 });
 
 export const ServerAuthSchema = z.discriminatedUnion('kind', [NoneAuthSchema, BearerAuthSchema, OAuthAuthSchema]);
-export type ServerAuth = z.infer<typeof ServerAuthSchema>;
-export type AuthKind = ServerAuth['kind'];
 
 export const StaticHeaderSchema = z.object({
   name: z.string().check(z.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/)),

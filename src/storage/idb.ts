@@ -76,7 +76,10 @@ export function idbDone(tx: IDBTransaction): Promise<void> {
   });
 }
 
-/** Drops the cached connection so a test can swap `globalThis.indexedDB` or simulate a restart. */
+/**
+ * Drops the cached connection so a test can swap `globalThis.indexedDB` or simulate a restart.
+ * @internal test hook: module state cannot be reset from outside (knip --production skips it).
+ */
 export async function resetStorageDbForTests(): Promise<void> {
   const pending = dbPromise;
   dbPromise = null;

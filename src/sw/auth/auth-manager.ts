@@ -22,18 +22,18 @@ import { selectScope } from './scope.js';
 import { exchangeCode, refreshTokens, type TokenSet } from './token.js';
 import { parseBearerChallenge, type BearerChallenge } from './www-authenticate.js';
 import { errorText } from './bounded-fetch.js';
-import { credentialKeyString } from './memory-store.js';
-import type {
-  AuthBinding,
-  AuthServerConfig,
-  AuthorizeFn,
-  Clock,
-  CredentialKey,
-  CredentialStore,
-  FetchLike,
-  OAuthAuth,
-  RandomSource,
-  StoredClient,
+import {
+  credentialKeyString,
+  type AuthBinding,
+  type AuthServerConfig,
+  type AuthorizeFn,
+  type Clock,
+  type CredentialKey,
+  type CredentialStore,
+  type FetchLike,
+  type OAuthAuth,
+  type RandomSource,
+  type StoredClient,
 } from './ports.js';
 import { canonicalResourceUrl, isAllowedEndpoint } from './url-policy.js';
 

@@ -23,13 +23,6 @@ export const PLACEHOLDER_SCHEMA: Readonly<Record<string, unknown>> = Object.free
 const NAMES_IN_WARNING = 10;
 const NAME_SHOWN_LENGTH = 64;
 
-export interface RawTool {
-  name?: unknown;
-  description?: unknown;
-  inputSchema?: unknown;
-  [key: string]: unknown;
-}
-
 export interface SanitizedTool {
   name: string;
   description?: string;

@@ -488,11 +488,6 @@ export class McpManager {
     return [...(this.#servers.get(serverId)?.warnings.values() ?? [])].flat();
   }
 
-  /** Whether a category shows its last valid list because the latest listing failed (D2). */
-  staleSince(serverId: string, category: CatalogCategory): number | null {
-    return this.#catalogs.get(serverId, category).staleSince;
-  }
-
   views(): ServerView[] {
     return [...this.#servers.values()].map((rt) => ({
       id: rt.config.id,

@@ -5,7 +5,6 @@
  */
 import { McpManager, type ManagerPorts } from '../../../../src/sw/manager/mcp-manager.js';
 import type { McpServerConfig } from '../../../../src/storage/config-schema.js';
-import { RemoteError } from '../../../../src/protocol/result.js';
 import { deferred as deferredOf } from '../../../support/deferred.js';
 
 /** Deferred answers default to `unknown`: offscreen replies carry values of many shapes. */
@@ -36,10 +35,6 @@ export const CATALOG: Record<string, unknown[]> = {
   prompts: [{ name: 'greet' }],
   resources: [],
   resourceTemplates: [],
-};
-
-export const fail = (code: string, message = code) => {
-  throw new RemoteError({ code, message });
 };
 
 /** Answers connect, list-category (from {@link CATALOG}) and close at once. */

@@ -1,3 +1,5 @@
+import type { FetchFn } from '../../src/offscreen/session.js';
+
 /**
  * A `fetch` for the SDK's StreamableHTTPClientTransport that carries authorization: it adds
  * the current `Authorization` header to every request, and on a 401 or a 403
@@ -5,8 +7,8 @@
  * How often that may happen is the provider's decision (the AuthManager bounds it per request,
  * SPEC N5); this wrapper only adds a hard ceiling in case a provider never says no.
  *
- * Pure: no chrome.*, no storage. The provider is injected, so the extension and the
- * conformance harness share this code.
+ * The conformance harness's own adapter: the extension retries through the worker's request
+ * pipeline instead (src/sw/offscreen-link/oauth-requests.ts). Pure: no chrome.*, no storage.
  */
 
 /** Per-request retry budget handed back to the provider (the AuthManager's RequestAuthState). */
@@ -24,8 +26,6 @@ export interface TokenProvider {
   /** After a 403: a token with more scope to retry with, or throw (not a scope problem, limit reached). */
   forbidden(wwwAuthenticate: string | null, context: { state: AuthRetryState }): Promise<string>;
 }
-
-export type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /** Ceiling on sends of one request, whatever the provider allows (1 + 401 + 3 step-ups + slack). */
 export const MAX_SENDS_PER_REQUEST = 8;
