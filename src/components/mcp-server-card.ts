@@ -1,7 +1,7 @@
 /**
- * One server: name, URL, status with its reason, tool count, actions, "test connection" with
- * its latency, per-tool toggles and the request log (SPEC J1–J3, K1, K2). Everything from the
- * server is rendered as text (SPEC K5).
+ * One server: name, URL, status with its reason, tool count, catalog warnings (N8), actions,
+ * "test connection" with its latency, per-tool toggles and the request log (SPEC J1–J3, K1, K2).
+ * Everything from the server is rendered as text (SPEC K5).
  *
  * The article and its children are created once and updated in place, so a state push (which
  * arrives on every status change) does not steal focus from the tool search or close an open
@@ -27,6 +27,9 @@ h3 { margin: 0; font-size: 14px; flex: 1; min-width: 0; overflow: hidden; text-o
 .actions { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }
 .ping { font-size: 12px; margin: 4px 0 0; }
 .ping:empty { display: none; }
+.warnings { font-size: 12px; margin: 4px 0; }
+.warnings ul { margin: 4px 0; padding-left: 18px; }
+.warnings li { overflow-wrap: anywhere; }
 `);
 
 export class McpServerCardElement extends HTMLElement {
@@ -109,6 +112,7 @@ export class McpServerCardElement extends HTMLElement {
     this.#reason.textContent = s.reason?.message ?? '';
     const enabledTools = s.tools.filter((tool) => !s.disabledTools.includes(tool.name)).length;
     this.#count.textContent = t('toolCount', String(enabledTools), String(s.tools.length));
+    this.#renderWarnings(s.warnings ?? []);
 
     const actions = this.#actions;
     const hadFocus = actions.contains(this.shadowRoot!.activeElement) ? this.shadowRoot!.activeElement?.getAttribute('data-action') : null;
@@ -160,6 +164,15 @@ export class McpServerCardElement extends HTMLElement {
     this.#log.setAttribute('server-id', s.id);
   }
 
+  /** Collapsed unless the user opened it; the list is replaced only when its text changed. */
+  #renderWarnings(warnings: readonly string[]) {
+    this.#warnings.hidden = warnings.length === 0;
+    this.#warningsSummary.textContent = t('catalogWarnings', String(warnings.length));
+    const items = [...this.#warningsList.children].map((li) => li.textContent);
+    if (items.length === warnings.length && items.every((text, i) => text === warnings[i])) return;
+    this.#warningsList.replaceChildren(...warnings.map((w) => el('li', {}, w)));
+  }
+
   readonly #title = el('h3');
   readonly #badge = el('mcp-status-badge');
   readonly #url = el('div', { class: 'url muted' });
@@ -167,15 +180,19 @@ export class McpServerCardElement extends HTMLElement {
   readonly #count = el('div', { class: 'tool-count' });
   readonly #actions = el('div', { class: 'actions', role: 'group', 'aria-label': t('serverActions') });
   readonly #ping = el('p', { class: 'ping', role: 'status' });
+  readonly #warningsSummary = el('summary');
+  readonly #warningsList = el('ul');
+  readonly #warnings = el('details', { class: 'warnings' }, this.#warningsSummary, this.#warningsList);
   readonly #tools = document.createElement('mcp-tool-list') as McpToolListElement;
   readonly #log = document.createElement('mcp-log-drawer') as McpLogDrawerElement;
-  readonly #article = el(
+  readonly #article: HTMLElement = el(
     'article',
     {},
     el('header', {}, this.#title, this.#badge),
     this.#url,
     this.#reason,
     this.#count,
+    this.#warnings,
     this.#actions,
     this.#ping,
     this.#tools,

@@ -22,6 +22,10 @@ export const StateReasonSchema = z.object({
 
 export const ServerStatusSchema = z.enum(['disconnected', 'connecting', 'ready', 'needs-auth', 'error']);
 
+/** Bounds of the catalog warnings a server view carries; the manager trims to them before sending. */
+export const MAX_SERVER_WARNINGS = 20;
+export const MAX_WARNING_LENGTH = 2048;
+
 export const ServerViewSchema = z.object({
   id: serverId,
   name: z.string(),
@@ -36,6 +40,8 @@ export const ServerViewSchema = z.object({
   resources: z.array(ResourceSchema),
   resourceTemplates: z.array(ResourceTemplateSchema),
   disabledTools: z.array(z.string()),
+  /** What the catalog limits dropped or trimmed (SPEC N8); may quote server strings. */
+  warnings: z.optional(z.array(z.string().check(z.maxLength(MAX_WARNING_LENGTH))).check(z.maxLength(MAX_SERVER_WARNINGS))),
 });
 export type ServerView = z.infer<typeof ServerViewSchema>;
 

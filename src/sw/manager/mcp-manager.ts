@@ -15,7 +15,7 @@
 import type { McpServerConfig } from '../../storage/config-schema.js';
 import { DEFAULT_TIMEOUT_MS } from '../../storage/config-schema.js';
 import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/mcp-shapes.js';
-import type { ServerView } from '../../protocol/panel.js';
+import { MAX_SERVER_WARNINGS, MAX_WARNING_LENGTH, type ServerView } from '../../protocol/panel.js';
 import { RemoteError, toWireError, type WireError } from '../../protocol/result.js';
 import type { OffscreenEvent, OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
 import {
@@ -503,6 +503,9 @@ export class McpManager {
       resources: this.#items<Resource>(rt, 'resources'),
       resourceTemplates: this.#items<ResourceTemplate>(rt, 'resourceTemplates'),
       disabledTools: rt.config.disabledTools,
+      warnings: this.warnings(rt.config.id)
+        .slice(0, MAX_SERVER_WARNINGS)
+        .map((w) => (w.length > MAX_WARNING_LENGTH ? `${w.slice(0, MAX_WARNING_LENGTH - 1)}…` : w)),
     }));
   }
 }
