@@ -21,7 +21,7 @@ td.err { overflow-wrap: anywhere; }
 td.time, td.num { white-space: nowrap; }
 `);
 
-export const LOG_DRAWER_LIMIT = 50;
+const LOG_DRAWER_LIMIT = 50;
 
 export class McpLogDrawerElement extends HTMLElement {
   static define(tag = 'mcp-log-drawer', registry = customElements) {

@@ -6,7 +6,7 @@
  * is the server's and untrusted: depth and field count are bounded, and nothing is evaluated.
  */
 
-export type ScalarKind = 'string' | 'number' | 'integer' | 'boolean';
+type ScalarKind = 'string' | 'number' | 'integer' | 'boolean';
 
 export type FieldModel =
   | {
@@ -36,7 +36,7 @@ export type FieldModel =
   | { kind: 'object'; key: string; label: string; description?: string; required: boolean; fields: FieldModel[] }
   | { kind: 'json'; key: string; label: string; description?: string; required: boolean; default?: unknown };
 
-export const MAX_DEPTH = 4;
+const MAX_DEPTH = 4;
 export const MAX_FIELDS = 200;
 
 type Schema = Record<string, unknown>;

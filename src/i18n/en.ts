@@ -151,7 +151,7 @@ export const en = {
 } as const;
 
 export type MessageKey = keyof typeof en;
-export interface Message {
+interface Message {
   message: string;
   placeholders?: Record<string, { content: string }>;
 }

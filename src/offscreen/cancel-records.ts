@@ -12,8 +12,8 @@
  * those calls and leave on {@link CancelRecords.settle} or {@link CancelRecords.close}.
  */
 
-export const DEFAULT_MAX_RECORDS = 1024;
-export const DEFAULT_RECORD_TTL_MS = 5 * 60_000;
+const DEFAULT_MAX_RECORDS = 1024;
+const DEFAULT_RECORD_TTL_MS = 5 * 60_000;
 
 export interface CancelRecordsOptions {
   maxRecords?: number;

@@ -17,7 +17,7 @@ import { MAX_CATALOG_ITEMS } from '../protocol/mcp-shapes.js';
 
 export type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-export const CLIENT_INFO = { name: 'remote-mcp-for-chrome', version: '0.1.0' };
+const CLIENT_INFO = { name: 'remote-mcp-for-chrome', version: '0.1.0' };
 
 export interface SessionOptions {
   url: string;

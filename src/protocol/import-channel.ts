@@ -12,7 +12,7 @@ export const IMPORT_PORT = 'mcp-import-validation';
 
 const hex = z.string().check(z.regex(/^[0-9a-f]{64}$/));
 
-export const ImportExistingSchema = z
+const ImportExistingSchema = z
   .array(z.object({ name: z.string().check(z.maxLength(200)), url: z.string().check(z.maxLength(4096)) }))
   .check(z.maxLength(1000));
 

@@ -65,7 +65,7 @@ export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
 
 export const MAX_CATALOG_ITEMS = 1000;
 
-export const ContentBlockSchema = z.looseObject({
+const ContentBlockSchema = z.looseObject({
   type: z.string().check(z.minLength(1), z.maxLength(64)),
 });
 

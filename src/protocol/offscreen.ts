@@ -39,7 +39,7 @@ export const OffscreenRequestSchemas = {
   ...ElicitationRequestSchemas,
 } as const;
 
-export const OffscreenResponseSchemas = {
+const OffscreenResponseSchemas = {
   'offscreen:connect': z.object({
     serverInfo: z.optional(ServerInfoSchema),
     capabilities: jsonObject,
@@ -63,7 +63,7 @@ export type OffscreenMethod = keyof typeof OffscreenRequestSchemas;
 export type OffscreenParams<M extends OffscreenMethod> = z.infer<(typeof OffscreenRequestSchemas)[M]>;
 export type OffscreenValue<M extends OffscreenMethod> = z.infer<(typeof OffscreenResponseSchemas)[M]>;
 
-export const OFFSCREEN_METHODS = Object.keys(OffscreenRequestSchemas) as OffscreenMethod[];
+const OFFSCREEN_METHODS = Object.keys(OffscreenRequestSchemas) as OffscreenMethod[];
 
 /** Envelope of a request from the worker. `method` is checked against the table on receipt. */
 export const OffscreenRequestEnvelopeSchema = z.object({

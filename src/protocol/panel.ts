@@ -14,13 +14,13 @@ export const PANEL_PORT = 'mcp-panel';
 
 const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
 
-export const StateReasonSchema = z.object({
+const StateReasonSchema = z.object({
   kind: z.string().check(z.maxLength(64)),
   message: z.string().check(z.maxLength(4096)),
   httpStatus: z.optional(z.number()),
 });
 
-export const ServerStatusSchema = z.enum(['disconnected', 'connecting', 'ready', 'needs-auth', 'error']);
+const ServerStatusSchema = z.enum(['disconnected', 'connecting', 'ready', 'needs-auth', 'error']);
 
 /** Bounds of the catalog warnings a server view carries; the manager trims to them before sending. */
 export const MAX_SERVER_WARNINGS = 20;
@@ -46,19 +46,19 @@ export const ServerViewSchema = z.object({
 export type ServerView = z.infer<typeof ServerViewSchema>;
 
 /** A stored entry that failed validation: shown to the user, never dropped (SPEC B1). */
-export const ConfigErrorViewSchema = z.object({
+const ConfigErrorViewSchema = z.object({
   index: z.number(),
   id: z.optional(z.string()),
   message: z.string(),
 });
 
-export const PanelStateSchema = z.object({
+const PanelStateSchema = z.object({
   servers: z.array(ServerViewSchema),
   configErrors: z.array(ConfigErrorViewSchema),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
-export const AddServerAuthSchema = z.discriminatedUnion('kind', [
+const AddServerAuthSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('none') }),
   z.object({ kind: z.literal('bearer'), token: z.string().check(z.minLength(1), z.maxLength(8192)) }),
   z.object({
@@ -94,7 +94,7 @@ export const PanelRequestSchemas = {
   ...ManagePanelRequestSchemas,
 } as const;
 
-export const PanelResponseSchemas = {
+const PanelResponseSchemas = {
   'panel:get-state': PanelStateSchema,
   'panel:add-server': z.object({ serverId }),
   'panel:remove-server': z.object({ removed: z.boolean() }),
@@ -112,7 +112,7 @@ export const PanelResponseSchemas = {
 export type PanelMethod = keyof typeof PanelRequestSchemas;
 export type PanelParams<M extends PanelMethod> = z.infer<(typeof PanelRequestSchemas)[M]>;
 export type PanelValue<M extends PanelMethod> = z.infer<(typeof PanelResponseSchemas)[M]>;
-export const PANEL_METHODS = Object.keys(PanelRequestSchemas) as PanelMethod[];
+const PANEL_METHODS = Object.keys(PanelRequestSchemas) as PanelMethod[];
 
 export const PanelRequestEnvelopeSchema = z.object({
   type: z.enum(PANEL_METHODS as [PanelMethod, ...PanelMethod[]]),

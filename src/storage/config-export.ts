@@ -6,11 +6,11 @@
  */
 import type { McpServerConfig } from './config-schema.js';
 
-export const EXPORT_FORMAT = 'remote-mcp-for-chrome';
-export const EXPORT_VERSION = 1;
+const EXPORT_FORMAT = 'remote-mcp-for-chrome';
+const EXPORT_VERSION = 1;
 
 /** One server as exported: names and settings, never a secret. */
-export interface ExportedServer {
+interface ExportedServer {
   name: string;
   url: string;
   auth: { kind: 'none' | 'bearer' | 'oauth'; clientId?: string; scopes?: string[] };

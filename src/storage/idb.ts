@@ -6,7 +6,7 @@
  */
 
 export const DB_NAME = 'remote-mcp';
-export const DB_VERSION = 1;
+const DB_VERSION = 1;
 export const STORE_KEYS = 'keys';
 export const STORE_INTERACTIONS = 'interactions';
 export const STORE_REQUEST_LOG = 'request_log';

@@ -5,7 +5,7 @@
  */
 
 /** One key's change, as `chrome.storage` reports it (absent value = key was absent). */
-export interface AreaChange {
+interface AreaChange {
   oldValue?: unknown;
   newValue?: unknown;
 }

@@ -4,7 +4,7 @@
  * change on rename, or tool names the agent already knows would break.
  */
 
-export const MAX_SLUG_LENGTH = 32;
+const MAX_SLUG_LENGTH = 32;
 const FALLBACK = 'server';
 
 export function slugify(name: string, existingIds: Iterable<string> = []): string {

@@ -1,5 +1,3 @@
-import type { FetchFn } from '../../src/offscreen/session.js';
-
 /**
  * A `fetch` for the SDK's StreamableHTTPClientTransport that carries authorization: it adds
  * the current `Authorization` header to every request, and on a 401 or a 403
@@ -11,8 +9,10 @@ import type { FetchFn } from '../../src/offscreen/session.js';
  * pipeline instead (src/sw/offscreen-link/oauth-requests.ts). Pure: no chrome.*, no storage.
  */
 
+import type { FetchFn } from '../../src/offscreen/session.js';
+
 /** Per-request retry budget handed back to the provider (the AuthManager's RequestAuthState). */
-export interface AuthRetryState {
+interface AuthRetryState {
   unauthorizedRetries: number;
   stepUps: number;
   authorizations?: number;
@@ -28,7 +28,7 @@ export interface TokenProvider {
 }
 
 /** Ceiling on sends of one request, whatever the provider allows (1 + 401 + 3 step-ups + slack). */
-export const MAX_SENDS_PER_REQUEST = 8;
+const MAX_SENDS_PER_REQUEST = 8;
 
 /** Minimal view of the AuthManager, so this module does not import the service-worker code. */
 export interface AuthManagerLike<C> {

@@ -28,7 +28,7 @@ export type AuthErrorCode =
   | 'bearer-rejected';
 
 /** Base class: never thrown directly, so `instanceof AuthError` means "one of ours". */
-export abstract class AuthError extends Error {
+abstract class AuthError extends Error {
   abstract readonly code: AuthErrorCode;
   /** The URL the failure is about, when there is one (shown to the user). */
   readonly url: string | undefined;

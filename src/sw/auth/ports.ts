@@ -89,10 +89,10 @@ export interface AuthServerConfig {
   url: string;
   auth: NoneAuth | BearerAuth | OAuthAuth;
 }
-export interface NoneAuth {
+interface NoneAuth {
   kind: 'none';
 }
-export interface BearerAuth {
+interface BearerAuth {
   kind: 'bearer';
   token: string;
 }

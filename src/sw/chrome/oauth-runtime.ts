@@ -14,7 +14,7 @@ import { configStore } from './config-access.js';
 import { ChromeCredentialStore } from './chrome-credential-store.js';
 import { launchAuthFlow, oauthRedirectUri } from './identity.js';
 
-export const credentialStore = new ChromeCredentialStore(configStore, new TokenStore(chromeArea(chrome.storage.session)));
+const credentialStore = new ChromeCredentialStore(configStore, new TokenStore(chromeArea(chrome.storage.session)));
 
 export const authManager = new AuthManager({
   fetch: (url, init) => fetch(url, init),
@@ -52,7 +52,7 @@ export async function authConfigOf(config: McpServerConfig): Promise<AuthServerC
  * `Authorization` for an OAuth server at connect time: the cached token, else a refreshed one;
  * never interactive. Throws AuthorizationRequiredError (code `needs-auth`) otherwise.
  */
-export async function oauthHeaders(config: McpServerConfig): Promise<Record<string, string>> {
+async function oauthHeaders(config: McpServerConfig): Promise<Record<string, string>> {
   if (config.auth.kind !== 'oauth') return {};
   const token = await authManager.getAccessToken(await authConfigOf(config), { interactive: false });
   return { Authorization: `Bearer ${token}` };

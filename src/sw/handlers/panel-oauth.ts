@@ -44,7 +44,7 @@ async function oauthConfig(serverId: string): Promise<McpServerConfig> {
  * leaves the server in `needs-auth` with that reason. Writing the new binding reconciles the
  * server (disconnect barrier, C3), which can supersede our first connect: it is retried.
  */
-export async function authorizeServer(
+async function authorizeServer(
   manager: McpManager,
   serverId: string,
 ): Promise<{ status: 'ready' | 'needs-auth'; missingOrigins?: string[] }> {
@@ -83,7 +83,7 @@ export async function authorizeServer(
 }
 
 /** Revokes at the AS when it can, and always deletes the local credentials. */
-export async function forgetAuthorization(serverId: string) {
+async function forgetAuthorization(serverId: string) {
   const config = await oauthConfig(serverId);
   return authManager.forget(await authConfigOf(config));
 }

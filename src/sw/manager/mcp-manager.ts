@@ -51,7 +51,7 @@ export interface ManagerPorts {
 }
 
 /** Backoff between reconnects after a session loss: doubles from the base, capped (SPEC N5). */
-export const RECOVERY_BASE_DELAY_MS = 250;
+const RECOVERY_BASE_DELAY_MS = 250;
 export const RECOVERY_MAX_DELAY_MS = 4000;
 
 export function recoveryDelay(attempt: number): number {

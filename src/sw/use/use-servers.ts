@@ -29,7 +29,7 @@ export interface UseServersDeps {
   newId(): string;
 }
 
-export interface RemoteMcpGlobal {
+interface RemoteMcpGlobal {
   agentTools: AgentToolRegistry;
 }
 

@@ -8,14 +8,14 @@ import type { McpServerConfig } from '../../../../src/storage/config-schema.js';
 import { deferred as deferredOf } from '../../../support/deferred.js';
 
 /** Deferred answers default to `unknown`: offscreen replies carry values of many shapes. */
-export const deferred = <T = unknown>() => deferredOf<T>();
+const deferred = <T = unknown>() => deferredOf<T>();
 
 /** Lets every queued promise callback run (several rounds, the manager chains a few awaits). */
 export async function flush(rounds = 10) {
   for (let i = 0; i < rounds; i++) await new Promise<void>((r) => setImmediate(r));
 }
 
-export interface Req {
+interface Req {
   method: string;
   params: Record<string, unknown>;
   settled: boolean;
