@@ -37,7 +37,7 @@ export async function sdkClient(url: string): Promise<Client> {
   return client;
 }
 
-export async function sdkEcho(client: Client): Promise<void> {
+async function sdkEcho(client: Client): Promise<void> {
   const r = await client.callTool({ name: 'echo', arguments: { text: 'x' } });
   const first = (r.content as { text?: string }[] | undefined)?.[0];
   if (first?.text !== 'echo: x') throw new Error(`unexpected SDK answer ${JSON.stringify(r).slice(0, 200)}`);

@@ -2,7 +2,7 @@
 import type { Summary } from './stats.js';
 
 /** Filter keystrokes: `p50` etc. are input → layout done; `toFrame` is input → next frame painted. */
-export type PanelFilter = Summary & {
+type PanelFilter = Summary & {
   toFrame: Summary;
   rowsChanged: Summary;
   rowsMin: number;

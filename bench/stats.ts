@@ -2,7 +2,7 @@
  * Small statistics for noisy machines: medians and percentiles over samples, and a spread that
  * says how far to trust them (interquartile range relative to the median).
  */
-export function percentile(values: number[], p: number): number {
+function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const rank = (p / 100) * (sorted.length - 1);

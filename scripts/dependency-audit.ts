@@ -12,9 +12,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 
 /** Licenses a package in a shipped bundle may carry (permissive, attribution only). */
-export const ALLOWED_LICENSES = ['MIT', 'ISC', 'BSD-2-Clause', 'BSD-3-Clause', 'Apache-2.0'] as const;
+const ALLOWED_LICENSES = ['MIT', 'ISC', 'BSD-2-Clause', 'BSD-3-Clause', 'Apache-2.0'] as const;
 
-export interface PackageInfo {
+interface PackageInfo {
   name: string;
   version: string;
   license: string;
@@ -28,7 +28,7 @@ export interface BundleModule {
   renderedLength: number;
 }
 
-export interface PackageUse {
+interface PackageUse {
   name: string;
   version: string;
   license: string;
@@ -38,7 +38,7 @@ export interface PackageUse {
   minifiedBytesEstimate: number;
 }
 
-export interface BundleAudit {
+interface BundleAudit {
   file: string;
   bytes: number;
   ownRenderedBytes: number;
@@ -66,7 +66,7 @@ export function packageDirOf(id: string): string | undefined {
 const cache = new Map<string, PackageInfo | undefined>();
 
 /** Reads name, version and license from a package's own package.json (old `licenses` arrays too). */
-export function readPackage(dir: string): PackageInfo | undefined {
+function readPackage(dir: string): PackageInfo | undefined {
   if (cache.has(dir)) return cache.get(dir);
   let info: PackageInfo | undefined;
   const file = join(dir, 'package.json');

@@ -22,7 +22,7 @@ export type Suggestion =
   | { kind: 'resource'; serverId: string; serverName: string; uri: string; label: string; description?: string }
   | { kind: 'template'; serverId: string; serverName: string; uriTemplate: string; label: string; description?: string };
 
-export const MAX_SUGGESTIONS = 50;
+const MAX_SUGGESTIONS = 50;
 
 /** The `/word` or `@word` that ends at the caret and starts a word, if any. */
 export function triggerAt(text: string, caret: number): Trigger | undefined {

@@ -20,7 +20,7 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 12em; overflow
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 
 /** Annotation flags as plain words, e.g. `readOnlyHint=true, openWorldHint=false`. */
-export function describeHints(annotations: ApprovalView['annotations']): string {
+function describeHints(annotations: ApprovalView['annotations']): string {
   if (!annotations) return '';
   return HINTS.filter((h) => typeof annotations[h] === 'boolean')
     .map((h) => `${h}=${String(annotations[h])}`)

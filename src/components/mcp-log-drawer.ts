@@ -22,7 +22,7 @@ td.err { overflow-wrap: anywhere; }
 td.time, td.num { white-space: nowrap; }
 `);
 
-export const LOG_DRAWER_LIMIT = 50;
+const LOG_DRAWER_LIMIT = 50;
 
 export class McpLogDrawerElement extends ElementBase {
   #entries: RequestLogEntryView[] = [];

@@ -1,7 +1,7 @@
 /**
- * One server: name, URL, status with its reason, tool count, actions, "test connection" with
- * its latency, per-tool toggles and the request log (SPEC J1–J3, K1, K2). Everything from the
- * server is rendered as text (SPEC K5).
+ * One server: name, URL, status with its reason, tool count, catalog warnings (N8), actions,
+ * "test connection" with its latency, per-tool toggles and the request log (SPEC J1–J3, K1, K2).
+ * Everything from the server is rendered as text (SPEC K5).
  *
  * The article and its children are created once and updated in place, so a state push (which
  * arrives on every status change) does not steal focus from the tool search or close an open
@@ -25,6 +25,9 @@ h3 { margin: 0; font-size: 14px; flex: 1; min-width: 0; overflow: hidden; text-o
 .actions { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }
 .ping { font-size: 12px; margin: 4px 0 0; }
 .ping:empty { display: none; }
+.warnings { font-size: 12px; margin: 4px 0; }
+.warnings ul { margin: 4px 0; padding-left: 18px; }
+.warnings li { overflow-wrap: anywhere; }
 `);
 
 /**
@@ -103,6 +106,7 @@ export class McpServerCardElement extends ElementBase {
     this.#reason.textContent = s.reason?.message ?? '';
     const enabledTools = s.tools.filter((tool) => !s.disabledTools.includes(tool.name)).length;
     this.#count.textContent = t('toolCount', String(enabledTools), String(s.tools.length));
+    this.#renderWarnings(s.warnings ?? []);
 
     const actions = this.#actions;
     const hadFocus = actions.contains(this.shadowRoot!.activeElement) ? this.shadowRoot!.activeElement?.getAttribute('data-action') : null;
@@ -154,6 +158,15 @@ export class McpServerCardElement extends ElementBase {
     this.#log.setAttribute('server-id', s.id);
   }
 
+  /** Collapsed unless the user opened it; the list is replaced only when its text changed. */
+  #renderWarnings(warnings: readonly string[]) {
+    this.#warnings.hidden = warnings.length === 0;
+    this.#warningsSummary.textContent = t('catalogWarnings', String(warnings.length));
+    const items = [...this.#warningsList.children].map((li) => li.textContent);
+    if (items.length === warnings.length && items.every((text, i) => text === warnings[i])) return;
+    this.#warningsList.replaceChildren(...warnings.map((w) => el('li', {}, w)));
+  }
+
   readonly #title = el('h3');
   readonly #badge = el('mcp-status-badge');
   readonly #url = el('div', { class: 'url muted' });
@@ -161,6 +174,9 @@ export class McpServerCardElement extends ElementBase {
   readonly #count = el('div', { class: 'tool-count' });
   readonly #actions = el('div', { class: 'actions', role: 'group', 'aria-label': t('serverActions') });
   readonly #ping = el('p', { class: 'ping', role: 'status' });
+  readonly #warningsSummary = el('summary');
+  readonly #warningsList = el('ul');
+  readonly #warnings = el('details', { class: 'warnings' }, this.#warningsSummary, this.#warningsList);
   readonly #tools = document.createElement('mcp-tool-list');
   readonly #log = document.createElement('mcp-log-drawer');
   readonly #article = el(
@@ -170,6 +186,7 @@ export class McpServerCardElement extends ElementBase {
     this.#url,
     this.#reason,
     this.#count,
+    this.#warnings,
     this.#actions,
     this.#ping,
     this.#tools,

@@ -25,7 +25,7 @@ img { max-width: 100%; }
 `);
 
 /** An image part's data URL, only for a safe image/* MIME type and base64 data. */
-export function imageDataUrl(block: Record<string, unknown>): string | undefined {
+function imageDataUrl(block: Record<string, unknown>): string | undefined {
   const mime = block.mimeType;
   const data = block.data;
   if (typeof mime !== 'string' || typeof data !== 'string') return undefined;

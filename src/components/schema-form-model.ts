@@ -7,7 +7,7 @@
  */
 import { asText } from '../shared/as-text.js';
 
-export type ScalarKind = 'string' | 'number' | 'integer' | 'boolean';
+type ScalarKind = 'string' | 'number' | 'integer' | 'boolean';
 
 export type FieldModel =
   | {
@@ -37,7 +37,7 @@ export type FieldModel =
   | { kind: 'object'; key: string; label: string; description?: string; required: boolean; fields: FieldModel[] }
   | { kind: 'json'; key: string; label: string; description?: string; required: boolean; default?: unknown };
 
-export const MAX_DEPTH = 4;
+const MAX_DEPTH = 4;
 export const MAX_FIELDS = 200;
 
 type Schema = Record<string, unknown>;

@@ -25,12 +25,6 @@ export function matches(text: string, terms: readonly string[]): boolean {
   return true;
 }
 
-/** Names of the tools the query matches, in catalog order. */
-export function filterTools(tools: readonly Pick<Tool, 'name' | 'title' | 'description'>[], query: string): string[] {
-  const terms = queryTerms(query);
-  return tools.filter((tool) => matches(searchText(tool), terms)).map((tool) => tool.name);
-}
-
 /**
  * The `disabledTools` after enabling or disabling `scope` (every tool, or only the filtered
  * ones). Names that are disabled but not in the current catalog are kept: a tool that is

@@ -23,6 +23,7 @@ export const en = {
   confirmDelete: { message: 'Delete "$NAME$"?', placeholders: { name: { content: '$1' } } },
   toolsOf: { message: 'Tools of $NAME$', placeholders: { name: { content: '$1' } } },
   toolCount: { message: '$ON$ of $ALL$ tools enabled', placeholders: { on: { content: '$1' }, all: { content: '$2' } } },
+  catalogWarnings: { message: 'Catalog warnings ($COUNT$)', placeholders: { count: { content: '$1' } } },
   noServers: { message: 'No servers yet. Add one below.' },
   addServer: { message: 'Add a server' },
   serverName: { message: 'Name' },
@@ -150,7 +151,7 @@ export const en = {
 } as const;
 
 export type MessageKey = keyof typeof en;
-export interface Message {
+interface Message {
   message: string;
   placeholders?: Record<string, { content: string }>;
 }

@@ -22,6 +22,7 @@ export const zh_CN: Catalog = {
   confirmDelete: { message: '删除“$NAME$”？', placeholders: { name: { content: '$1' } } },
   toolsOf: { message: '$NAME$ 的工具', placeholders: { name: { content: '$1' } } },
   toolCount: { message: '已启用 $ON$ / $ALL$ 个工具', placeholders: { on: { content: '$1' }, all: { content: '$2' } } },
+  catalogWarnings: { message: '目录警告（$COUNT$ 条）', placeholders: { count: { content: '$1' } } },
   noServers: { message: '还没有服务器。请在下方添加。' },
   addServer: { message: '添加服务器' },
   serverName: { message: '名称' },

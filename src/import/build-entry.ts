@@ -21,9 +21,9 @@ import { checkUrl } from '../shared/url-rules.js';
 import { checkUrlWithPlaceholders } from './url-placeholders.js';
 
 /** Token standing for a bearer token our export leaves out. */
-export const EXPORT_BEARER_TOKEN = '${bearer-token}';
+const EXPORT_BEARER_TOKEN = '${bearer-token}';
 /** Token standing for a header value our export leaves out. */
-export function exportHeaderToken(name: string): string {
+function exportHeaderToken(name: string): string {
   return `\${header:${name}}`;
 }
 
@@ -123,7 +123,7 @@ function headerPlaceholders(headers: ImportHeader[], context: PlaceholderContext
 const NAME_CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
 
 /** Trimmed, control characters removed, bounded; '' when nothing usable is left. */
-export function cleanName(name: string): string {
+function cleanName(name: string): string {
   return name.replace(NAME_CONTROL_CHARS, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_NAME_LENGTH);
 }
 

@@ -9,8 +9,8 @@ import { EMPTY_CONTEXT, type InputDeclaration, type PlaceholderContext } from '.
 import { type RawEntry, isRecord } from './raw-entry.js';
 import { readServerEntry } from './server-entry.js';
 
-export const EXPORT_FORMAT = 'remote-mcp-for-chrome';
-export const EXPORT_VERSION = 1;
+const EXPORT_FORMAT = 'remote-mcp-for-chrome';
+const EXPORT_VERSION = 1;
 
 export interface DialectRead {
   dialect: Dialect;

@@ -28,7 +28,7 @@ const toolList = z.array(boundedString(MAX_TOOL_NAME_LENGTH)).check(z.maxLength(
 
 export const HEADER_NAME_PATTERN = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 
-export const ImportHeaderSchema = z.strictObject({
+const ImportHeaderSchema = z.strictObject({
   name: z.string().check(z.minLength(1), z.maxLength(MAX_HEADER_NAME_LENGTH), z.regex(HEADER_NAME_PATTERN)),
   value: boundedString(MAX_HEADER_VALUE_LENGTH),
 });
@@ -39,7 +39,7 @@ export type ImportHeader = z.infer<typeof ImportHeaderSchema>;
  * input, or a secret our own export leaves out). The panel shows it as a field to fill; the
  * literal `token` is never imported.
  */
-export const PlaceholderSchema = z.strictObject({
+const PlaceholderSchema = z.strictObject({
   /** Where it occurs: `url`, `bearerToken` or `header:<Name>`. */
   field: boundedString(MAX_HEADER_NAME_LENGTH + 16),
   /** The exact text to replace, e.g. `${GITHUB_TOKEN}`; the key of `applyPlaceholders` values. */
@@ -51,10 +51,9 @@ export const PlaceholderSchema = z.strictObject({
 });
 export type Placeholder = z.infer<typeof PlaceholderSchema>;
 
-export const ImportStatusSchema = z.enum(['add', 'skip', 'conflict']);
-export type ImportStatus = z.infer<typeof ImportStatusSchema>;
+const ImportStatusSchema = z.enum(['add', 'skip', 'conflict']);
 
-export const ImportEntrySchema = z.strictObject({
+const ImportEntrySchema = z.strictObject({
   name: z.string().check(z.minLength(1), z.maxLength(MAX_NAME_LENGTH)),
   url: z.optional(boundedString(MAX_URL_LENGTH)),
   status: ImportStatusSchema,
@@ -78,7 +77,7 @@ export const ImportEntrySchema = z.strictObject({
 });
 export type ImportEntry = z.infer<typeof ImportEntrySchema>;
 
-export const DialectSchema = z.enum([
+const DialectSchema = z.enum([
   'claude-code',
   'cursor',
   'vscode',

@@ -11,10 +11,6 @@ import type { ImportPreview } from './import-schema.js';
 import { parseJsonText } from './json-text.js';
 import { MAX_ERRORS } from './limits.js';
 
-export type { ExistingServer } from './conflicts.js';
-export type { ImportEntry, ImportPreview, Placeholder } from './import-schema.js';
-export { applyPlaceholders, type ApplyResult } from './apply-placeholders.js';
-
 export function parseImport(text: string, existing: readonly ExistingServer[]): ImportPreview {
   try {
     const parsed = parseJsonText(text);

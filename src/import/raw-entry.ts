@@ -25,8 +25,6 @@ export interface RawEntry {
   notes: string[];
 }
 
-export type AuthKind = 'none' | 'bearer' | 'oauth';
-
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

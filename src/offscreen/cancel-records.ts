@@ -3,18 +3,17 @@
  *
  * Cancellation and the call it cancels travel on different messages and can arrive in either
  * order. If `cancel` comes first, a short-lived record remembers it so the late call is
- * refused at admission; a call admitted and then parked (e.g. waiting for elicitation
- * context) checks {@link CancelRecords.canDispatch} right before it is sent, so a cancel that
- * landed meanwhile still wins. Finished ids are remembered the same way, so a duplicate of a
- * call that already ran is refused rather than sent twice.
+ * refused at admission; a cancel after admission aborts the call's signal. Finished ids are
+ * remembered the same way, so a duplicate of a call that already ran is refused rather than
+ * sent twice.
  *
  * Records of unknown or finished ids are bounded in number and age: a flood of cancels for
  * ids that never arrive cannot grow memory. Records of admitted, unsettled calls are owned by
  * those calls and leave on {@link CancelRecords.settle} or {@link CancelRecords.close}.
  */
 
-export const DEFAULT_MAX_RECORDS = 1024;
-export const DEFAULT_RECORD_TTL_MS = 5 * 60_000;
+const DEFAULT_MAX_RECORDS = 1024;
+const DEFAULT_RECORD_TTL_MS = 5 * 60_000;
 
 export interface CancelRecordsOptions {
   maxRecords?: number;
@@ -59,12 +58,6 @@ export class CancelRecords {
   /** The abort signal of an admitted call, to hand to the SDK request. */
   signalOf(opId: string): AbortSignal | undefined {
     return this.#live.get(opId)?.signal;
-  }
-
-  /** Whether an admitted call may still be sent now. */
-  canDispatch(opId: string): boolean {
-    const controller = this.#live.get(opId);
-    return controller !== undefined && !controller.signal.aborted;
   }
 
   cancel(opId: string, reason = 'Cancelled by the user.'): CancelOutcome {

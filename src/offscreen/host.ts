@@ -118,10 +118,6 @@ export function startOffscreenHost() {
       void settled.then(() => connecting.delete(settled));
       return handshake;
     },
-    async 'offscreen:list-catalog'(p) {
-      const h = held(p.connectionId);
-      return h.session.listCatalog().catch((e) => Promise.reject(wrap(e, h.url, h.session)));
-    },
     async 'offscreen:list-category'(p) {
       const h = held(p.connectionId);
       const items = await h.session.listCategory(p.category).catch((e) => Promise.reject(lostOr(h, wrap(e, h.url, h.session))));

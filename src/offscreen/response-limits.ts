@@ -11,10 +11,10 @@
 import type { WireErrorCode } from '../protocol/error-codes.js';
 
 /** One JSON-RPC answer (a tool result with images can be large; 10 MB costs ~20 MB of heap). */
-export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** One server-sent event, i.e. one JSON-RPC message on a stream. */
-export const MAX_EVENT_BYTES = 16 * 1024 * 1024;
-export const MAX_SESSION_ID_LENGTH = 256;
+const MAX_EVENT_BYTES = 16 * 1024 * 1024;
+const MAX_SESSION_ID_LENGTH = 256;
 
 export class ResponseLimitError extends Error {
   readonly code: WireErrorCode = 'response-too-large';

@@ -12,19 +12,19 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Catalog } from '../protocol/mcp-shapes.js';
-import type { FetchFn } from './auth-fetch.js';
 import { limitResponse, withManualRedirect } from './response-limits.js';
 import { MAX_CATALOG_ITEMS } from '../protocol/mcp-shapes.js';
 import type { WireErrorCode } from '../protocol/error-codes.js';
 
-export const CLIENT_INFO = { name: 'remote-mcp-for-chrome', version: '0.1.0' };
+export type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+const CLIENT_INFO = { name: 'remote-mcp-for-chrome', version: '0.1.0' };
 
 export interface SessionOptions {
   url: string;
   headers: Record<string, string>;
   timeoutMs: number;
-  /** The fetch the transport uses, e.g. {@link createAuthFetch} to authorize every request. */
+  /** The fetch the transport uses instead of the global one (the conformance harness authorizes with it). */
   fetch?: FetchFn;
   /**
    * Answers form-mode `elicitation/create` (SPEC I1). Without it, elicitation is not declared.
@@ -132,37 +132,6 @@ export class McpSession {
       capabilities: (this.client.getServerCapabilities() ?? {}) as Record<string, unknown>,
       instructions: this.client.getInstructions(),
     };
-  }
-
-  /** Lists every category the server declares, following pagination up to the catalog cap. */
-  async listCatalog(): Promise<Catalog> {
-    const caps = this.client.getServerCapabilities() ?? {};
-    const opts = { timeout: this.#timeoutMs };
-    const tools = caps.tools
-      ? await collect(
-          (cursor) => this.client.listTools({ cursor }, opts),
-          (r) => r.tools,
-        )
-      : [];
-    const prompts = caps.prompts
-      ? await collect(
-          (cursor) => this.client.listPrompts({ cursor }, opts),
-          (r) => r.prompts,
-        )
-      : [];
-    const resources = caps.resources
-      ? await collect(
-          (cursor) => this.client.listResources({ cursor }, opts),
-          (r) => r.resources,
-        )
-      : [];
-    const resourceTemplates = caps.resources
-      ? await collect(
-          (cursor) => this.client.listResourceTemplates({ cursor }, opts),
-          (r) => r.resourceTemplates,
-        )
-      : [];
-    return { tools, prompts, resources, resourceTemplates };
   }
 
   /** Lists one category; a category the server does not declare is empty. */

@@ -12,7 +12,7 @@ export const IMPORT_PORT = 'mcp-import-validation';
 
 const hex = z.string().check(z.regex(/^[0-9a-f]{64}$/));
 
-export const ImportExistingSchema = z
+const ImportExistingSchema = z
   .array(z.object({ name: z.string().check(z.maxLength(200)), url: z.string().check(z.maxLength(4096)) }))
   .check(z.maxLength(1000));
 
@@ -23,7 +23,6 @@ export const ImportChannelRequestSchema = z.object({
   existing: ImportExistingSchema,
   inputDigest: hex,
 });
-export type ImportChannelRequest = z.infer<typeof ImportChannelRequestSchema>;
 
 /** The preview stays `unknown` here: the worker validates it with `ImportPreviewSchema` itself. */
 export const ImportChannelReplySchema = z.object({

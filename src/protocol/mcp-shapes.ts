@@ -65,15 +65,7 @@ export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
 
 export const MAX_CATALOG_ITEMS = 1000;
 
-export const CatalogSchema = z.object({
-  tools: z.array(ToolSchema).check(z.maxLength(MAX_CATALOG_ITEMS)),
-  prompts: z.array(PromptSchema).check(z.maxLength(MAX_CATALOG_ITEMS)),
-  resources: z.array(ResourceSchema).check(z.maxLength(MAX_CATALOG_ITEMS)),
-  resourceTemplates: z.array(ResourceTemplateSchema).check(z.maxLength(MAX_CATALOG_ITEMS)),
-});
-export type Catalog = z.infer<typeof CatalogSchema>;
-
-export const ContentBlockSchema = z.looseObject({
+const ContentBlockSchema = z.looseObject({
   type: z.string().check(z.minLength(1), z.maxLength(64)),
 });
 

@@ -11,7 +11,7 @@ const jsonObject = z.record(z.string(), z.unknown());
 
 /** Bounds on server text that crosses the boundary (SPEC N8); the context block cuts further. */
 export const MAX_ELICITATION_MESSAGE = 4096;
-export const MAX_CONTENT_TEXT = 1024 * 1024;
+const MAX_CONTENT_TEXT = 1024 * 1024;
 
 export const ElicitationEventSchema = z.object({
   type: z.literal('offscreen:elicitation'),

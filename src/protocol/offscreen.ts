@@ -4,7 +4,7 @@
  * `connectionId` (SPEC C6) and reports back. Everything is validated on receipt on both sides.
  */
 import * as z from 'zod/mini';
-import { CallToolResultSchema, CatalogSchema, MAX_CATALOG_ITEMS, ServerInfoSchema } from './mcp-shapes.js';
+import { CallToolResultSchema, MAX_CATALOG_ITEMS, ServerInfoSchema } from './mcp-shapes.js';
 import { WireErrorSchema, resultSchema } from './result.js';
 import { ElicitationEventSchema, ElicitationRequestSchemas, ElicitationResponseSchemas } from './offscreen-elicitation.js';
 
@@ -22,7 +22,6 @@ export const OffscreenRequestSchemas = {
     headers: z.record(z.string(), z.string().check(z.maxLength(8192))),
     timeoutMs: z.number().check(z.int(), z.gte(1000)),
   }),
-  'offscreen:list-catalog': z.object({ connectionId: id }),
   /** One category at a time, so a category that fails keeps its last valid list (SPEC D2). */
   'offscreen:list-category': z.object({ connectionId: id, category: z.enum(['tools', 'prompts', 'resources', 'resourceTemplates']) }),
   'offscreen:call-tool': z.object({
@@ -40,13 +39,12 @@ export const OffscreenRequestSchemas = {
   ...ElicitationRequestSchemas,
 } as const;
 
-export const OffscreenResponseSchemas = {
+const OffscreenResponseSchemas = {
   'offscreen:connect': z.object({
     serverInfo: z.optional(ServerInfoSchema),
     capabilities: jsonObject,
     instructions: z.optional(z.string().check(z.maxLength(16384))),
   }),
-  'offscreen:list-catalog': CatalogSchema,
   // Items are checked one by one by the manager (catalog-items.ts): one malformed or oversized
   // entry is dropped or trimmed with a visible warning instead of rejecting the whole list (N8).
   'offscreen:list-category': z.object({
@@ -65,7 +63,7 @@ export type OffscreenMethod = keyof typeof OffscreenRequestSchemas;
 export type OffscreenParams<M extends OffscreenMethod> = z.infer<(typeof OffscreenRequestSchemas)[M]>;
 export type OffscreenValue<M extends OffscreenMethod> = z.infer<(typeof OffscreenResponseSchemas)[M]>;
 
-export const OFFSCREEN_METHODS = Object.keys(OffscreenRequestSchemas) as OffscreenMethod[];
+const OFFSCREEN_METHODS = Object.keys(OffscreenRequestSchemas) as OffscreenMethod[];
 
 /** Envelope of a request from the worker. `method` is checked against the table on receipt. */
 export const OffscreenRequestEnvelopeSchema = z.object({

@@ -28,7 +28,7 @@ export const ManagePanelRequestSchemas = {
   'panel:get-log': z.object({ serverId }),
 } as const;
 
-export const ImportApplyResultSchema = z.object({
+const ImportApplyResultSchema = z.object({
   added: z.array(z.string()),
   replaced: z.array(z.string()),
   skipped: z.array(z.object({ name: z.string(), reason: z.string() })),

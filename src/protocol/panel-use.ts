@@ -11,11 +11,11 @@ import { ComposerPanelRequestSchemas, ComposerPanelResponseSchemas } from './pan
 const id = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
 const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
 
-export const APPROVAL_DECISIONS = ['once', 'always', 'deny'] as const;
+const APPROVAL_DECISIONS = ['once', 'always', 'deny'] as const;
 export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
 
 /** One call waiting for the user's decision, as the approval card shows it. */
-export const ApprovalViewSchema = z.object({
+const ApprovalViewSchema = z.object({
   id,
   serverId,
   serverName: z.string().check(z.maxLength(256)),
@@ -29,15 +29,14 @@ export const ApprovalViewSchema = z.object({
 });
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
 
-export const ELICITATION_ACTIONS = ['accept', 'decline', 'cancel'] as const;
-export type ElicitationAction = (typeof ELICITATION_ACTIONS)[number];
+const ELICITATION_ACTIONS = ['accept', 'decline', 'cancel'] as const;
 
 /**
  * A server's form-mode question during a tool call (SPEC I1), or one that could no longer be
  * answered because the worker restarted (I3, `status: 'failed'` with the reason). `message` and
  * `requestedSchema` are the server's, untrusted: shown as text and a generated form.
  */
-export const ElicitationViewSchema = z.object({
+const ElicitationViewSchema = z.object({
   id,
   serverId,
   serverName: z.string().check(z.maxLength(256)),

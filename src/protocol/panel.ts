@@ -17,15 +17,18 @@ export const PANEL_PORT = 'mcp-panel';
 const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
 
 /** Why a server is not usable, and the button that helps (`action`, never read from `message`). */
-export const StateReasonSchema = z.object({
+const StateReasonSchema = z.object({
   kind: WireErrorCodeSchema,
   message: z.string().check(z.maxLength(4096)),
   httpStatus: z.optional(z.number()),
   action: z.optional(ErrorActionSchema),
 });
 
-export const ServerStatusSchema = z.enum(['disconnected', 'connecting', 'ready', 'needs-auth', 'error']);
-export type ServerStatus = z.infer<typeof ServerStatusSchema>;
+const ServerStatusSchema = z.enum(['disconnected', 'connecting', 'ready', 'needs-auth', 'error']);
+
+/** Bounds of the catalog warnings a server view carries; the manager trims to them before sending. */
+export const MAX_SERVER_WARNINGS = 20;
+export const MAX_WARNING_LENGTH = 2048;
 
 export const ServerViewSchema = z.object({
   id: serverId,
@@ -41,11 +44,13 @@ export const ServerViewSchema = z.object({
   resources: z.array(ResourceSchema),
   resourceTemplates: z.array(ResourceTemplateSchema),
   disabledTools: z.array(z.string()),
+  /** What the catalog limits dropped or trimmed (SPEC N8); may quote server strings. */
+  warnings: z.optional(z.array(z.string().check(z.maxLength(MAX_WARNING_LENGTH))).check(z.maxLength(MAX_SERVER_WARNINGS))),
 });
 export type ServerView = z.infer<typeof ServerViewSchema>;
 
 /** A stored entry that failed validation: shown to the user, never dropped (SPEC B1). */
-export const ConfigErrorViewSchema = z.object({
+const ConfigErrorViewSchema = z.object({
   index: z.number(),
   id: z.optional(z.string()),
   message: z.string(),
@@ -57,7 +62,7 @@ export const PanelStateSchema = z.object({
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
-export const AddServerAuthSchema = z.discriminatedUnion('kind', [
+const AddServerAuthSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('none') }),
   z.object({ kind: z.literal('bearer'), token: z.string().check(z.minLength(1), z.maxLength(8192)) }),
   z.object({
@@ -93,7 +98,7 @@ export const PanelRequestSchemas = {
   ...ManagePanelRequestSchemas,
 } as const;
 
-export const PanelResponseSchemas = {
+const PanelResponseSchemas = {
   'panel:get-state': PanelStateSchema,
   'panel:add-server': z.object({ serverId }),
   'panel:remove-server': z.object({ removed: z.boolean() }),
@@ -111,7 +116,7 @@ export const PanelResponseSchemas = {
 export type PanelMethod = keyof typeof PanelRequestSchemas;
 export type PanelParams<M extends PanelMethod> = z.infer<(typeof PanelRequestSchemas)[M]>;
 export type PanelValue<M extends PanelMethod> = z.infer<(typeof PanelResponseSchemas)[M]>;
-export const PANEL_METHODS = Object.keys(PanelRequestSchemas) as PanelMethod[];
+const PANEL_METHODS = Object.keys(PanelRequestSchemas) as PanelMethod[];
 
 export const PanelRequestEnvelopeSchema = z.object({
   type: z.enum(PANEL_METHODS as [PanelMethod, ...PanelMethod[]]),

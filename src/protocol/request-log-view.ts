@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 
-export const RequestLogEntryViewSchema = z.object({
+const RequestLogEntryViewSchema = z.object({
   at: z.number(),
   method: z.string().check(z.maxLength(256)),
   durationMs: z.number(),

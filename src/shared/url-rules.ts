@@ -6,7 +6,7 @@
 import { MAX_URL_LENGTH } from '../storage/config-schema.js';
 
 /** All URL problems start with this prefix, followed by the detail. */
-export const REASON_INVALID_URL = 'invalid URL';
+const REASON_INVALID_URL = 'invalid URL';
 
 export function invalidUrl(detail: string): string {
   return `${REASON_INVALID_URL}: ${detail}`;
@@ -16,7 +16,7 @@ export type UrlCheck = { ok: true; url: string } | { ok: false; reason: string }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname.toLowerCase());
 }
 

@@ -28,7 +28,7 @@ export const SealedBlobSchema = z.object({
 export type SealedBlob = z.infer<typeof SealedBlobSchema>;
 
 /** Which authorization server a credential belongs to (SPEC E10). */
-export const AuthBindingSchema = z.object({
+const AuthBindingSchema = z.object({
   resource: z.string().check(z.minLength(1), z.maxLength(MAX_URL_LENGTH)),
   issuer: z.string().check(z.minLength(1), z.maxLength(MAX_URL_LENGTH)),
 });
@@ -64,11 +64,9 @@ const OAuthAuthSchema = z.object({
   ),
 });
 
-export const ServerAuthSchema = z.discriminatedUnion('kind', [NoneAuthSchema, BearerAuthSchema, OAuthAuthSchema]);
-export type ServerAuth = z.infer<typeof ServerAuthSchema>;
-export type AuthKind = ServerAuth['kind'];
+const ServerAuthSchema = z.discriminatedUnion('kind', [NoneAuthSchema, BearerAuthSchema, OAuthAuthSchema]);
 
-export const StaticHeaderSchema = z.object({
+const StaticHeaderSchema = z.object({
   name: z.string().check(z.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/)),
   value: SealedBlobSchema,
 });

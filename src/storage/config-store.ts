@@ -35,7 +35,7 @@ export class ConfigStoreError extends Error {
 export type NewServer = Omit<McpServerConfig, 'id'>;
 export type ServerPatch = Partial<Omit<McpServerConfig, 'id'>>;
 
-export interface UpdateContext {
+interface UpdateContext {
   readonly invalid: readonly InvalidEntry[];
   /** Ids of valid and invalid entries; new ids must avoid all of them. */
   readonly takenIds: ReadonlySet<string>;
@@ -48,7 +48,7 @@ interface ParsedList extends ConfigSnapshot {
 }
 
 /** Validates a stored `mcp_servers` value entry by entry. */
-export function parseServerList(stored: unknown): ParsedList {
+function parseServerList(stored: unknown): ParsedList {
   const out: ParsedList = { servers: [], invalid: [], rawInvalid: new Map() };
   if (stored === undefined) return out;
   const entries = Array.isArray(stored) ? stored : [stored];

@@ -6,7 +6,7 @@
  */
 
 export const DB_NAME = 'remote-mcp';
-export const DB_VERSION = 1;
+const DB_VERSION = 1;
 export const STORE_KEYS = 'keys';
 export const STORE_INTERACTIONS = 'interactions';
 export const STORE_REQUEST_LOG = 'request_log';
@@ -76,7 +76,10 @@ export function idbDone(tx: IDBTransaction): Promise<void> {
   });
 }
 
-/** Drops the cached connection so a test can swap `globalThis.indexedDB` or simulate a restart. */
+/**
+ * Drops the cached connection so a test can swap `globalThis.indexedDB` or simulate a restart.
+ * @internal test hook: module state cannot be reset from outside (knip --production skips it).
+ */
 export async function resetStorageDbForTests(): Promise<void> {
   const pending = dbPromise;
   dbPromise = null;

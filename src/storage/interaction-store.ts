@@ -10,12 +10,12 @@
 import * as z from 'zod/mini';
 import { STORE_INTERACTIONS, idbDone, idbRequest, openStorageDb } from './idb.js';
 
-export const INTERACTION_KIND = 'mcp_elicitation';
+const INTERACTION_KIND = 'mcp_elicitation';
 
-export type InteractionStatus = 'pending' | 'answered' | 'expired' | 'failed';
+type InteractionStatus = 'pending' | 'answered' | 'expired' | 'failed';
 export type SettledStatus = Exclude<InteractionStatus, 'pending'>;
 
-export const InteractionSchema = z.object({
+const InteractionSchema = z.object({
   id: z.string().check(z.minLength(1), z.maxLength(128)),
   kind: z.literal(INTERACTION_KIND),
   serverId: z.string().check(z.minLength(1), z.maxLength(32)),

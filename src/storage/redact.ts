@@ -74,8 +74,3 @@ function redactString(text: string, depth: number): string {
     .replace(QUERY_PARAM, (_m, lead: string, name: string) => `${lead}${name}=${REDACTED}`)
     .replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`);
 }
-
-/** For `[name, value]` header tuples (e.g. `Headers` entries), which have no field names. */
-export function redactHeaderEntries(entries: Iterable<readonly [string, string]>): [string, string][] {
-  return [...entries].map(([name, value]) => [name, isSecretField(name) ? REDACTED : redactString(value, 0)]);
-}

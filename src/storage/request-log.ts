@@ -41,13 +41,6 @@ interface Row {
   entry: RequestLogEntry;
 }
 
-export interface RequestLogExport {
-  format: 'remote-mcp-for-chrome/request-log';
-  version: 1;
-  exportedAt: number;
-  servers: Record<string, RequestLogEntry[]>;
-}
-
 /** Appends one redacted entry and drops the server's oldest beyond the limit, atomically. */
 export async function appendRequestLog(serverId: string, entry: RequestLogEntry): Promise<void> {
   const row: Row = { serverId, entry: sanitize(entry) };
@@ -78,34 +71,6 @@ export async function readRequestLog(serverId: string): Promise<RequestLogEntry[
   const tx = (await openStorageDb()).transaction(STORE_REQUEST_LOG, 'readonly');
   const rows = (await idbRequest(tx.objectStore(STORE_REQUEST_LOG).index('serverId').getAll(serverId))) as Row[];
   return rows.map((r) => r.entry);
-}
-
-/** Empties one server's log, or all logs. */
-export async function clearRequestLog(serverId?: string): Promise<void> {
-  const tx = (await openStorageDb()).transaction(STORE_REQUEST_LOG, 'readwrite');
-  const store = tx.objectStore(STORE_REQUEST_LOG);
-  if (serverId === undefined) store.clear();
-  else {
-    const cursorRequest = store.index('serverId').openCursor(serverId);
-    cursorRequest.onsuccess = () => {
-      const cursor = cursorRequest.result;
-      if (!cursor) return;
-      cursor.delete();
-      cursor.continue();
-    };
-  }
-  await idbDone(tx);
-}
-
-/** The "Export as JSON" of the log drawer: one server, or every server. */
-export async function exportRequestLog(serverId?: string): Promise<string> {
-  const tx = (await openStorageDb()).transaction(STORE_REQUEST_LOG, 'readonly');
-  const store = tx.objectStore(STORE_REQUEST_LOG);
-  const rows = (await idbRequest(serverId === undefined ? store.getAll() : store.index('serverId').getAll(serverId))) as Row[];
-  const servers: Record<string, RequestLogEntry[]> = {};
-  for (const row of rows) (servers[row.serverId] ??= []).push(row.entry);
-  const doc: RequestLogExport = { format: 'remote-mcp-for-chrome/request-log', version: 1, exportedAt: Date.now(), servers };
-  return JSON.stringify(doc, null, 2);
 }
 
 function sanitize(entry: RequestLogEntry): RequestLogEntry {

@@ -55,7 +55,10 @@ async function loadOrCreateKey(): Promise<CryptoKey> {
   return winner;
 }
 
-/** Forget the in-memory key, as a service-worker restart would. */
+/**
+ * Forget the in-memory key, as a service-worker restart would.
+ * @internal test hook: module state cannot be reset from outside (knip --production skips it).
+ */
 export function resetKeyCacheForTests(): void {
   cachedKey = null;
   keyInFlight = null;

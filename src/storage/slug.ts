@@ -3,9 +3,8 @@
  * stable and made of `[a-z0-9_-]` only (B5). They are derived once from the name and never
  * change on rename, or tool names the agent already knows would break.
  */
-import { SERVER_ID_PATTERN } from './config-schema.js';
 
-export const MAX_SLUG_LENGTH = 32;
+const MAX_SLUG_LENGTH = 32;
 const FALLBACK = 'server';
 
 export function slugify(name: string, existingIds: Iterable<string> = []): string {
@@ -26,8 +25,4 @@ export function slugify(name: string, existingIds: Iterable<string> = []): strin
     const candidate = base.slice(0, MAX_SLUG_LENGTH - suffix.length).replace(/[-_]+$/, '') + suffix;
     if (!taken.has(candidate)) return candidate;
   }
-}
-
-export function isValidServerId(id: string): boolean {
-  return SERVER_ID_PATTERN.test(id);
 }

@@ -15,9 +15,9 @@ import { open, purposeFor, seal } from './seal.js';
 import { SerialQueue } from './serial-queue.js';
 
 export const TOKEN_KEY_PREFIX = 'mcp_token_';
-export const TOKEN_OWNERS_KEY = 'mcp_token_owners';
+const TOKEN_OWNERS_KEY = 'mcp_token_owners';
 
-export const AccessTokenSchema = z.object({
+const AccessTokenSchema = z.object({
   accessToken: z.string().check(z.minLength(1), z.maxLength(16384)),
   tokenType: z.string().check(z.minLength(1), z.maxLength(64)),
   /** Epoch milliseconds; absent when the server did not say (N4). */

@@ -1,9 +1,9 @@
 /**
  * Conformance-suite client (`@modelcontextprotocol/conformance client --command ...`).
  *
- * It runs the extension's own client core — the AuthManager of src/sw/auth, the authorizing
- * fetch of src/offscreen/auth-fetch.ts and the SDK session of src/offscreen/session.ts — and
- * only adapts the platform ports to Node:
+ * It runs the extension's own client core — the AuthManager of src/sw/auth and the SDK session
+ * of src/offscreen/session.ts — with its own authorizing fetch (auth-fetch.ts beside it), and
+ * adapts the platform ports to Node:
  *   - storage: MemoryCredentialStore instead of chrome.storage;
  *   - identity: instead of chrome.identity.launchWebAuthFlow, GET the authorization URL with
  *     redirect:'manual' and hand the Location back as the callback URL (the suite's AS approves
@@ -16,10 +16,11 @@
  */
 import { AuthManager } from '../../src/sw/auth/auth-manager.js';
 import { AuthorizationRequiredError } from '../../src/sw/auth/errors.js';
-import { MemoryCredentialStore } from '../../src/sw/auth/memory-store.js';
+import { MemoryCredentialStore } from '../support/memory-credential-store.js';
 import type { AuthServerConfig, OAuthAuth } from '../../src/sw/auth/ports.js';
-import { authManagerTokenProvider, createAuthFetch } from '../../src/offscreen/auth-fetch.js';
+import { authManagerTokenProvider, createAuthFetch } from './auth-fetch.js';
 import { McpSession } from '../../src/offscreen/session.js';
+import { sanitizeTools } from '../../src/sw/manager/catalog-limits.js';
 
 /** Never contacted: the callback URL is read from the authorization server's Location header. */
 const REDIRECT_URI = 'http://localhost:3000/callback';
@@ -124,9 +125,10 @@ async function main(): Promise<number> {
 
   const info = await session.connect();
   log('connected to', info.serverInfo?.name ?? '(unnamed)');
-  const catalog = await session.listCatalog();
-  log(`tools: ${catalog.tools.map((t) => t.name).join(', ') || '(none)'}`);
-  for (const tool of catalog.tools) {
+  // The tools list as the worker takes it: one category from the session, then the catalog limits.
+  const { tools } = sanitizeTools(await session.listCategory('tools'));
+  log(`tools: ${tools.map((t) => t.name).join(', ') || '(none)'}`);
+  for (const tool of tools) {
     const args = sampleArguments(tool.inputSchema);
     const result = await session.callTool(tool.name, args, new AbortController().signal, () => undefined);
     log(`called ${tool.name}`, args, '→', result.isError ? 'error result' : 'ok');

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startOAuthServers, type OAuthServers } from '../support/oauth-servers.js';
 import { AuthManager, bearerHeaders, newRequestAuthState } from '../../src/sw/auth/auth-manager.js';
-import { MemoryCredentialStore } from '../../src/sw/auth/memory-store.js';
+import { MemoryCredentialStore } from '../support/memory-credential-store.js';
 import { AuthorizationRequiredError, TokenError } from '../../src/sw/auth/errors.js';
 import { refreshTokens } from '../../src/sw/auth/token.js';
 import type { AuthServerConfig } from '../../src/sw/auth/ports.js';

@@ -22,13 +22,13 @@ export interface ExtensionBrowser {
   close(): Promise<void>;
 }
 
-export function chromiumPath(): string {
+function chromiumPath(): string {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
   return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim();
 }
 
 /** Extension id from the manifest's public key: sha256(DER), first 32 hex digits mapped to a–p. */
-export function extensionIdFromKey(key: string): string {
+function extensionIdFromKey(key: string): string {
   const hex = createHash('sha256').update(Buffer.from(key, 'base64')).digest('hex').slice(0, 32);
   return [...hex].map((c) => String.fromCharCode(97 + parseInt(c, 16))).join('');
 }

@@ -21,7 +21,7 @@ export interface DemoServerOptions {
   elicitation?: boolean;
 }
 
-export interface DemoServerStats {
+interface DemoServerStats {
   sessionsOpened: number;
   sessionsClosed: number;
   cancellations: string[];

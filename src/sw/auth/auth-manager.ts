@@ -22,18 +22,18 @@ import { selectScope } from './scope.js';
 import { exchangeCode, refreshTokens, type TokenSet } from './token.js';
 import { parseBearerChallenge, type BearerChallenge } from './www-authenticate.js';
 import { errorText } from './bounded-fetch.js';
-import { credentialKeyString } from './memory-store.js';
-import type {
-  AuthBinding,
-  AuthServerConfig,
-  AuthorizeFn,
-  Clock,
-  CredentialKey,
-  CredentialStore,
-  FetchLike,
-  OAuthAuth,
-  RandomSource,
-  StoredClient,
+import {
+  credentialKeyString,
+  type AuthBinding,
+  type AuthServerConfig,
+  type AuthorizeFn,
+  type Clock,
+  type CredentialKey,
+  type CredentialStore,
+  type FetchLike,
+  type OAuthAuth,
+  type RandomSource,
+  type StoredClient,
 } from './ports.js';
 import { canonicalResourceUrl, isAllowedEndpoint } from './url-policy.js';
 
@@ -41,11 +41,11 @@ import { canonicalResourceUrl, isAllowedEndpoint } from './url-policy.js';
  * Authorizations allowed for one request, however the challenge varies (N5): the one a 401
  * starts counts too, so a server answering 403 forever sees at most this many.
  */
-export const MAX_STEP_UPS = 3;
+const MAX_STEP_UPS = 3;
 /** 401 recoveries allowed for one request: a second 401 means the fresh token is refused too. */
-export const MAX_UNAUTHORIZED_RETRIES = 1;
+const MAX_UNAUTHORIZED_RETRIES = 1;
 /** Refresh this long before the stated expiry (capped at a tenth of the lifetime). */
-export const REFRESH_SKEW_MS = 60_000;
+const REFRESH_SKEW_MS = 60_000;
 /** Assumed lifetime when the AS does not say and a refresh token exists (conservative). */
 export const UNKNOWN_LIFETIME_MS = 15 * 60_000;
 /** OAuth errors after which a refresh token is dead and is dropped. */

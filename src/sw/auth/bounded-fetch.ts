@@ -8,7 +8,7 @@ import type { FetchLike } from './ports.js';
 import { assertAllowedEndpoint } from './url-policy.js';
 
 /** Metadata, DCR and token responses are small; 256 KiB is generous. */
-export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 
 /**
  * `fetch` with the endpoint policy checked first and `redirect: 'error'`. A 3xx that still
@@ -69,7 +69,7 @@ export async function readBodyCapped(res: Response, url: string, what: string, m
 }
 
 /** True for `application/json` and `application/*+json`. */
-export function isJsonContentType(contentType: string | null): boolean {
+function isJsonContentType(contentType: string | null): boolean {
   if (!contentType) return false;
   const mime = contentType.split(';')[0]!.trim().toLowerCase();
   return mime === 'application/json' || (mime.startsWith('application/') && mime.endsWith('+json'));

@@ -30,7 +30,7 @@ export type AuthErrorCode = WireErrorCodeOf<
 >;
 
 /** Base class: never thrown directly, so `instanceof AuthError` means "one of ours". */
-export abstract class AuthError extends Error {
+abstract class AuthError extends Error {
   abstract readonly code: AuthErrorCode;
   /** What the user can do about it; travels with the code to the panel's button. */
   readonly action: ErrorAction | undefined;
@@ -195,40 +195,4 @@ export class BearerRejectedError extends AuthError {
   constructor(url?: string) {
     super('The token was rejected — update it.', url);
   }
-}
-
-const USER_TEXT: Record<AuthErrorCode, string> = {
-  'auth-discovery': 'Could not find how to authorize with this server.',
-  'resource-mismatch': 'The server describes itself with a different address; authorization stopped.',
-  'multiple-authorization-servers': 'The server lists several authorization servers; authorization stopped.',
-  'auth-metadata': 'The authorization server’s configuration is missing or invalid.',
-  registration: 'Could not register this extension with the authorization server.',
-  'client-id-required': 'This authorization server needs a client ID. Enter one in the server settings.',
-  'client-issuer-changed': 'The server moved to another authorization server; your client ID was not sent to it.',
-  token: 'The authorization server did not issue a usable token.',
-  'auth-denied': 'The authorization server refused the request.',
-  'auth-response': 'The authorization response failed a security check; try again.',
-  'auth-cancelled': 'Authorization was cancelled.',
-  'needs-auth': 'This server needs authorization. Click “Authorize”.',
-  'insecure-endpoint': 'An endpoint is not HTTPS; the request was not sent.',
-  'redirect-refused': 'An authorization endpoint tried to redirect; the redirect was not followed.',
-  'response-too-large': 'A response was too large and was not read.',
-  'bad-response': 'A response was not in the expected format.',
-  network: 'Could not reach the server.',
-  'step-up-limit': 'The server kept asking for more permissions; stopped after 3 attempts.',
-  forbidden: 'The server refused access to this request.',
-  'bearer-rejected': 'The token was rejected — update it.',
-};
-
-/**
- * The one place that turns any error into text for the panel: a short sentence for the
- * code plus the specific detail (which URL, what was wrong) when it is one of ours.
- */
-export function describeAuthError(e: unknown): { code: AuthErrorCode | 'unknown'; summary: string; detail: string } {
-  if (e instanceof AuthError) {
-    const summary = USER_TEXT[e.code];
-    return { code: e.code, summary, detail: e.message === summary ? '' : e.message };
-  }
-  const detail = e instanceof Error ? e.message : String(e);
-  return { code: 'unknown', summary: 'Authorization failed.', detail };
 }

@@ -86,12 +86,7 @@ export async function fetchAuthServerMetadata(
 }
 
 /** Check a metadata document against the issuer we expected and our security floor. */
-export function validateAuthServerMetadata(
-  json: unknown,
-  issuer: string,
-  url: string,
-  options: FetchMetadataOptions = {},
-): AuthServerMetadata {
+function validateAuthServerMetadata(json: unknown, issuer: string, url: string, options: FetchMetadataOptions = {}): AuthServerMetadata {
   const parsed = AuthServerMetadataSchema.safeParse(json);
   if (!parsed.success) {
     throw new MetadataError(`The authorization server metadata at ${url} is invalid (${describeIssues(parsed.error)}).`, url);

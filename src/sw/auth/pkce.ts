@@ -11,7 +11,7 @@ export interface Pkce {
 }
 
 /** Base64url without padding (RFC 7636 appendix A). */
-export function base64url(bytes: Uint8Array): string {
+function base64url(bytes: Uint8Array): string {
   let binary = '';
   for (const b of bytes) binary += String.fromCharCode(b);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

@@ -34,6 +34,11 @@ export interface CredentialKey extends AuthBinding {
   serverId: string;
 }
 
+/** Key string that differs whenever server, resource or issuer differ. */
+export function credentialKeyString(key: CredentialKey): string {
+  return JSON.stringify([key.serverId, key.resource, key.issuer]);
+}
+
 /** A client we registered dynamically (or by CIMD); preconfigured ones come from the config. */
 export interface StoredClient {
   clientId: string;
@@ -60,7 +65,7 @@ export interface StoredRefreshToken {
 
 /**
  * Credential storage. The extension implements it over `chrome.storage` with sealing; tests
- * use {@link MemoryCredentialStore}. All methods are keyed so that a credential can only be
+ * use an in-memory one (test/support). All methods are keyed so that a credential can only be
  * found again under the exact (server, resource, issuer) it was obtained for.
  */
 export interface CredentialStore {
@@ -84,10 +89,10 @@ export interface AuthServerConfig {
   url: string;
   auth: NoneAuth | BearerAuth | OAuthAuth;
 }
-export interface NoneAuth {
+interface NoneAuth {
   kind: 'none';
 }
-export interface BearerAuth {
+interface BearerAuth {
   kind: 'bearer';
   token: string;
 }

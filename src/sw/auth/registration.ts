@@ -11,7 +11,7 @@ import type { FetchLike, StoredClient, TokenEndpointAuthMethod } from './ports.j
 import { describeIssues } from './schema-util.js';
 import { tryParseUrl } from './url-policy.js';
 
-export const MAX_CLIENT_ID_LENGTH = 512;
+const MAX_CLIENT_ID_LENGTH = 512;
 
 const RegistrationResponseSchema = z.looseObject({
   client_id: z.string().check(z.minLength(1), z.maxLength(MAX_CLIENT_ID_LENGTH)),
@@ -75,7 +75,7 @@ export async function resolveClient(fetchFn: FetchLike, options: ResolveClientOp
 }
 
 /** RFC 7591 registration of a public client with our redirect URI. */
-export async function registerClient(
+async function registerClient(
   fetchFn: FetchLike,
   metadata: AuthServerMetadata,
   options: Pick<ResolveClientOptions, 'redirectUri' | 'clientName' | 'scope'>,
@@ -122,7 +122,7 @@ export async function registerClient(
 }
 
 /** `: invalid_x — description` from an OAuth error body, or '' if there is none readable. */
-export async function oauthErrorDetail(res: Response, url: string): Promise<string> {
+async function oauthErrorDetail(res: Response, url: string): Promise<string> {
   try {
     const json = (await readJsonCapped(res, url, 'error response', 16 * 1024)) as Record<string, unknown>;
     const error = typeof json?.['error'] === 'string' ? json['error'].slice(0, 100) : '';

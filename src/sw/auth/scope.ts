@@ -20,7 +20,7 @@ export interface ScopeInputs {
 }
 
 /** Split on whitespace, drop empties and duplicates, keep order. */
-export function splitScope(scope: string | undefined): string[] {
+function splitScope(scope: string | undefined): string[] {
   return [...new Set((scope ?? '').split(/\s+/).filter(Boolean))];
 }
 

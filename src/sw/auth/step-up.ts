@@ -18,7 +18,7 @@ import type { AuthServerConfig } from './ports.js';
 import { parseBearerChallenge } from './www-authenticate.js';
 
 /** The one AuthManager method step-up needs (narrow, so tests can use the real one or a fake). */
-export interface ForbiddenHandler {
+interface ForbiddenHandler {
   handleForbidden(
     cfg: AuthServerConfig,
     wwwAuthenticate: string | null | undefined,
@@ -35,7 +35,7 @@ export interface StepUpDeps {
 }
 
 /** Pending step-ups kept at once; older ones are dropped (N: every table is bounded). */
-export const MAX_PENDING_STEP_UPS = 32;
+const MAX_PENDING_STEP_UPS = 32;
 
 /** The wire code of a panel call refused for missing scope: the panel offers "Grant more access". */
 export const INSUFFICIENT_SCOPE_CODE = 'insufficient-scope';
@@ -46,7 +46,7 @@ interface Pending {
 }
 
 /** Is this wire error a 403 whose challenge asks for more scope? */
-export function scopeChallengeOf(e: unknown): string | undefined {
+function scopeChallengeOf(e: unknown): string | undefined {
   const w = toWireError(e);
   if (w.httpStatus !== 403 || !w.wwwAuthenticate) return undefined;
   return parseBearerChallenge(w.wwwAuthenticate)?.error === 'insufficient_scope' ? w.wwwAuthenticate : undefined;

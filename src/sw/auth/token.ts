@@ -9,9 +9,9 @@ import { TokenError } from './errors.js';
 import type { FetchLike, StoredClient } from './ports.js';
 import { describeIssues } from './schema-util.js';
 
-export const MAX_TOKEN_LENGTH = 16 * 1024;
+const MAX_TOKEN_LENGTH = 16 * 1024;
 /** Lifetimes beyond a year are treated as nonsense (unknown). */
-export const MAX_EXPIRES_IN_SECONDS = 366 * 24 * 3600;
+const MAX_EXPIRES_IN_SECONDS = 366 * 24 * 3600;
 
 const TokenResponseSchema = z.looseObject({
   access_token: z.string().check(z.minLength(1), z.maxLength(MAX_TOKEN_LENGTH)),

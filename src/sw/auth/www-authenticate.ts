@@ -24,7 +24,7 @@ export interface BearerChallenge {
 }
 
 /** Headers longer than this are ignored entirely (hostile input, SPEC N1). */
-export const MAX_HEADER_LENGTH = 16 * 1024;
+const MAX_HEADER_LENGTH = 16 * 1024;
 
 const TCHAR = /[!#$%&'*+\-.^_`|~0-9A-Za-z]/;
 const TOKEN68_CHAR = /[A-Za-z0-9\-._~+/]/;

@@ -4,7 +4,7 @@
  */
 import type { ServerView } from '../../protocol/panel.js';
 
-export function badgeFor(servers: ServerView[]): { text: string; title: string } {
+function badgeFor(servers: ServerView[]): { text: string; title: string } {
   const attention = servers.filter((s) => s.enabled && (s.status === 'needs-auth' || s.status === 'error'));
   if (attention.length === 0) return { text: '', title: chrome.i18n.getMessage('extName') };
   const names = attention.map(

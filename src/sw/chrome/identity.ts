@@ -5,7 +5,7 @@
  */
 
 /** Path of our redirect URI: `https://<extension-id>.chromiumapp.org/mcp-oauth`. */
-export const REDIRECT_PATH = 'mcp-oauth';
+const REDIRECT_PATH = 'mcp-oauth';
 
 export function oauthRedirectUri(): string {
   return chrome.identity.getRedirectURL(REDIRECT_PATH);

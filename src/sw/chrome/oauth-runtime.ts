@@ -39,7 +39,7 @@ export async function authConfigOf(config: McpServerConfig): Promise<AuthServerC
  * `Authorization` for an OAuth server at connect time: the cached token, else a refreshed one;
  * never interactive. Throws AuthorizationRequiredError (code `needs-auth`) otherwise.
  */
-export async function oauthHeaders(auth: AccessTokens, config: McpServerConfig): Promise<Record<string, string>> {
+async function oauthHeaders(auth: AccessTokens, config: McpServerConfig): Promise<Record<string, string>> {
   if (config.auth.kind !== 'oauth') return {};
   const token = await auth.getAccessToken(await authConfigOf(config), { interactive: false });
   return { Authorization: `Bearer ${token}` };

@@ -55,7 +55,7 @@ async function oauthConfig(configStore: OAuthHandlerDeps['configStore'], serverI
  * leaves the server in `needs-auth` with that reason. Writing the new binding reconciles the
  * server (disconnect barrier, C3), which can supersede our first connect: it is retried.
  */
-export async function authorizeServer(
+async function authorizeServer(
   deps: OAuthHandlerDeps,
   serverId: string,
 ): Promise<{ status: 'ready' | 'needs-auth'; missingOrigins?: string[] }> {
@@ -96,7 +96,7 @@ export async function authorizeServer(
 }
 
 /** Revokes at the AS when it can, and always deletes the local credentials. */
-export async function forgetAuthorization(deps: Pick<OAuthHandlerDeps, 'configStore' | 'auth'>, serverId: string) {
+async function forgetAuthorization(deps: Pick<OAuthHandlerDeps, 'configStore' | 'auth'>, serverId: string) {
   const config = await oauthConfig(deps.configStore, serverId);
   return deps.auth.forget(await authConfigOf(config));
 }

@@ -9,9 +9,9 @@
 import { truncateUtf8, utf8Length } from '../use/truncate.js';
 
 export const MAX_TOOLS = 1000;
-export const MAX_TOOL_NAME_LENGTH = 128;
+const MAX_TOOL_NAME_LENGTH = 128;
 /** Same character set as the MCP 2025-11-25 tool-name guidance. */
-export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
+const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 export const MAX_DESCRIPTION_LENGTH = 4096;
 export const DESCRIPTION_TRUNCATED_MARKER = ' \u2026[description truncated]';
 /** Serialized size of `inputSchema` in UTF-8 bytes. */
@@ -23,14 +23,7 @@ export const PLACEHOLDER_SCHEMA: Readonly<Record<string, unknown>> = Object.free
 const NAMES_IN_WARNING = 10;
 const NAME_SHOWN_LENGTH = 64;
 
-export interface RawTool {
-  name?: unknown;
-  description?: unknown;
-  inputSchema?: unknown;
-  [key: string]: unknown;
-}
-
-export interface SanitizedTool {
+interface SanitizedTool {
   name: string;
   description?: string;
   inputSchema: unknown;

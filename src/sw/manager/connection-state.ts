@@ -39,8 +39,6 @@ export type ConnectionState =
   | { status: 'needs-auth'; reason: ErrorReason }
   | { status: 'error'; reason: ErrorReason };
 
-export type ConnectionStatus = ConnectionState['status'];
-
 export type ConnectionEvent =
   | { type: 'connect' }
   | { type: 'connected'; connectionId: string }
@@ -48,8 +46,6 @@ export type ConnectionEvent =
   | { type: 'auth-required'; reason: ErrorReason }
   | { type: 'disconnect' }
   | { type: 'session-lost'; reason: ErrorReason };
-
-export type ConnectionEventType = ConnectionEvent['type'];
 
 /**
  * How many automatic reconnects a lost session gets before the server is put in `error`.
@@ -107,68 +103,5 @@ export function transition(state: ConnectionState, event: ConnectionEvent): Conn
           : { status: 'error', reason: event.reason };
       }
       return state;
-  }
-}
-
-/** A state in words for the panel card and the badge tooltip (SPEC J1, K8). */
-export interface StateDescription {
-  /** Short label, e.g. "Connected". */
-  label: string;
-  /** One sentence about what is going on. */
-  summary: string;
-  /** What the user can do next; null when nothing is needed. */
-  hint: string | null;
-  /** True when the badge should count this server (SPEC K7). */
-  needsAttention: boolean;
-}
-
-const HINTS: Record<ErrorKind, string> = {
-  network: 'Check that the server address is right and reachable, then reconnect.',
-  'http-status': 'The server answered with an error. Check the URL (including its path) and try again later.',
-  auth: 'Update the token or re-authorize this server.',
-  'auth-discovery': 'The server did not describe its authorization correctly. Check the URL or contact the server operator.',
-  'auth-denied': 'Authorization was refused or cancelled. Click Authorize to try again.',
-  protocol: 'The server did not answer like an MCP server. Check that the URL points at its Streamable HTTP endpoint.',
-  timeout: 'The server took too long to answer. Try again, or raise the timeout for this server.',
-  'offscreen-lost': 'The extension lost its connection worker. Reconnect; it will be restarted.',
-  'config-invalid': 'This server\u2019s saved settings are invalid. Edit or re-add the server.',
-  permission: 'Grant the extension access to this server\u2019s site, then reconnect.',
-};
-
-/** The "what to do next" sentence for a reason kind. */
-export function hintFor(kind: ErrorKind): string {
-  return HINTS[kind];
-}
-
-function reasonText(reason: ErrorReason): string {
-  return reason.httpStatus !== undefined ? `${reason.message} (HTTP ${reason.httpStatus})` : reason.message;
-}
-
-/** Plain-words summary plus a next step, so every error says what to do (SPEC K8). */
-export function describeState(state: ConnectionState): StateDescription {
-  switch (state.status) {
-    case 'disconnected':
-      return { label: 'Disconnected', summary: 'Not connected.', hint: null, needsAttention: false };
-    case 'connecting':
-      return {
-        label: 'Connecting',
-        summary: state.attempt > 1 ? `Reconnecting (attempt ${state.attempt})\u2026` : 'Connecting\u2026',
-        hint: null,
-        needsAttention: false,
-      };
-    case 'ready':
-      return { label: 'Connected', summary: 'Connected and ready.', hint: null, needsAttention: false };
-    case 'needs-auth':
-      return {
-        label: 'Needs authorization',
-        summary: reasonText(state.reason),
-        hint:
-          state.reason.kind === 'permission'
-            ? hintFor('permission')
-            : 'Click Authorize to sign in to this server; its tools stay hidden until then.',
-        needsAttention: true,
-      };
-    case 'error':
-      return { label: 'Error', summary: reasonText(state.reason), hint: hintFor(state.reason.kind), needsAttention: true };
   }
 }

@@ -15,7 +15,7 @@
 import type { McpServerConfig } from '../../storage/config-schema.js';
 import { DEFAULT_TIMEOUT_MS } from '../../storage/config-schema.js';
 import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/mcp-shapes.js';
-import type { ServerView } from '../../protocol/panel.js';
+import { MAX_SERVER_WARNINGS, MAX_WARNING_LENGTH, type ServerView } from '../../protocol/panel.js';
 import { RemoteError, toWireError, type WireError } from '../../protocol/result.js';
 import type { ErrorAction, WireErrorCode } from '../../protocol/error-codes.js';
 import type { OffscreenEvent, OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
@@ -67,7 +67,7 @@ export interface CallObserver {
 }
 
 /** Backoff between reconnects after a session loss: doubles from the base, capped (SPEC N5). */
-export const RECOVERY_BASE_DELAY_MS = 250;
+const RECOVERY_BASE_DELAY_MS = 250;
 export const RECOVERY_MAX_DELAY_MS = 4000;
 
 export function recoveryDelay(attempt: number): number {
@@ -558,11 +558,6 @@ export class McpManager {
     return [...(this.#servers.get(serverId)?.warnings.values() ?? [])].flat();
   }
 
-  /** Whether a category shows its last valid list because the latest listing failed (D2). */
-  staleSince(serverId: string, category: CatalogCategory): number | null {
-    return this.#catalogs.get(serverId, category).staleSince;
-  }
-
   views(): ServerView[] {
     return [...this.#servers.values()].map((rt) => ({
       id: rt.config.id,
@@ -578,6 +573,9 @@ export class McpManager {
       resources: this.#items<Resource>(rt, 'resources'),
       resourceTemplates: this.#items<ResourceTemplate>(rt, 'resourceTemplates'),
       disabledTools: rt.config.disabledTools,
+      warnings: this.warnings(rt.config.id)
+        .slice(0, MAX_SERVER_WARNINGS)
+        .map((w) => (w.length > MAX_WARNING_LENGTH ? `${w.slice(0, MAX_WARNING_LENGTH - 1)}…` : w)),
     }));
   }
 }

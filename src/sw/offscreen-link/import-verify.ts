@@ -9,7 +9,7 @@ import { canonicalJson, digest, ImportPreviewSchema, type ImportPreview } from '
 import { ImportChannelReplySchema } from '../../protocol/import-channel.js';
 import { RemoteError } from '../../protocol/result.js';
 
-export class ImportIntegrityError extends RemoteError {
+class ImportIntegrityError extends RemoteError {
   constructor(message: string) {
     super({ code: 'import-integrity', message: `The import check failed: ${message}. Nothing was imported; try again.`, action: 'retry' });
   }

@@ -45,7 +45,6 @@ export interface OAuthRequestDeps {
 /** Requests that run on an open session and can be resent after a 401 with a fresh token. */
 const SESSION_METHODS = new Set<OffscreenMethod>([
   'offscreen:list-category',
-  'offscreen:list-catalog',
   'offscreen:call-tool',
   'offscreen:ping',
   'offscreen:get-prompt',

@@ -9,7 +9,7 @@ import type { Tool } from '../../protocol/mcp-shapes.js';
 import type { ApprovalDecision, ApprovalView } from '../../protocol/panel-use.js';
 import type { ApprovalStore } from './approval-store.js';
 
-export const MAX_ARGUMENTS_DISPLAY = 16_000;
+const MAX_ARGUMENTS_DISPLAY = 16_000;
 
 export interface ApprovalRequest {
   serverId: string;
@@ -27,7 +27,7 @@ interface Pending {
 }
 
 /** Arguments as the user will read them: pretty JSON, cut with a visible marker. */
-export function argumentsForDisplay(args: unknown): string {
+function argumentsForDisplay(args: unknown): string {
   const text = JSON.stringify(args, null, 2) ?? 'null';
   return text.length <= MAX_ARGUMENTS_DISPLAY
     ? text

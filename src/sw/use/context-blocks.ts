@@ -19,7 +19,7 @@ const ID_BYTES = 16;
 const MAX_LABEL_LENGTH = 200;
 const LOOKALIKE_FENCE = /<<(\s*\/?\s*)(mcp-untrusted)/gi;
 
-export interface ContextProvenance {
+interface ContextProvenance {
   serverId: string;
   serverName: string;
   uri?: string;
@@ -45,7 +45,7 @@ export interface BlockOptions {
 }
 
 /** A message of a `prompts/get` result, loosely typed: it is validated upstream. */
-export interface PromptMessageLike {
+interface PromptMessageLike {
   role?: unknown;
   content?: unknown;
 }

@@ -69,7 +69,7 @@ interface Entry {
 }
 
 /** Arguments are taken leniently: an object, a JSON object in a string, or nothing (G1). */
-export function parseArguments(args: unknown): Record<string, unknown> {
+function parseArguments(args: unknown): Record<string, unknown> {
   let value = args;
   if (typeof value === 'string') {
     try {

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { annotationHints, bulkDisabled, filterTools } from '../../../src/components/tool-filter.js';
+import { annotationHints, bulkDisabled, matches, queryTerms, searchText } from '../../../src/components/tool-filter.js';
+
+type ToolText = { name: string; title?: string; description?: string };
+
+/** The list's filter as mcp-tool-list composes it: names of the matching tools, in catalog order. */
+function filterTools(tools: readonly ToolText[], query: string): string[] {
+  const terms = queryTerms(query);
+  return tools.filter((tool) => matches(searchText(tool), terms)).map((tool) => tool.name);
+}
 
 const tools = [
   { name: 'read_file', title: 'Read a file', description: 'Reads bytes from disk' },

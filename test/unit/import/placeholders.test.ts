@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyPlaceholders, parseImport } from '../../../src/import/parse-import.js';
+import { applyPlaceholders } from '../../../src/import/apply-placeholders.js';
+import { parseImport } from '../../../src/import/parse-import.js';
 import type { ImportEntry } from '../../../src/import/import-schema.js';
 import { REASON_EXISTS } from '../../../src/import/reasons.js';
 import { entry, fixture } from './helpers.js';

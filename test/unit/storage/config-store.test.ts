@@ -1,7 +1,7 @@
 import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { freshIndexedDb, server } from './helpers.js';
-import { MemoryArea } from '../../../src/storage/ports.js';
+import { MemoryArea } from '../../support/memory-area.js';
 import { ConfigStore, ConfigStoreError } from '../../../src/storage/config-store.js';
 import { SCHEMA_VERSION_KEY, SERVERS_KEY, type McpServerConfig } from '../../../src/storage/config-schema.js';
 import { open, purposeFor } from '../../../src/storage/seal.js';

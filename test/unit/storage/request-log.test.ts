@@ -5,8 +5,6 @@ import {
   LOG_ENTRIES_PER_SERVER,
   MAX_LOGGED_BODY_CHARS,
   appendRequestLog,
-  clearRequestLog,
-  exportRequestLog,
   readRequestLog,
   type RequestLogEntry,
 } from '../../../src/storage/request-log.js';
@@ -62,9 +60,8 @@ test('bodies and errors are redacted before they are stored', async () => {
       response: 'access_token=SECRET-AT2&refresh_token=SECRET-RT&state=s',
     }),
   );
-  const exported = await exportRequestLog();
-  assert.ok(!exported.includes('SECRET'), exported);
   const [stored] = await readRequestLog('a');
+  assert.ok(!JSON.stringify(stored).includes('SECRET'), JSON.stringify(stored));
   assert.equal(stored!.status, 401);
   assert.deepEqual((stored!.request as { headers: unknown }).headers, { Authorization: REDACTED });
   assert.equal(stored!.response, `access_token=${REDACTED}&refresh_token=${REDACTED}&state=s`);
@@ -76,19 +73,4 @@ test('large bodies are truncated to a bounded preview', async () => {
   assert.equal(typeof stored!.response, 'string');
   assert.ok((stored!.response as string).length < MAX_LOGGED_BODY_CHARS + 100);
   assert.match(stored!.response as string, /truncated/);
-});
-
-test('export is JSON grouped by server; clear empties one server or all', async () => {
-  await appendRequestLog('a', entry(1));
-  await appendRequestLog('b', entry(2));
-  type Export = { format: string; servers: Record<string, unknown> };
-  const doc = JSON.parse(await exportRequestLog()) as Export;
-  assert.equal(doc.format, 'remote-mcp-for-chrome/request-log');
-  assert.deepEqual(Object.keys(doc.servers).sort(), ['a', 'b']);
-  assert.deepEqual(Object.keys((JSON.parse(await exportRequestLog('b')) as Export).servers), ['b']);
-  await clearRequestLog('a');
-  assert.deepEqual(await readRequestLog('a'), []);
-  assert.equal((await readRequestLog('b')).length, 1);
-  await clearRequestLog();
-  assert.deepEqual(await readRequestLog('b'), []);
 });

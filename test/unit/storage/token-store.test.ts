@@ -1,7 +1,7 @@
 import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { freshIndexedDb } from './helpers.js';
-import { MemoryArea } from '../../../src/storage/ports.js';
+import { MemoryArea } from '../../support/memory-area.js';
 import { TOKEN_KEY_PREFIX, TokenStore, openRefreshToken, sealRefreshToken, tokenKey } from '../../../src/storage/token-store.js';
 import { SealError } from '../../../src/storage/seal.js';
 

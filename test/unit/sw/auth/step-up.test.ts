@@ -12,7 +12,7 @@ import { RemoteError, toWireError } from '../../../../src/protocol/result.js';
 import type { OffscreenMethod, OffscreenParams } from '../../../../src/protocol/offscreen.js';
 import type { McpServerConfig } from '../../../../src/storage/config-schema.js';
 import { AuthManager, SIGN_IN_EXPIRED } from '../../../../src/sw/auth/auth-manager.js';
-import { MemoryCredentialStore } from '../../../../src/sw/auth/memory-store.js';
+import { MemoryCredentialStore } from '../../../support/memory-credential-store.js';
 import { AuthorizationRequiredError, StepUpLimitError } from '../../../../src/sw/auth/errors.js';
 import type { AuthServerConfig } from '../../../../src/sw/auth/ports.js';
 import { withOAuthRetry, type RequestFn } from '../../../../src/sw/offscreen-link/oauth-requests.js';

@@ -5,7 +5,7 @@
 import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { freshIndexedDb, server, simulateWorkerRestart } from '../../storage/helpers.js';
-import { MemoryArea } from '../../../../src/storage/ports.js';
+import { MemoryArea } from '../../../support/memory-area.js';
 import { ConfigStore } from '../../../../src/storage/config-store.js';
 import { TokenStore } from '../../../../src/storage/token-store.js';
 import { SERVERS_KEY } from '../../../../src/storage/config-schema.js';

@@ -2,11 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   MAX_SESSION_RECOVERY_ATTEMPTS,
-  describeState,
   transition,
   type ConnectionEvent,
   type ConnectionState,
-  type ErrorKind,
   type ErrorReason,
 } from '../../../../src/sw/manager/connection-state.js';
 
@@ -114,36 +112,4 @@ test('session loss while reconnecting gives up after the bounded number of attem
 test('a late connected from a superseded candidate does not replace the ready connection', () => {
   const ready: ConnectionState = { status: 'ready', connectionId: 'current' };
   assert.equal(transition(ready, { type: 'connected', connectionId: 'stale' }), ready);
-});
-
-test('every error kind has a plain-words next step and is shown with its HTTP status', () => {
-  const kinds: ErrorKind[] = [
-    'network',
-    'http-status',
-    'auth',
-    'auth-discovery',
-    'auth-denied',
-    'protocol',
-    'timeout',
-    'offscreen-lost',
-    'config-invalid',
-    'permission',
-  ];
-  for (const kind of kinds) {
-    const d = describeState({ status: 'error', reason: { kind, message: 'Boom', httpStatus: 503 } });
-    assert.equal(d.needsAttention, true);
-    assert.match(d.summary, /Boom \(HTTP 503\)/);
-    assert.ok(d.hint && d.hint.length > 10, kind);
-  }
-});
-
-test('needs-auth asks to authorize; healthy states need no attention', () => {
-  const d = describeState({ status: 'needs-auth', reason: { kind: 'auth', message: 'Token expired' } });
-  assert.match(d.hint ?? '', /Authorize/);
-  assert.equal(d.needsAttention, true);
-  for (const s of [states.disconnected, states.connecting, states.ready] as ConnectionState[]) {
-    assert.equal(describeState(s).needsAttention, false);
-    assert.equal(describeState(s).hint, null);
-  }
-  assert.match(describeState({ status: 'connecting', attempt: 2 }).summary, /attempt 2/);
 });

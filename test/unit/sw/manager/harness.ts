@@ -5,19 +5,17 @@
  */
 import { McpManager, type ManagerPorts } from '../../../../src/sw/manager/mcp-manager.js';
 import type { McpServerConfig } from '../../../../src/storage/config-schema.js';
-import { RemoteError } from '../../../../src/protocol/result.js';
-import type { WireErrorCode } from '../../../../src/protocol/error-codes.js';
 import { deferred as deferredOf } from '../../../support/deferred.js';
 
 /** Deferred answers default to `unknown`: offscreen replies carry values of many shapes. */
-export const deferred = <T = unknown>() => deferredOf<T>();
+const deferred = <T = unknown>() => deferredOf<T>();
 
 /** Lets every queued promise callback run (several rounds, the manager chains a few awaits). */
 export async function flush(rounds = 10) {
   for (let i = 0; i < rounds; i++) await new Promise<void>((r) => setImmediate(r));
 }
 
-export interface Req {
+interface Req {
   method: string;
   params: Record<string, unknown>;
   settled: boolean;
@@ -37,10 +35,6 @@ export const CATALOG: Record<string, unknown[]> = {
   prompts: [{ name: 'greet' }],
   resources: [],
   resourceTemplates: [],
-};
-
-export const fail = (code: WireErrorCode, message: string = code) => {
-  throw new RemoteError({ code, message });
 };
 
 /** Answers connect, list-category (from {@link CATALOG}) and close at once. */

@@ -5,12 +5,14 @@
  * How often that may happen is the provider's decision (the AuthManager bounds it per request,
  * SPEC N5); this wrapper only adds a hard ceiling in case a provider never says no.
  *
- * Pure: no chrome.*, no storage. The provider is injected, so the extension and the
- * conformance harness share this code.
+ * The conformance harness's own adapter: the extension retries through the worker's request
+ * pipeline instead (src/sw/offscreen-link/oauth-requests.ts). Pure: no chrome.*, no storage.
  */
 
+import type { FetchFn } from '../../src/offscreen/session.js';
+
 /** Per-request retry budget handed back to the provider (the AuthManager's RequestAuthState). */
-export interface AuthRetryState {
+interface AuthRetryState {
   unauthorizedRetries: number;
   stepUps: number;
   authorizations?: number;
@@ -25,10 +27,8 @@ export interface TokenProvider {
   forbidden(wwwAuthenticate: string | null, context: { state: AuthRetryState }): Promise<string>;
 }
 
-export type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-
 /** Ceiling on sends of one request, whatever the provider allows (1 + 401 + 3 step-ups + slack). */
-export const MAX_SENDS_PER_REQUEST = 8;
+const MAX_SENDS_PER_REQUEST = 8;
 
 /** Minimal view of the AuthManager, so this module does not import the service-worker code. */
 export interface AuthManagerLike<C> {

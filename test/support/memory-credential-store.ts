@@ -1,13 +1,17 @@
 /**
- * In-memory {@link CredentialStore} for tests and harnesses. The extension's real store
- * (chrome storage + sealing) lives elsewhere; this one only mirrors its keying rules.
+ * In-memory CredentialStore for tests and the conformance harness. The extension's real store
+ * (chrome storage + sealing) is src/sw/chrome/chrome-credential-store.ts; this one only mirrors its
+ * keying rules.
  */
-import type { AuthBinding, CredentialKey, CredentialStore, StoredAccessToken, StoredClient, StoredRefreshToken } from './ports.js';
-
-/** Key string that differs whenever server, resource or issuer differ. */
-export function credentialKeyString(key: CredentialKey): string {
-  return JSON.stringify([key.serverId, key.resource, key.issuer]);
-}
+import {
+  credentialKeyString,
+  type AuthBinding,
+  type CredentialKey,
+  type CredentialStore,
+  type StoredAccessToken,
+  type StoredClient,
+  type StoredRefreshToken,
+} from '../../src/sw/auth/ports.js';
 
 export class MemoryCredentialStore implements CredentialStore {
   readonly bindings = new Map<string, AuthBinding>();
