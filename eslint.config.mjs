@@ -54,6 +54,6 @@ export default tseslint.config(
   restrict(['src/components/**', 'src/panel/**'], [sw, offscreen, sdk]),
   restrict(['src/sw/**'], [offscreen, panel, sdk]),
   restrict(['src/offscreen/**'], [sw, panel]),
-  restrict(['src/protocol/**', 'src/shared/**', 'src/storage/**', 'src/import/**', 'src/i18n/**'], [sw, offscreen, panel, sdk]),
+  restrict(['src/protocol/**', 'src/common/**', 'src/storage/**', 'src/import/**', 'src/i18n/**'], [sw, offscreen, panel, sdk]),
   prettier,
 );

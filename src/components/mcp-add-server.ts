@@ -3,7 +3,7 @@
  * Validation happens here for immediate feedback and again in the worker.
  */
 import { ElementBase } from './element-base.js';
-import { checkServerUrl } from '../shared/url-rules.js';
+import { checkServerUrl } from '../common/url-rules.js';
 import { el, sheet } from './dom.js';
 import { AddServerEvent } from './events.js';
 import { t } from './i18n.js';

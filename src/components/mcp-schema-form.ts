@@ -12,7 +12,7 @@
  * Every label, description and enum title comes from the server and is set as text only (K5).
  */
 import { ElementBase } from './element-base.js';
-import { asText } from '../shared/as-text.js';
+import { asText } from '../common/as-text.js';
 import { el, sheet } from './dom.js';
 import { t } from './i18n.js';
 import { buildFormModel, collectValues, type FieldModel, type FormValues, type ValueError } from './schema-form-model.js';

@@ -8,7 +8,7 @@
 import { ElementBase } from './element-base.js';
 import type { CallToolResult } from '../protocol/mcp-shapes.js';
 import type { ServerView } from '../protocol/panel.js';
-import { asText } from '../shared/as-text.js';
+import { asText } from '../common/as-text.js';
 import { el, sheet } from './dom.js';
 import { CancelToolEvent, RunToolEvent } from './events.js';
 import { t } from './i18n.js';

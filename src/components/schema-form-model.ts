@@ -5,7 +5,7 @@
  * (`oneOf`, `$ref`, tuples, arrays of objects…) as `json`, to be edited as raw JSON. The schema
  * is the server's and untrusted: depth and field count are bounded, and nothing is evaluated.
  */
-import { asText } from '../shared/as-text.js';
+import { asText } from '../common/as-text.js';
 
 type ScalarKind = 'string' | 'number' | 'integer' | 'boolean';
 

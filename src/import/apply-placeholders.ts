@@ -9,7 +9,7 @@ import { normaliseHeaders } from './headers.js';
 import type { ImportEntry, Placeholder } from './import-schema.js';
 import { MAX_HEADER_VALUE_LENGTH } from './limits.js';
 import { substitute } from './placeholders.js';
-import { checkUrl } from '../shared/url-rules.js';
+import { checkUrl } from '../common/url-rules.js';
 
 export type ApplyResult = { ok: true; entry: ImportEntry } | { ok: false; error: string; missing: string[] };
 

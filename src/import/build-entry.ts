@@ -17,7 +17,7 @@ import {
 import { type PlaceholderContext, findPlaceholders } from './placeholders.js';
 import type { RawEntry } from './raw-entry.js';
 import { invalidField, invalidUrl } from './reasons.js';
-import { checkUrl } from '../shared/url-rules.js';
+import { checkUrl } from '../common/url-rules.js';
 import { checkUrlWithPlaceholders } from './url-placeholders.js';
 
 /** Token standing for a bearer token our export leaves out. */

@@ -6,7 +6,7 @@
  */
 import type { ImportEntry } from './import-schema.js';
 import { REASON_DUPLICATE, REASON_EXISTS } from './reasons.js';
-import { canonicalUrl } from '../shared/url-rules.js';
+import { canonicalUrl } from '../common/url-rules.js';
 
 export interface ExistingServer {
   name: string;

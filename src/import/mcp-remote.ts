@@ -4,7 +4,7 @@
  * such an entry is recognised from its arguments and imported as the remote server it points at.
  * `${VAR}` in arguments is resolved from the entry's own `env` block, as the proxy would.
  */
-import { asText } from '../shared/as-text.js';
+import { asText } from '../common/as-text.js';
 import { MAX_ARGS } from './limits.js';
 import { resolveFromEnv } from './placeholders.js';
 import { REASON_SSE, invalidField } from './reasons.js';

@@ -8,7 +8,7 @@ export const REASON_DUPLICATE = 'duplicate in paste';
 export const REASON_EXISTS = 'already exists — confirm to overwrite';
 export const REASON_NOT_AN_ENTRY = 'not a server entry (expected an object)';
 
-export { invalidUrl } from '../shared/url-rules.js';
+export { invalidUrl } from '../common/url-rules.js';
 
 export function unknownTransport(type: string): string {
   return `unknown transport type "${type.slice(0, 40)}"`;

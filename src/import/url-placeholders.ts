@@ -1,6 +1,6 @@
 /** URL checks for import entries whose URL still holds `${…}` placeholders. */
 import { MAX_URL_LENGTH } from './limits.js';
-import { checkUrl, invalidUrl } from '../shared/url-rules.js';
+import { checkUrl, invalidUrl } from '../common/url-rules.js';
 
 /**
  * Validates a URL that still contains placeholders. The placeholders are replaced by a filler;

@@ -7,7 +7,7 @@ import { defineAll } from '../components/define.js';
 import { AddServerEvent, RunToolEvent, ServerActionEvent, ToolToggleEvent } from '../components/events.js';
 import { t } from '../components/i18n.js';
 import { PANEL_PORT, PanelPushSchema, panelResultSchema, type PanelMethod, type PanelParams, type PanelValue } from '../protocol/panel.js';
-import { originPattern } from '../shared/url-rules.js';
+import { originPattern } from '../common/url-rules.js';
 import type { WireErrorCode } from '../protocol/error-codes.js';
 import { setUpUsePanel } from './use-servers.js';
 import { setUpManagePanel } from './manage-panel.js';

@@ -11,7 +11,7 @@ import type { McpImportElement } from '../components/mcp-import.js';
 import type { McpLogDrawerElement } from '../components/mcp-log-drawer.js';
 import type { McpServerListElement } from '../components/mcp-server-list.js';
 import type { PanelMethod, PanelParams, PanelValue } from '../protocol/panel.js';
-import { originPattern } from '../shared/url-rules.js';
+import { originPattern } from '../common/url-rules.js';
 
 type Call = <M extends PanelMethod>(
   type: M,

@@ -13,7 +13,7 @@ import { InteractionStore } from '../storage/interaction-store.js';
 import { chromeArea } from '../storage/ports.js';
 import { appendRequestLog } from '../storage/request-log.js';
 import { TokenStore } from '../storage/token-store.js';
-import { originPattern } from '../shared/url-rules.js';
+import { originPattern } from '../common/url-rules.js';
 import { AuthManager } from './auth/auth-manager.js';
 import { StepUpTracker } from './auth/step-up.js';
 import { badgeApplier } from './chrome/badge.js';

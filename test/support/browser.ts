@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import puppeteer, { TargetType, type Browser, type ElementHandle, type Page, type Target, type WebWorker } from 'puppeteer-core';
-import { asText } from '../../src/shared/as-text.js';
+import { asText } from '../../src/common/as-text.js';
 
 export interface ExtensionBrowser {
   browser: Browser;

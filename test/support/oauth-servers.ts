@@ -17,7 +17,7 @@ import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middlew
 import { mcpAuthMetadataRouter, getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { asText } from '../../src/shared/as-text.js';
+import { asText } from '../../src/common/as-text.js';
 
 export const OAUTH_SCOPE = 'mcp:tools';
 /** Needed only by the `admin-op` tool: calling it with less gets a 403 insufficient_scope challenge (E7). */

@@ -7,7 +7,7 @@
  */
 import { chooseIssuer, fetchProtectedResourceMetadata } from '../auth/discovery.js';
 import type { FetchLike } from '../auth/ports.js';
-import { originPattern } from '../../shared/url-rules.js';
+import { originPattern } from '../../common/url-rules.js';
 
 export interface AsPermissionPorts {
   fetch: FetchLike;

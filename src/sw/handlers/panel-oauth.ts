@@ -8,7 +8,7 @@ import type { McpServerConfig } from '../../storage/config-schema.js';
 import type { ConfigStore } from '../../storage/config-store.js';
 import type { AuthManager } from '../auth/auth-manager.js';
 import type { McpManager } from '../manager/mcp-manager.js';
-import { originPattern } from '../../shared/url-rules.js';
+import { originPattern } from '../../common/url-rules.js';
 import { missingAuthOrigins, type AsPermissionPorts } from '../chrome/as-permission.js';
 import { authConfigOf, sealClientSecret } from '../chrome/oauth-runtime.js';
 

@@ -16,7 +16,7 @@ import type { McpServerConfig } from '../../storage/config-schema.js';
 import { slugify, type ConfigStore } from '../../storage/config-store.js';
 import { sealBearer } from '../chrome/credentials.js';
 import type { StepUpTracker } from '../auth/step-up.js';
-import { checkServerUrl } from '../../shared/url-rules.js';
+import { checkServerUrl } from '../../common/url-rules.js';
 import { newOAuthAuth, oauthPanelHandlers, type OAuthHandlerDeps } from './panel-oauth.js';
 import { stepUpPanelHandlers } from './panel-step-up.js';
 import { managePanelHandlers, type ManageHandlerDeps } from './panel-manage.js';

@@ -20,8 +20,6 @@ export interface CategoryState<T> {
   items: readonly T[] | null;
   /** Generation whose result (success or failure) this state reflects; 0 = none yet. */
   generation: number;
-  /** When the first failure since the last success happened; null when fresh. */
-  staleSince: number | null;
   /** Message of the latest failure; null when fresh. */
   error: string | null;
 }
@@ -39,16 +37,11 @@ export type CommitOutcome =
 type ServerCatalog = { latest: number; categories: Map<CatalogCategory, CategoryState<unknown>> };
 
 function emptyState<T>(): CategoryState<T> {
-  return { items: null, generation: 0, staleSince: null, error: null };
+  return { items: null, generation: 0, error: null };
 }
 
 export class CatalogGenerations {
   readonly #servers = new Map<string, ServerCatalog>();
-  readonly #now: () => number;
-
-  constructor(now: () => number = Date.now) {
-    this.#now = now;
-  }
 
   /** Starts a refresh and returns its generation (increasing per server, starting at 1). */
   begin(serverId: string): number {
@@ -72,15 +65,10 @@ export class CatalogGenerations {
     const previous = server.categories.get(category) ?? emptyState<unknown>();
     if (generation <= previous.generation) return 'superseded';
     if (result.ok) {
-      server.categories.set(category, { items: [...result.items], generation, staleSince: null, error: null });
+      server.categories.set(category, { items: [...result.items], generation, error: null });
       return 'committed';
     }
-    server.categories.set(category, {
-      items: previous.items,
-      generation,
-      staleSince: previous.staleSince ?? this.#now(),
-      error: result.error,
-    });
+    server.categories.set(category, { items: previous.items, generation, error: result.error });
     return 'kept-stale';
   }
 

@@ -33,25 +33,21 @@ test('generations are checked per category', () => {
   assert.deepEqual(c.get('s', 'resources').items, [2]);
 });
 
-test('a failed category keeps its last valid list, marked stale since the first failure', () => {
-  let now = 1000;
-  const c = new CatalogGenerations(() => now);
+test('a failed category keeps its last valid list with the latest error until a listing succeeds', () => {
+  const c = new CatalogGenerations();
   c.commit('s', c.begin('s'), 'tools', { ok: true, items: ['t1', 't2'] });
-  now = 2000;
   assert.equal(c.commit('s', c.begin('s'), 'tools', { ok: false, error: 'network blip' }), 'kept-stale');
-  now = 3000;
   c.commit('s', c.begin('s'), 'tools', { ok: false, error: 'still down' });
-  assert.deepEqual(c.get('s', 'tools'), { items: ['t1', 't2'], generation: 3, staleSince: 2000, error: 'still down' });
-  now = 4000;
+  assert.deepEqual(c.get('s', 'tools'), { items: ['t1', 't2'], generation: 3, error: 'still down' });
   c.commit('s', c.begin('s'), 'tools', { ok: true, items: [] });
-  assert.deepEqual(c.get('s', 'tools'), { items: [], generation: 4, staleSince: null, error: null });
+  assert.deepEqual(c.get('s', 'tools'), { items: [], generation: 4, error: null });
 });
 
 test('a category that never listed successfully has no items, only the error', () => {
-  const c = new CatalogGenerations(() => 5);
+  const c = new CatalogGenerations();
   c.commit('s', c.begin('s'), 'resourceTemplates', { ok: false, error: 'method not found' });
-  assert.deepEqual(c.get('s', 'resourceTemplates'), { items: null, generation: 1, staleSince: 5, error: 'method not found' });
-  assert.deepEqual(c.get('s', 'tools'), { items: null, generation: 0, staleSince: null, error: null });
+  assert.deepEqual(c.get('s', 'resourceTemplates'), { items: null, generation: 1, error: 'method not found' });
+  assert.deepEqual(c.get('s', 'tools'), { items: null, generation: 0, error: null });
 });
 
 test('commits for generations never begun, or for a forgotten server, are refused', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkServerUrl, originPattern } from '../../../src/shared/url-rules.js';
+import { checkServerUrl, originPattern } from '../../../src/common/url-rules.js';
 
 test('https and explicit loopback http are accepted, without the fragment', () => {
   assert.deepEqual(checkServerUrl(' https://mcp.example.com/mcp#x '), { ok: true, url: 'https://mcp.example.com/mcp' });
