@@ -2,23 +2,10 @@ import { expect, fixture, html, nextFrame } from '@open-wc/testing';
 import './setup.js';
 import type { McpServerCardElement } from '../../src/components/mcp-server-card.js';
 import type { ServerView } from '../../src/protocol/panel.js';
+import { serverView } from './server-view.js';
 
 function server(overrides: Partial<ServerView> = {}): ServerView {
-  return {
-    id: 'demo',
-    name: 'Demo',
-    url: 'https://mcp.example.com/mcp',
-    authKind: 'none',
-    enabled: true,
-    connectOnStartup: true,
-    status: 'ready',
-    tools: [{ name: 'echo', inputSchema: { type: 'object' } }],
-    prompts: [],
-    resources: [],
-    resourceTemplates: [],
-    disabledTools: [],
-    ...overrides,
-  };
+  return serverView({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }], ...overrides });
 }
 
 async function settled() {

@@ -6,23 +6,10 @@ import { expect, fixture, html, nextFrame } from '@open-wc/testing';
 import './setup.js';
 import type { McpServerCardElement } from '../../src/components/mcp-server-card.js';
 import type { ServerView } from '../../src/protocol/panel.js';
+import { serverView } from './server-view.js';
 
 function server(overrides: Partial<ServerView> = {}): ServerView {
-  return {
-    id: 'demo',
-    name: 'Demo',
-    url: 'https://mcp.example.com/mcp',
-    authKind: 'oauth',
-    enabled: true,
-    connectOnStartup: false,
-    status: 'needs-auth',
-    tools: [],
-    prompts: [],
-    resources: [],
-    resourceTemplates: [],
-    disabledTools: [],
-    ...overrides,
-  };
+  return serverView({ authKind: 'oauth', connectOnStartup: false, status: 'needs-auth', ...overrides });
 }
 
 async function card(view: ServerView) {

@@ -4,26 +4,17 @@ import type { McpServerListElement } from '../../src/components/mcp-server-list.
 import type { McpServerCardElement } from '../../src/components/mcp-server-card.js';
 import { ServerActionEvent, ToolToggleEvent } from '../../src/components/events.js';
 import type { ServerView } from '../../src/protocol/panel.js';
+import { serverView } from './server-view.js';
 
 function server(overrides: Partial<ServerView> = {}): ServerView {
-  return {
-    id: 'demo',
-    name: 'Demo',
-    url: 'https://mcp.example.com/mcp',
-    authKind: 'none',
-    enabled: true,
-    connectOnStartup: true,
-    status: 'ready',
+  return serverView({
     tools: [
       { name: 'echo', title: 'Echo', description: 'Echoes', inputSchema: { type: 'object' } },
       { name: 'add', description: 'Adds', inputSchema: { type: 'object' } },
     ],
-    prompts: [],
-    resources: [],
-    resourceTemplates: [],
     disabledTools: ['add'],
     ...overrides,
-  };
+  });
 }
 
 async function settled() {

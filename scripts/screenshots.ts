@@ -1,0 +1,52 @@
+/**
+ * Screenshots of the side panel's server cards for a person to look at (`npm run screenshots`):
+ * the built `dist/` in Chromium against local demo servers, in English and Simplified Chinese, at
+ * 320 and 420 px, light and dark. One card is ready with a catalog warning (a tool whose name is
+ * not a valid MCP tool name is left out), one has a very long name, one cannot be reached.
+ * Writes PNGs to test-output/screenshots/cards/.
+ */
+import { mkdir } from 'node:fs/promises';
+import { addServerInPanel, launchExtension, until, waitFor } from '../test/support/browser.js';
+import { startDemoServer } from '../test/support/demo-server.js';
+
+const OUT = 'test-output/screenshots/cards';
+const CARD = 'mcp-server-list >>> mcp-server-card';
+
+async function shoot(locale: 'en' | 'zh_CN'): Promise<string[]> {
+  const good = await startDemoServer({ name: 'demo' });
+  const ext = await launchExtension({ locale });
+  const written: string[] = [];
+  try {
+    const panel = await ext.openPanel();
+    await addServerInPanel(panel, { name: 'Demo', url: good.url });
+    await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`, 20_000);
+    good.addTool('not a valid tool name!');
+    await waitFor(panel, `${CARD} >>> details.warnings:not([hidden])`, 20_000);
+    await panel.$eval(`${CARD} >>> details.warnings`, (d) => (d.open = true));
+    await addServerInPanel(panel, {
+      name: 'A server whose name is much longer than the side panel is wide, to see how it wraps',
+      url: `${good.url}?long=${'x'.repeat(80)}`,
+    });
+    // Port 9 on loopback has no listener: the card shows an attributed network error.
+    await addServerInPanel(panel, { name: 'Unreachable', url: 'http://127.0.0.1:9/mcp' });
+    await until('three cards', async () => (await panel.$$(CARD)).length === 3);
+    await until('the unreachable card settles', async () => panel.$(`${CARD} >>> mcp-status-badge[status="error"]`));
+    for (const width of [320, 420]) {
+      for (const scheme of ['light', 'dark'] as const) {
+        await panel.setViewport({ width, height: 900 });
+        await panel.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+        const path = `${OUT}/cards-${locale}-${width}-${scheme}.png`;
+        await (await waitFor(panel, 'mcp-server-list')).screenshot({ path });
+        written.push(path);
+      }
+    }
+    if (ext.errors.length) console.warn(`console errors (${locale}):\n  ${ext.errors.join('\n  ')}`);
+  } finally {
+    await ext.close();
+    await good.close();
+  }
+  return written;
+}
+
+await mkdir(OUT, { recursive: true });
+for (const locale of ['en', 'zh_CN'] as const) console.log((await shoot(locale)).join('\n'));
