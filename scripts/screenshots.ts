@@ -36,7 +36,7 @@ async function shoot(locale: 'en' | 'zh_CN'): Promise<string[]> {
         await panel.setViewport({ width, height: 900 });
         await panel.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
         const path = `${OUT}/cards-${locale}-${width}-${scheme}.png`;
-        await (await waitFor(panel, 'mcp-server-list')).screenshot({ path });
+        await panel.screenshot({ path, fullPage: true });
         written.push(path);
       }
     }

@@ -15,8 +15,8 @@ import { t } from './i18n.js';
 
 const css = sheet(`
 form { display: grid; gap: 6px; }
-label { display: grid; gap: 2px; }
-select, textarea { padding: 4px 6px; border: 1px solid #8888; border-radius: 6px; background: Field; color: FieldText; }
+label { display: grid; grid-template-columns: minmax(0, 1fr); gap: 2px; }
+select, textarea { min-width: 0; max-width: 100%; padding: 4px 6px; border: 1px solid #8888; border-radius: 6px; background: Field; color: FieldText; }
 textarea { font-family: ui-monospace, monospace; min-height: 4em; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; border: 1px solid #8885; border-radius: 6px; padding: 6px; margin: 0; }
 .buttons { display: flex; gap: 6px; }

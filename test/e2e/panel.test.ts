@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import type { Page } from 'puppeteer-core';
-import { launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { addServerInPanel, launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 
 const CARD = 'mcp-server-list >>> mcp-server-card';
@@ -210,4 +210,17 @@ test('delete asks for confirmation, then removes the server', async () => {
   );
   assert.deepEqual(await runnerOptions(), []);
   assert.deepEqual(ext.errors, []);
+});
+
+test('a server with a long name and URL fits a 320 px panel without sideways scrolling', async () => {
+  const name = 'A server whose name is much longer than the side panel is wide, to see how it wraps';
+  await addServerInPanel(panel, { name, url: `${server.url}?long=${'x'.repeat(120)}` });
+  await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`, 20_000);
+  try {
+    await panel.setViewport({ width: 320, height: 900 });
+    const widths = await panel.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: innerWidth }));
+    assert.ok(widths.page <= widths.viewport, `the page is ${widths.page} px wide in a ${widths.viewport} px panel`);
+  } finally {
+    await panel.setViewport({ width: 420, height: 900 });
+  }
 });
