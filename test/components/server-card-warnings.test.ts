@@ -13,7 +13,7 @@ async function settled() {
   await nextFrame();
 }
 
-const HOSTILE = 'Dropped 1 tools with invalid names: "<img src=x onerror=alert(1)>".';
+const HOSTILE = 'Left out 1 tool with invalid names: "<img src=x onerror=alert(1)>".';
 
 describe('mcp-server-card catalog warnings', () => {
   it('shows nothing when the server view has no warnings', async () => {

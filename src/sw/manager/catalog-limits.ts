@@ -87,10 +87,11 @@ export function sanitizeTools(raw: readonly unknown[]): SanitizedCatalog {
   if (refused > 0) warnings.push(`Refused ${refused} tools over the limit of ${MAX_TOOLS} tools per server.`);
   if (invalid.length > 0) {
     warnings.push(
-      `Dropped ${invalid.length} tools with invalid names (1\u2013${MAX_TOOL_NAME_LENGTH} characters of A\u2013Z, a\u2013z, 0\u20139, _ . -): ${listNames(invalid)}.`,
+      `Left out ${toolCount(invalid.length)} with invalid names (1\u2013${MAX_TOOL_NAME_LENGTH} characters of A\u2013Z, a\u2013z, 0\u20139, _ . -): ${listNames(invalid)}.`,
     );
   }
-  if (duplicates.length > 0) warnings.push(`Dropped ${duplicates.length} duplicate tools: ${listNames(duplicates)}.`);
+  if (duplicates.length > 0)
+    warnings.push(`Left out ${toolCount(duplicates.length)} whose name another tool already has: ${listNames(duplicates)}.`);
   if (truncated.length > 0) {
     warnings.push(
       `Truncated the descriptions of ${truncated.length} tools to ${MAX_DESCRIPTION_LENGTH} characters: ${listNames(truncated)}.`,
@@ -121,6 +122,11 @@ function cutChars(text: string, max: number): string {
   const last = text.charCodeAt(end - 1);
   if (end > 0 && last >= 0xd800 && last <= 0xdbff) end -= 1;
   return text.slice(0, end);
+}
+
+/** "1 tool", "7 tools". */
+function toolCount(n: number): string {
+  return n === 1 ? '1 tool' : `${n} tools`;
 }
 
 function listNames(names: readonly string[]): string {

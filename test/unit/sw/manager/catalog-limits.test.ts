@@ -46,7 +46,7 @@ test('invalid names are dropped and reported', () => {
     ['ok', 'y'.repeat(128)],
   );
   assert.equal(warnings.length, 1);
-  assert.match(warnings[0]!, /Dropped 7 tools with invalid names/);
+  assert.match(warnings[0]!, /Left out 7 tools with invalid names/);
   assert.match(warnings[0]!, /"has space"/);
 });
 
@@ -66,7 +66,7 @@ test('duplicates are dropped, keeping the first, and reported', () => {
       ['other', undefined],
     ],
   );
-  assert.match(warnings.join('\n'), /Dropped 1 duplicate tools: "dup"/);
+  assert.match(warnings.join('\n'), /Left out 1 tool whose name another tool already has: "dup"/);
 });
 
 test('long descriptions are truncated to the limit with a marker', () => {
