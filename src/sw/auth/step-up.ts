@@ -12,22 +12,14 @@
  */
 import { RemoteError, toWireError } from '../../protocol/result.js';
 import type { McpServerConfig } from '../../storage/config-schema.js';
-import { newRequestAuthState, type RequestAuthState } from './auth-manager.js';
+import { newRequestAuthState, type AuthManager, type RequestAuthState } from './auth-manager.js';
 import { StepUpLimitError } from './errors.js';
 import type { AuthServerConfig } from './ports.js';
 import { parseBearerChallenge } from './www-authenticate.js';
 
-/** The one AuthManager method step-up needs (narrow, so tests can use the real one or a fake). */
-interface ForbiddenHandler {
-  handleForbidden(
-    cfg: AuthServerConfig,
-    wwwAuthenticate: string | null | undefined,
-    options: { state: RequestAuthState; interactive?: boolean },
-  ): Promise<string>;
-}
-
 export interface StepUpDeps {
-  auth: ForbiddenHandler;
+  /** The one AuthManager method step-up needs (narrow, so tests can use the real one or a fake). */
+  auth: Pick<AuthManager, 'handleForbidden'>;
   configOf(serverId: string): Promise<McpServerConfig | undefined>;
   authConfigOf(config: McpServerConfig): Promise<AuthServerConfig>;
   /** Gives the new token to the server's live sessions; resolves to how many took it. */

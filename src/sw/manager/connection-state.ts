@@ -7,21 +7,27 @@
  * and, for example, ignore a late `connected` from a candidate that was already
  * superseded (SPEC C6) without any special casing.
  */
-import type { ErrorAction, WireErrorCodeOf } from '../../protocol/error-codes.js';
+import type { ErrorAction, WireErrorCode } from '../../protocol/error-codes.js';
 
 /** Why a server is not usable; every error the user sees is attributed to one kind. */
-export type ErrorKind = WireErrorCodeOf<
-  | 'network'
-  | 'http-status'
-  | 'auth'
-  | 'auth-discovery'
-  | 'auth-denied'
-  | 'protocol'
-  | 'timeout'
-  | 'offscreen-lost'
-  | 'config-invalid'
-  | 'permission'
->;
+export const ERROR_KINDS = [
+  'network',
+  'http-status',
+  'auth',
+  'auth-discovery',
+  'auth-denied',
+  'protocol',
+  'timeout',
+  'offscreen-lost',
+  'config-invalid',
+  'permission',
+] as const satisfies readonly WireErrorCode[];
+
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+export function isErrorKind(code: WireErrorCode): code is ErrorKind {
+  return (ERROR_KINDS as readonly WireErrorCode[]).includes(code);
+}
 
 export interface ErrorReason {
   kind: ErrorKind;

@@ -21,6 +21,7 @@ import type { ErrorAction, WireErrorCode } from '../../protocol/error-codes.js';
 import type { OffscreenEvent, OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
 import {
   DISCONNECTED,
+  isErrorKind,
   transition,
   type ConnectionEvent,
   type ConnectionState,
@@ -89,18 +90,6 @@ interface Runtime {
 
 /** Codes that mean "the session the call ran on is gone", whatever layer noticed it. */
 const LOST_CODES = new Set<WireErrorCode>(['session-lost', 'offscreen-lost', 'stale-connection']);
-const ERROR_KINDS = new Set<WireErrorCode>([
-  'network',
-  'http-status',
-  'auth',
-  'auth-discovery',
-  'auth-denied',
-  'protocol',
-  'timeout',
-  'offscreen-lost',
-  'config-invalid',
-  'permission',
-]);
 
 /**
  * The reason a card shows for a wire error, with the button that helps. An action set where the
@@ -108,8 +97,8 @@ const ERROR_KINDS = new Set<WireErrorCode>([
  * and, for a refused token, from how the server authenticates.
  */
 function reasonOf(w: WireError, auth: McpServerConfig['auth']['kind']): ErrorReason {
-  const kind: ErrorKind = ERROR_KINDS.has(w.code)
-    ? (w.code as ErrorKind)
+  const kind: ErrorKind = isErrorKind(w.code)
+    ? w.code
     : w.code === 'session-lost'
       ? 'network'
       : w.code === 'needs-auth'

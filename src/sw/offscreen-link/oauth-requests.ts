@@ -11,28 +11,17 @@
 import type { OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
 import { RemoteError, toWireError } from '../../protocol/result.js';
 import type { McpServerConfig } from '../../storage/config-schema.js';
-import { newRequestAuthState, type RequestAuthState } from '../auth/auth-manager.js';
+import { newRequestAuthState, type AuthManager, type RequestAuthState } from '../auth/auth-manager.js';
 import type { AuthServerConfig } from '../auth/ports.js';
 
 export type RequestFn = <M extends OffscreenMethod>(method: M, params: OffscreenParams<M>) => Promise<OffscreenValue<M>>;
 
-/** The AuthManager methods this needs (kept narrow so tests can fake them). */
-export interface UnauthorizedHandler {
-  handleUnauthorized(
-    cfg: AuthServerConfig,
-    wwwAuthenticate: string | null | undefined,
-    options: { state?: RequestAuthState; rejectedToken?: string; interactive?: boolean },
-  ): Promise<string>;
-  /**
-   * Background work never opens a window, so a 403 `insufficient_scope` ends in needs-auth with
-   * the challenged scope remembered for the user's next "Authorize" (step-up, SPEC E7).
-   */
-  handleForbidden?(
-    cfg: AuthServerConfig,
-    wwwAuthenticate: string | null | undefined,
-    options: { state: RequestAuthState; interactive?: boolean },
-  ): Promise<string>;
-}
+/**
+ * What the wrapper needs of the AuthManager. `handleForbidden` is optional: without it a 403 is
+ * passed through. Background work never opens a window, so a 403 `insufficient_scope` ends in
+ * needs-auth with the challenged scope remembered for the user's next "Authorize" (step-up, SPEC E7).
+ */
+export type UnauthorizedHandler = Pick<AuthManager, 'handleUnauthorized'> & Partial<Pick<AuthManager, 'handleForbidden'>>;
 
 export interface OAuthRequestDeps {
   request: RequestFn;

@@ -57,7 +57,7 @@ function harness(valid: Set<string>, refreshTo: string[] = ['NEW']) {
   }) as RequestFn;
   const refreshes: (string | undefined)[] = [];
   const auth: UnauthorizedHandler = {
-    async handleUnauthorized(_cfg, _challenge, options) {
+    async handleUnauthorized(_cfg, _challenge, options = {}) {
       refreshes.push(options.rejectedToken);
       const state = options.state!;
       state.unauthorizedRetries++;
