@@ -3,22 +3,14 @@ import './setup.js';
 import type { McpComposerElement } from '../../src/components/mcp-composer.js';
 import { ComposerRequestEvent } from '../../src/components/events.js';
 import type { ServerView } from '../../src/protocol/panel.js';
+import { serverView } from './server-view.js';
 
 const servers: ServerView[] = [
-  {
-    id: 'demo',
-    name: 'Demo',
-    url: 'http://127.0.0.1/mcp',
-    authKind: 'none',
-    enabled: true,
-    connectOnStartup: true,
-    status: 'ready',
-    tools: [],
-    disabledTools: [],
+  serverView({
     prompts: [{ name: 'greet', title: 'Greeting', arguments: [{ name: 'name', required: true }] }],
     resources: [{ uri: 'demo://readme', name: 'readme', title: 'Read me' }],
     resourceTemplates: [{ uriTemplate: 'demo://items/{id}', name: 'item' }],
-  },
+  }),
 ];
 
 async function composer() {

@@ -3,25 +3,15 @@ import './setup.js';
 import type { McpToolRunnerElement } from '../../src/components/mcp-tool-runner.js';
 import { CancelToolEvent, RunToolEvent } from '../../src/components/events.js';
 import type { ServerView } from '../../src/protocol/panel.js';
+import { serverView } from './server-view.js';
 
 const servers: ServerView[] = [
-  {
-    id: 'demo',
-    name: 'Demo',
-    url: 'http://127.0.0.1/mcp',
-    authKind: 'none',
-    enabled: true,
-    connectOnStartup: true,
-    status: 'ready',
+  serverView({
     tools: [
       { name: 'slow', inputSchema: { type: 'object' } },
       { name: 'add', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } },
     ],
-    prompts: [],
-    resources: [],
-    resourceTemplates: [],
-    disabledTools: [],
-  },
+  }),
 ];
 
 async function runner() {
