@@ -10,6 +10,8 @@ import { ElicitationEventSchema, ElicitationRequestSchemas, ElicitationResponseS
 
 /** Fixed Port name; the offscreen document connects to the worker with it. */
 export const OFFSCREEN_PORT = 'mcp-offscreen';
+/** The offscreen document's page; a Port from any other page is not the host. */
+export const OFFSCREEN_PATH = 'offscreen.html';
 
 const id = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
 const jsonObject = z.record(z.string(), z.unknown());

@@ -15,6 +15,7 @@ import { appendRequestLog } from '../storage/request-log.js';
 import { TokenStore } from '../storage/token-store.js';
 import { originPattern } from '../common/url-rules.js';
 import { AuthManager } from './auth/auth-manager.js';
+import type { FetchLike } from './auth/ports.js';
 import { StepUpTracker } from './auth/step-up.js';
 import { badgeApplier } from './chrome/badge.js';
 import { ChromeCredentialStore } from './chrome/chrome-credential-store.js';
@@ -40,12 +41,14 @@ const newId = () => crypto.randomUUID().replace(/-/g, '');
  * reported and carried through writes untouched.
  */
 const configStore = new ConfigStore(chromeArea(chrome.storage.local));
+/** The worker's own requests (discovery, registration, token, revoke, permission probes) go out through this one function. */
+const outgoingFetch: FetchLike = (url, init) => fetch(url, init);
 const configOf = async (id: string) => (await configStore.read()).servers.find((s) => s.id === id);
 
 /** Access tokens in the session area only; refresh tokens and clients sealed in the config (F1, F2). */
 const credentialStore = new ChromeCredentialStore(configStore, new TokenStore(chromeArea(chrome.storage.session)));
 const authManager = new AuthManager({
-  fetch: (url, init) => fetch(url, init),
+  fetch: outgoingFetch,
   now: () => Date.now(),
   authorize: launchAuthFlow,
   store: credentialStore,
@@ -135,7 +138,7 @@ const handlePanel = createPanelApi({
   auth: authManager,
   stepUps,
   handTokenToLiveSessions: request.handTokenToLiveSessions,
-  asPermission: { fetch: (url, init) => fetch(url, init), contains: (origins) => chrome.permissions.contains({ origins }) },
+  asPermission: { fetch: outgoingFetch, contains: (origins) => chrome.permissions.contains({ origins }) },
   importChannel,
   state,
   newOperationId: newId,

@@ -7,9 +7,9 @@
 import { canonicalJson, digest, type ImportPreview } from '../../import/import-schema.js';
 import { IMPORT_PORT, importInput } from '../../protocol/import-channel.js';
 import { RemoteError } from '../../protocol/result.js';
+import { OFFSCREEN_PATH } from '../../protocol/offscreen.js';
 import { verifyImportReply } from './import-verify.js';
 
-const OFFSCREEN_PATH = 'offscreen.html';
 const PORT_WAIT_MS = 10_000;
 const REPLY_WAIT_MS = 20_000;
 

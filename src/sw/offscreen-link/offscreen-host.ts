@@ -3,9 +3,8 @@
  * back to this worker. A document that exists without a Port to this worker instance belongs to
  * a previous worker: it is closed and replaced, never reused (SPEC C6).
  */
-import { OFFSCREEN_PORT } from '../../protocol/offscreen.js';
+import { OFFSCREEN_PATH, OFFSCREEN_PORT } from '../../protocol/offscreen.js';
 
-const OFFSCREEN_PATH = 'offscreen.html';
 const CONNECT_TIMEOUT_MS = 10_000;
 /** How long a previous worker's document gets to close itself before it is closed by force. */
 const OLD_DOCUMENT_GRACE_MS = 1_000;
