@@ -73,6 +73,19 @@ export async function readRequestLog(serverId: string): Promise<RequestLogEntry[
   return rows.map((r) => r.entry);
 }
 
+/** Empties one server's log (the server was removed). */
+export async function clearRequestLog(serverId: string): Promise<void> {
+  const tx = (await openStorageDb()).transaction(STORE_REQUEST_LOG, 'readwrite');
+  const cursorRequest = tx.objectStore(STORE_REQUEST_LOG).index('serverId').openCursor(serverId);
+  cursorRequest.onsuccess = () => {
+    const cursor = cursorRequest.result;
+    if (!cursor) return;
+    cursor.delete();
+    cursor.continue();
+  };
+  await idbDone(tx);
+}
+
 function sanitize(entry: RequestLogEntry): RequestLogEntry {
   const out: RequestLogEntry = {
     at: entry.at,

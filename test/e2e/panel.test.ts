@@ -12,6 +12,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+import { dumpExtensionStorage } from '../support/storage-dump.js';
 
 const CARD = 'mcp-server-list >>> mcp-server-card';
 const TOOLS = `${CARD} >>> mcp-tool-list`;
@@ -197,7 +198,17 @@ test('importing the same paste again is a conflict that is not applied without c
   assert.equal(stored.length, 1);
 });
 
-test('delete asks for confirmation, then removes the server', async () => {
+/** How many request-log rows the worker's IndexedDB holds for each server id. */
+async function logRowsByServer(): Promise<Record<string, number>> {
+  const rows = (await dumpExtensionStorage(await ext.serviceWorker())).idb['remote-mcp/request_log'] as { serverId: string }[] | undefined;
+  const counts: Record<string, number> = {};
+  for (const r of rows ?? []) counts[r.serverId] = (counts[r.serverId] ?? 0) + 1;
+  return counts;
+}
+
+test('delete asks for confirmation, then removes the server and its request log', async () => {
+  const [deleted] = await storedServers();
+  assert.ok((await logRowsByServer())[deleted!.id]! > 0, 'the server has logged requests before the delete');
   await panel.click(`${CARD} >>> button[data-action="delete"]`);
   await waitFor(panel, `${CARD} >>> [role="alert"]`);
   assert.equal((await storedServers()).length, 1, 'nothing removed before confirming');
@@ -209,6 +220,7 @@ test('delete asks for confirmation, then removes the server', async () => {
     'the card to go',
   );
   assert.deepEqual(await runnerOptions(), []);
+  await eventually(logRowsByServer, (counts) => counts[deleted!.id] === undefined, 'no request-log row of the removed server to be left');
   assert.deepEqual(ext.errors, []);
 });
 

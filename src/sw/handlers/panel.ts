@@ -22,6 +22,7 @@ import { stepUpPanelHandlers } from './panel-step-up.js';
 import { managePanelHandlers, type ManageHandlerDeps } from './panel-manage.js';
 import { authConfigOf } from '../chrome/oauth-runtime.js';
 import { truncateToolResult } from '../use/truncate.js';
+import { clearRequestLog } from '../../storage/request-log.js';
 
 /** Everything the panel's handlers use; main.ts builds each object and hands them in here. */
 export interface PanelApiDeps extends OAuthHandlerDeps, ManageHandlerDeps {
@@ -70,17 +71,24 @@ export function createPanelApi(deps: PanelApiDeps) {
       return { serverId };
     },
     'panel:remove-server': async (p) => {
-      // Deleting a server also forgets its authorization: the access token leaves session
-      // storage and the tokens are revoked where the AS offers it (best effort).
       const config = (await configStore.read()).servers.find((s) => s.id === p.serverId);
-      if (config?.auth.kind === 'oauth') {
-        const forgot = authConfigOf(config)
-          .then((c) => deps.auth.forget(c))
-          .catch(() => undefined);
-        // An unresponsive AS must not hold the delete hostage.
-        await Promise.race([forgot, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      // Neither an unresponsive server nor an unresponsive AS may hold the delete hostage.
+      const bounded = (work: Promise<unknown>) =>
+        Promise.race([work.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 5000))]);
+      if (config) {
+        await Promise.all([
+          // Its session closes first, so that even the close is in the log cleared below.
+          bounded(manager.disconnect(p.serverId)),
+          // Deleting a server also forgets its authorization: the access token leaves session
+          // storage and the tokens are revoked where the AS offers it (best effort).
+          config.auth.kind === 'oauth' ? bounded(authConfigOf(config).then((c) => deps.auth.forget(c))) : undefined,
+        ]);
       }
-      return { removed: await configStore.removeServer(p.serverId) };
+      const removed = await configStore.removeServer(p.serverId);
+      // Its request log goes with it: ids come from names, and a server added later under the
+      // same name must not inherit it.
+      if (removed) await clearRequestLog(p.serverId);
+      return { removed };
     },
     'panel:connect': async (p) => {
       await manager.connect(p.serverId);

@@ -5,6 +5,7 @@ import {
   LOG_ENTRIES_PER_SERVER,
   MAX_LOGGED_BODY_CHARS,
   appendRequestLog,
+  clearRequestLog,
   readRequestLog,
   type RequestLogEntry,
 } from '../../../src/storage/request-log.js';
@@ -73,4 +74,15 @@ test('large bodies are truncated to a bounded preview', async () => {
   assert.equal(typeof stored!.response, 'string');
   assert.ok((stored!.response as string).length < MAX_LOGGED_BODY_CHARS + 100);
   assert.match(stored!.response as string, /truncated/);
+});
+
+test("clearing one server's log leaves the others' untouched", async () => {
+  for (let i = 1; i <= 3; i++) await appendRequestLog('a', entry(i));
+  await appendRequestLog('b', entry(9));
+  await clearRequestLog('a');
+  assert.deepEqual(await readRequestLog('a'), []);
+  assert.deepEqual(
+    (await readRequestLog('b')).map((e) => e.at),
+    [9],
+  );
 });
