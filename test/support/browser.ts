@@ -34,7 +34,17 @@ function extensionIdFromKey(key: string): string {
 }
 
 export async function launchExtension(
-  options: { grantLoopback?: boolean; locale?: string; headless?: boolean } = {},
+  options: {
+    grantLoopback?: boolean;
+    locale?: string;
+    headless?: boolean;
+    /**
+     * false: Puppeteer never attaches DevTools to the service worker, so Chrome stops it when idle
+     * (~30 s) exactly as it does for users. Every lifecycle test uses this; reach the worker with
+     * the brief attaches in `worker-lifecycle.ts` instead of `serviceWorker()`.
+     */
+    workerDevTools?: boolean;
+  } = {},
 ): Promise<ExtensionBrowser> {
   const dist = resolve(process.env.OUT_DIR || 'dist');
   const dir = await mkdtemp(join(tmpdir(), 'remote-mcp-ext-'));
@@ -52,6 +62,7 @@ export async function launchExtension(
     pipe: true,
     defaultViewport: options.headless === false ? null : { width: 420, height: 900 },
     userDataDir: profile,
+    ...(options.workerDevTools === false ? { targetFilter: (t: Target) => t.type() !== TargetType.SERVICE_WORKER } : {}),
     ignoreDefaultArgs: ['--disable-extensions'],
     args: [
       '--no-sandbox',
@@ -74,6 +85,9 @@ export async function launchExtension(
     const where = target.url().slice(origin.length) || target.type();
     try {
       if (target.type() === TargetType.SERVICE_WORKER) {
+        // Puppeteer reports the worker whatever the targetFilter says; listening to its console
+        // would attach DevTools and keep it alive, which lifecycle tests must not do.
+        if (options.workerDevTools === false) return;
         const worker = await target.worker();
         worker?.on('console', (m) => {
           if (m.type() === 'error') errors.push(`[${where}] ${m.text()}`);
@@ -98,6 +112,7 @@ export async function launchExtension(
    * still answers one evaluate: so poll until `chrome.runtime.id` is seen twice.
    */
   const serviceWorker = async () => {
+    if (options.workerDevTools === false) throw new Error('This browser never attaches to the worker: use worker-lifecycle.ts');
     const deadline = Date.now() + 20_000;
     let lastError: unknown;
     while (Date.now() < deadline) {
@@ -126,7 +141,7 @@ export async function launchExtension(
     errors,
     serviceWorker,
     async openPanel() {
-      await serviceWorker();
+      if (options.workerDevTools !== false) await serviceWorker();
       const page = await browser.newPage();
       await page.goto(`${origin}sidepanel.html`);
       await waitFor(page, 'mcp-add-server');
