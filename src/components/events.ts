@@ -117,6 +117,14 @@ export class ApprovalDecisionEvent extends Event {
   }
 }
 
+/** The user read an approval card whose call is gone, and closes it. */
+export class ApprovalDismissEvent extends Event {
+  static readonly type = 'mcp-approval-dismiss';
+  constructor(readonly approvalId: string) {
+    super(ApprovalDismissEvent.type, { bubbles: true, composed: true });
+  }
+}
+
 /** The user's answer on an elicitation card (SPEC I1); `content` only with `accept`. */
 export class ElicitationAnswerEvent extends Event {
   static readonly type = 'mcp-elicitation-answer';
@@ -161,6 +169,7 @@ interface PanelEventMap {
   'mcp-composer-request': ComposerRequestEvent;
   'mcp-cancel-tool': CancelToolEvent;
   'mcp-approval-decision': ApprovalDecisionEvent;
+  'mcp-approval-dismiss': ApprovalDismissEvent;
   'mcp-add-server': AddServerEvent;
   'mcp-server-action': ServerActionEvent;
   'mcp-tool-toggle': ToolToggleEvent;

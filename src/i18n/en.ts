@@ -63,6 +63,21 @@ export const en = {
   result: { message: 'Result' },
   argumentsNotJson: { message: 'The arguments are not valid JSON.' },
   argumentsNotObject: { message: 'The arguments must be a JSON object, like {"text": "hi"}.' },
+  // Toolbar badge title (SPEC K7).
+  badgeApprovalOne: { message: '1 approval' },
+  badgeApprovals: { message: '$COUNT$ approvals', placeholders: { count: { content: '$1' } } },
+  badgeQuestionOne: { message: '1 question' },
+  badgeQuestions: { message: '$COUNT$ questions', placeholders: { count: { content: '$1' } } },
+  badgeWaiting: { message: '$WHAT$ waiting', placeholders: { what: { content: '$1' } } },
+  badgeWaitingBoth: {
+    message: '$APPROVALS$, $QUESTIONS$ waiting',
+    placeholders: { approvals: { content: '$1' }, questions: { content: '$2' } },
+  },
+  // Approval cards whose call is gone, server cards while connecting (issue: nothing lost across worker restarts).
+  approvalGoneTitle: { message: 'This tool call did not run' },
+  approvalGone: { message: 'The request that asked for this approval ended when the extension restarted; nothing was run.' },
+  connectingFor: { message: '$SECONDS$ s', placeholders: { seconds: { content: '$1' } } },
+  disconnectingBusy: { message: 'Disconnecting…' },
   approvalTitle: { message: 'Allow this tool call?' },
   approvalFrom: {
     message: '$AGENT$ wants to call $TOOL$ on $SERVER$',

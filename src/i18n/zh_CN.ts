@@ -59,6 +59,20 @@ export const zh_CN: Catalog = {
   result: { message: '结果' },
   argumentsNotJson: { message: '参数不是有效的 JSON。' },
   argumentsNotObject: { message: '参数必须是 JSON 对象，例如 {"text": "hi"}。' },
+  // 工具栏徽章标题（SPEC K7）。
+  badgeApprovalOne: { message: '1 个批准请求' },
+  badgeApprovals: { message: '$COUNT$ 个批准请求', placeholders: { count: { content: '$1' } } },
+  badgeQuestionOne: { message: '1 个问题' },
+  badgeQuestions: { message: '$COUNT$ 个问题', placeholders: { count: { content: '$1' } } },
+  badgeWaiting: { message: '$WHAT$等待处理', placeholders: { what: { content: '$1' } } },
+  badgeWaitingBoth: {
+    message: '$APPROVALS$、$QUESTIONS$等待处理',
+    placeholders: { approvals: { content: '$1' }, questions: { content: '$2' } },
+  },
+  approvalGoneTitle: { message: '此工具调用未执行' },
+  approvalGone: { message: '请求此批准的调用已在扩展重新启动时结束；没有执行任何操作。' },
+  connectingFor: { message: '$SECONDS$ 秒', placeholders: { seconds: { content: '$1' } } },
+  disconnectingBusy: { message: '正在断开…' },
   approvalTitle: { message: '允许这次工具调用吗？' },
   approvalFrom: {
     message: '$AGENT$ 想要调用 $SERVER$ 上的 $TOOL$',

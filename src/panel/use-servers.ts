@@ -7,6 +7,7 @@
  */
 import {
   ApprovalDecisionEvent,
+  ApprovalDismissEvent,
   CancelToolEvent,
   ComposerRequestEvent,
   ElicitationAnswerEvent,
@@ -43,7 +44,7 @@ function renderApprovals(container: HTMLElement, approvals: ApprovalView[]) {
   const existing = new Map([...container.querySelectorAll('mcp-approval-card')].map((c) => [c.approval?.id, c]));
   const cards = approvals.map((a) => {
     const card = existing.get(a.id) ?? document.createElement('mcp-approval-card');
-    if (card.approval?.id !== a.id) card.approval = a;
+    if (card.approval?.id !== a.id || card.approval.status !== a.status) card.approval = a;
     return card;
   });
   container.replaceChildren(...cards);
@@ -67,6 +68,10 @@ export function setUpUsePanel({ runner, approvals, elicitations, composer }: Use
     void chrome.runtime
       .sendMessage({ type: 'panel:answer-approval', params: { approvalId: e.approvalId, decision: e.decision } })
       .catch(() => undefined);
+  });
+  document.addEventListener(ApprovalDismissEvent.type, (e) => {
+    (e.target as HTMLElement).remove();
+    void call('panel:dismiss-approval', { approvalId: e.approvalId });
   });
   document.addEventListener(CancelToolEvent.type, (e) => {
     void chrome.runtime

@@ -26,6 +26,11 @@ const ApprovalViewSchema = z.object({
   argumentsJson: z.string().check(z.maxLength(20_000)),
   annotations: z.optional(ToolSchema.shape.annotations),
   requestedAt: z.number(),
+  /**
+   * `gone`: the agent call that asked ended when the worker restarted, and nothing was run; the
+   * card stays, without its decision buttons, until the user dismisses it. Absent means `pending`.
+   */
+  status: z.optional(z.enum(['pending', 'gone'])),
 });
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
 
@@ -65,6 +70,8 @@ export type UsePanelPush = z.infer<typeof UsePanelPushSchema>;
 
 export const UsePanelRequestSchemas = {
   'panel:answer-approval': z.object({ approvalId: id, decision: z.enum(APPROVAL_DECISIONS) }),
+  /** Removes a `gone` approval card the user has read. */
+  'panel:dismiss-approval': z.object({ approvalId: id }),
   'panel:cancel-call': z.object({ serverId, operationId: id }),
   'panel:answer-elicitation': z.object({
     interactionId: id,
@@ -79,6 +86,7 @@ export const UsePanelRequestSchemas = {
 
 export const UsePanelResponseSchemas = {
   'panel:answer-approval': z.object({ settled: z.boolean() }),
+  'panel:dismiss-approval': z.object({ dismissed: z.boolean() }),
   'panel:cancel-call': z.object({ cancelled: z.boolean() }),
   'panel:answer-elicitation': z.object({ delivered: z.boolean() }),
   'panel:rerun-interaction': CallToolResultSchema,

@@ -105,7 +105,7 @@ function pushState() {
   queueMicrotask(() => {
     pushQueued = false;
     const s = state();
-    applyBadge(s.servers);
+    applyBadge(s.servers, use.waiting());
     for (const p of panels) p.postMessage({ type: 'panel:state', state: s });
   });
 }
@@ -132,6 +132,8 @@ const use = setUpUseServers({
   },
   newId,
 });
+// Approvals and questions change the badge only; the panels get those from their own pushes.
+use.onWaitingChange(() => applyBadge(manager.views(), use.waiting()));
 const handlePanel = createPanelApi({
   manager,
   configStore,

@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import './setup.js';
 import type { McpApprovalCardElement } from '../../src/components/mcp-approval-card.js';
-import { ApprovalDecisionEvent } from '../../src/components/events.js';
+import { ApprovalDecisionEvent, ApprovalDismissEvent } from '../../src/components/events.js';
 import type { ApprovalView } from '../../src/protocol/panel-use.js';
 
 const view = (extra: Partial<ApprovalView> = {}): ApprovalView => ({
@@ -63,5 +63,29 @@ describe('mcp-approval-card', () => {
   it('is accessible', async () => {
     const el = await card(view());
     await expect(el).to.be.accessible();
+  });
+
+  it('a card whose call is gone says nothing was run and offers only Dismiss', async () => {
+    const el = await card(view({ status: 'gone' }));
+    const root = el.shadowRoot!;
+    expect(root.querySelector('h3')!.textContent).to.equal('This tool call did not run');
+    expect(root.querySelector('.gone')!.textContent).to.equal(
+      'The request that asked for this approval ended when the extension restarted; nothing was run.',
+    );
+    expect(root.querySelector('pre.arguments')!.textContent).to.contain('text');
+    expect([...root.querySelectorAll('button')].map((b) => b.dataset.action ?? b.dataset.decision)).to.deep.equal(['dismiss']);
+    expect(root.querySelector('[role="alertdialog"]')).to.equal(null, 'nothing to decide, so no dialog');
+    await expect(el).to.be.accessible();
+    setTimeout(() => root.querySelector<HTMLButtonElement>('[data-action="dismiss"]')!.click());
+    const event = await oneEvent<ApprovalDismissEvent>(el, ApprovalDismissEvent.type);
+    expect(event.approvalId).to.equal('ap1');
+  });
+
+  it('turns into the gone card when its status changes', async () => {
+    const el = await card(view());
+    el.approval = view({ status: 'gone' });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(el.getAttribute('status')).to.equal('gone');
+    expect(el.shadowRoot!.querySelector('[data-decision]')).to.equal(null);
   });
 });

@@ -4,10 +4,14 @@
  * Nothing relaxes this: not `readOnlyHint`, not `idempotentHint` — annotations are shown on the
  * card and that is all. A pending approval is an object that owns its resolver and settles
  * exactly once (answer, abort, or the worker going away with the caller).
+ *
+ * The cards are also recorded in {@link PendingApprovals}: when the worker goes away with the
+ * caller, the next instance shows them again as `gone` (nothing was run) until dismissed.
  */
 import type { Tool } from '../../protocol/mcp-shapes.js';
 import type { ApprovalDecision, ApprovalView } from '../../protocol/panel-use.js';
 import type { ApprovalStore } from './approval-store.js';
+import type { PendingApprovals } from './pending-approvals.js';
 
 const MAX_ARGUMENTS_DISPLAY = 16_000;
 
@@ -36,13 +40,30 @@ function argumentsForDisplay(args: unknown): string {
 
 export class ApprovalBroker {
   readonly #pending = new Map<string, Pending>();
+  /** Cards of calls a previous worker instance was holding; shown until the user dismisses them. */
+  readonly #gone = new Map<string, ApprovalView>();
   readonly #listeners = new Set<(approvals: ApprovalView[]) => void>();
+  readonly #loaded: Promise<void>;
 
   constructor(
     private readonly store: ApprovalStore,
     private readonly newId: () => string,
     private readonly now: () => number = Date.now,
-  ) {}
+    private readonly kept?: PendingApprovals,
+  ) {
+    this.#loaded = (kept?.loadGone() ?? Promise.resolve([]))
+      .then((gone) => {
+        if (!gone.length) return;
+        for (const v of gone) this.#gone.set(v.id, v);
+        this.#changed();
+      })
+      .catch((e) => console.error('[approvals] could not load the cards of the previous worker', e));
+  }
+
+  /** Resolves once the cards of the previous worker instance are loaded. */
+  loaded(): Promise<void> {
+    return this.#loaded;
+  }
 
   /** Called with the full list whenever an approval appears or settles. */
   onChange(listener: (approvals: ApprovalView[]) => void): () => void {
@@ -50,13 +71,28 @@ export class ApprovalBroker {
     return () => this.#listeners.delete(listener);
   }
 
+  /** Every card to show: the calls waiting now, and the `gone` ones not dismissed yet, oldest first. */
   pending(): ApprovalView[] {
-    return [...this.#pending.values()].map((p) => p.view);
+    return [...this.#gone.values(), ...[...this.#pending.values()].map((p) => p.view)].sort((a, b) => a.requestedAt - b.requestedAt);
+  }
+
+  /** How many calls wait for the user's decision now (the toolbar badge counts them). */
+  waiting(): number {
+    return this.#pending.size;
   }
 
   #changed() {
     const list = this.pending();
     for (const l of this.#listeners) l(list);
+    // After the load, so the previous instance's cards are read before they are overwritten.
+    if (this.kept) void this.#loaded.then(() => this.kept!.save(this.pending())).catch(() => undefined);
+  }
+
+  /** The user read a `gone` card; false when there is no such card (a waiting one is answered, not dismissed). */
+  dismiss(approvalId: string): boolean {
+    if (!this.#gone.delete(approvalId)) return false;
+    this.#changed();
+    return true;
   }
 
   /**
@@ -86,6 +122,7 @@ export class ApprovalBroker {
           argumentsJson: argumentsForDisplay(request.arguments),
           ...(tool.annotations ? { annotations: tool.annotations } : {}),
           requestedAt: this.now(),
+          status: 'pending',
         },
         settle: (d) => {
           if (!this.#pending.delete(id)) return;

@@ -15,6 +15,7 @@ import type { UsePanelPush } from '../../protocol/panel-use.js';
 import type { PanelParams, PanelValue } from '../../protocol/panel.js';
 import { ApprovalBroker } from './approval-broker.js';
 import type { ApprovalStore } from './approval-store.js';
+import { PendingApprovals } from './pending-approvals.js';
 import type { McpManager } from '../manager/mcp-manager.js';
 import { AgentToolRegistry } from './tool-registry.js';
 import type { InteractionStore } from '../../storage/interaction-store.js';
@@ -27,7 +28,7 @@ export interface UseServersDeps {
   approvals: ApprovalStore;
   /** Elicitation questions and their answers (I1–I3). */
   interactions: InteractionStore;
-  /** `chrome.storage.session`: ids of failed interactions still shown. */
+  /** `chrome.storage.session`: ids of failed interactions and the approval cards still shown. */
   session: ElicitationDeps['session'];
   // Plain functions, not methods: they are handed on without their object.
   request: <M extends OffscreenMethod>(method: M, params: OffscreenParams<M>) => Promise<OffscreenValue<M>>;
@@ -40,7 +41,14 @@ export interface UseServersDeps {
 export function setUpUseServers(deps: UseServersDeps) {
   const { manager } = deps;
   const store = deps.approvals;
-  const broker = new ApprovalBroker(store, deps.newId);
+  const broker = new ApprovalBroker(store, deps.newId, Date.now, new PendingApprovals(deps.session));
+
+  // What waits for the user, for the toolbar badge (K7): approvals and open questions.
+  let openQuestions = 0;
+  const waitingListeners = new Set<() => void>();
+  const waitingChanged = () => {
+    for (const l of waitingListeners) l();
+  };
 
   // Calls in flight, so a server's question during one can name it and keep it for a re-run (I3).
   // The manager tells its observers of every call, whichever path (panel runner, AgentTools, re-runs) started it.
@@ -68,7 +76,11 @@ export function setUpUseServers(deps: UseServersDeps) {
     serverName: (serverId) => manager.views().find((v) => v.id === serverId)?.name ?? serverId,
     callOf: (operationId) => calls.get(operationId),
     callTool: (serverId, tool, args, operationId) => manager.callTool(serverId, tool, args, operationId),
-    push: (views) => deps.push({ type: 'panel:elicitations', elicitations: views }),
+    push: (views) => {
+      openQuestions = views.filter((v) => v.status === 'pending').length;
+      waitingChanged();
+      deps.push({ type: 'panel:elicitations', elicitations: views });
+    },
     newId: deps.newId,
   });
 
@@ -88,7 +100,10 @@ export function setUpUseServers(deps: UseServersDeps) {
     newOperationId: deps.newId,
   });
 
-  broker.onChange((approvals) => deps.push({ type: 'panel:approvals', approvals }));
+  broker.onChange((approvals) => {
+    waitingChanged();
+    deps.push({ type: 'panel:approvals', approvals });
+  });
   deps.onWorkerEvent((event) => {
     if (event.type === 'offscreen:elicitation')
       void elicitations.onEvent(event).catch((e) => console.error('[use-servers] elicitation failed', e));
@@ -108,6 +123,9 @@ export function setUpUseServers(deps: UseServersDeps) {
     'panel:answer-approval': async (p: PanelParams<'panel:answer-approval'>): Promise<PanelValue<'panel:answer-approval'>> => ({
       settled: broker.answer(p.approvalId, p.decision),
     }),
+    'panel:dismiss-approval': async (p: PanelParams<'panel:dismiss-approval'>): Promise<PanelValue<'panel:dismiss-approval'>> => ({
+      dismissed: broker.dismiss(p.approvalId),
+    }),
     'panel:cancel-call': async (p: PanelParams<'panel:cancel-call'>): Promise<PanelValue<'panel:cancel-call'>> => ({
       cancelled: await cancel(p.serverId, p.operationId),
     }),
@@ -122,6 +140,9 @@ export function setUpUseServers(deps: UseServersDeps) {
     store,
     handlers,
     pendingApprovals: () => broker.pending(),
+    /** Approvals and questions waiting for the user now; `onWaitingChange` tells when they may have changed. */
+    waiting: () => ({ approvals: broker.waiting(), questions: openQuestions }),
+    onWaitingChange: (listener: () => void) => void waitingListeners.add(listener),
     /** Everything a newly opened panel needs pushed at once (approvals are sent by main.ts). */
     panelOpened: async (send: (message: UsePanelPush) => void) =>
       send({ type: 'panel:elicitations', elicitations: await elicitations.views() }),
