@@ -6,6 +6,11 @@
  * The article and its children are created once and updated in place, so a state push (which
  * arrives on every status change) does not steal focus from the tool search or close an open
  * schema or log drawer.
+ *
+ * While a connect attempt runs, the seconds since it began tick beside the status ("Connecting…
+ * 12 s", a `timer`, which screen readers do not announce every second) and Cancel stops it.
+ * A click on Connect or Disconnect shows at once that it was taken: the button says
+ * "Connecting…"/"Disconnecting…" and is inert until the next state for the server arrives.
  */
 import { ElementBase } from './element-base.js';
 import type { ServerView } from '../protocol/panel.js';
@@ -16,9 +21,14 @@ import { t } from './i18n.js';
 /** What "Test connection" reported, as shown under the actions. */
 export type PingOutcome = { ok: true; latencyMs: number } | { ok: false; message: string };
 
+/** How long a clicked Connect/Disconnect stays busy when no new state arrives (the click may have been refused). */
+const BUSY_LIMIT_MS = 15_000;
+
 const css = sheet(`
 :host { border: 1px solid #8886; border-radius: 8px; padding: 10px; margin-bottom: 8px; }
 header { display: flex; align-items: center; gap: 8px; min-width: 0; }
+.elapsed { font-size: 12px; font-variant-numeric: tabular-nums; }
+button[aria-disabled="true"] { opacity: 0.6; cursor: progress; }
 h3 { margin: 0; font-size: 14px; flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .url { font-family: ui-monospace, monospace; font-size: 12px; overflow-wrap: anywhere; }
 .reason { margin: 4px 0; overflow-wrap: anywhere; }
@@ -44,6 +54,9 @@ function authorizeLabelKey(s: ServerView): 'authorize' | 'reauthorize' {
 export class McpServerCardElement extends ElementBase {
   #server: ServerView | undefined;
   #confirmingDelete = false;
+  /** The Connect/Disconnect click waiting for its new state, and the state it was made in. */
+  #busy: { action: 'connect' | 'disconnect'; status: string; since: number | undefined; timer: ReturnType<typeof setTimeout> } | undefined;
+  #ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor() {
     super();
@@ -55,11 +68,61 @@ export class McpServerCardElement extends ElementBase {
   }
   set server(value: ServerView | undefined) {
     this.#server = value;
+    const busy = this.#busy;
+    if (busy && (value?.status !== busy.status || value.connectingSince !== busy.since)) this.#clearBusy();
     this.requestUpdate();
   }
 
   connectedCallback() {
     this.requestUpdate();
+  }
+
+  disconnectedCallback() {
+    this.#stopTicker();
+    this.#clearBusy();
+  }
+
+  #clearBusy() {
+    if (this.#busy) clearTimeout(this.#busy.timer);
+    this.#busy = undefined;
+  }
+
+  #stopTicker() {
+    clearInterval(this.#ticker);
+    this.#ticker = undefined;
+  }
+
+  /** "12 s" since the connect attempt began, updated once a second while it runs. */
+  #renderElapsed() {
+    const s = this.#server;
+    const since = s?.status === 'connecting' ? s.connectingSince : undefined;
+    this.#elapsed.hidden = since === undefined;
+    if (since === undefined) {
+      this.#stopTicker();
+      this.#elapsed.textContent = '';
+      return;
+    }
+    this.#elapsed.textContent = t('connectingFor', String(Math.max(0, Math.floor((Date.now() - since) / 1000))));
+    this.#ticker ??= setInterval(() => this.#renderElapsed(), 1000);
+  }
+
+  /** Connect/Disconnect: inert and saying what it does until the server's next state arrives. */
+  #connectionButton(action: 'connect' | 'disconnect', label: string) {
+    const s = this.#server!;
+    const busy = this.#busy?.action === action;
+    const b = this.#button(busy ? t(action === 'connect' ? 'statusConnecting' : 'disconnectingBusy') : label, action, () => {
+      if (this.#busy) return;
+      this.#busy = { action, status: s.status, since: s.connectingSince, timer: setTimeout(() => this.#endBusy(), BUSY_LIMIT_MS) };
+      this.#action(action);
+    });
+    // aria-disabled rather than disabled: the button keeps the keyboard focus while it waits.
+    if (busy) b.setAttribute('aria-disabled', 'true');
+    return b;
+  }
+
+  #endBusy() {
+    this.#busy = undefined;
+    this.update();
   }
 
   #action(action: ServerAction) {
@@ -100,6 +163,7 @@ export class McpServerCardElement extends ElementBase {
     this.#title.textContent = s.name;
     this.#title.title = s.name;
     this.#badge.setAttribute('status', s.status);
+    this.#renderElapsed();
     this.#url.textContent = s.url;
     this.#reason.hidden = !s.reason;
     this.#reason.className = s.status === 'error' || s.status === 'needs-auth' ? 'error reason' : 'muted reason';
@@ -111,9 +175,10 @@ export class McpServerCardElement extends ElementBase {
     const actions = this.#actions;
     const hadFocus = actions.contains(this.shadowRoot!.activeElement) ? this.shadowRoot!.activeElement?.getAttribute('data-action') : null;
     actions.replaceChildren();
+    // While connecting, the disconnect action stops the attempt: it reads Cancel.
     if (s.status === 'ready' || s.status === 'connecting')
-      actions.append(this.#button(t('disconnect'), 'disconnect', () => this.#action('disconnect')));
-    else if (s.enabled) actions.append(this.#button(t('connect'), 'connect', () => this.#action('connect')));
+      actions.append(this.#connectionButton('disconnect', s.status === 'connecting' ? t('cancel') : t('disconnect')));
+    else if (s.enabled) actions.append(this.#connectionButton('connect', t('connect')));
     if (s.status === 'ready') {
       actions.append(
         this.#button(t('testConnection'), 'ping', () => {
@@ -169,6 +234,7 @@ export class McpServerCardElement extends ElementBase {
 
   readonly #title = el('h3');
   readonly #badge = el('mcp-status-badge');
+  readonly #elapsed: HTMLSpanElement = el('span', { class: 'elapsed muted', role: 'timer', hidden: true });
   readonly #url = el('div', { class: 'url muted' });
   readonly #reason = el('p', { class: 'reason' });
   readonly #count = el('div', { class: 'tool-count' });
@@ -179,10 +245,10 @@ export class McpServerCardElement extends ElementBase {
   readonly #warnings = el('details', { class: 'warnings' }, this.#warningsSummary, this.#warningsList);
   readonly #tools = document.createElement('mcp-tool-list');
   readonly #log = document.createElement('mcp-log-drawer');
-  readonly #article = el(
+  readonly #article: HTMLElement = el(
     'article',
     {},
-    el('header', {}, this.#title, this.#badge),
+    el('header', {}, this.#title, this.#badge, this.#elapsed),
     this.#url,
     this.#reason,
     this.#count,

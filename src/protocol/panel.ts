@@ -46,6 +46,8 @@ export const ServerViewSchema = z.object({
   disabledTools: z.array(z.string()),
   /** What the catalog limits dropped or trimmed (SPEC N8); may quote server strings. */
   warnings: z.optional(z.array(z.string().check(z.maxLength(MAX_WARNING_LENGTH))).check(z.maxLength(MAX_SERVER_WARNINGS))),
+  /** Epoch ms the current connect attempt began (the card shows "Connecting… 12 s"). */
+  connectingSince: z.optional(z.number()),
 });
 export type ServerView = z.infer<typeof ServerViewSchema>;
 
