@@ -32,6 +32,13 @@ textarea.json { min-height: 4em; }
 .toggle { justify-self: start; }
 `);
 
+/** What the user typed, as typed (invalid entries included), to put back later with {@link McpSchemaFormElement.draft}. */
+export interface SchemaFormDraft {
+  jsonMode: boolean;
+  json: string;
+  fields: FormValues | null;
+}
+
 export type SchemaFormRead = { ok: true; value: Record<string, unknown> } | { ok: false; errors: ValueError[] };
 
 const pathKey = (path: string[]) => JSON.stringify(path);
@@ -71,6 +78,33 @@ export class McpSchemaFormElement extends ElementBase {
 
   get jsonMode(): boolean {
     return this.#jsonMode;
+  }
+
+  /** The current entries as typed, for the same schema to be filled with again. */
+  get draft(): SchemaFormDraft {
+    return { jsonMode: this.#jsonMode, json: this.#json.value, fields: this.#model ? this.#raw(this.#model, []) : null };
+  }
+  set draft(d: SchemaFormDraft) {
+    if (this.#model && d.fields) this.#fillRaw(this.#model, d.fields, []);
+    this.#mirror();
+    this.#json.value = d.json;
+    this.#jsonMode = d.jsonMode || !this.#model;
+    this.#applyMode();
+  }
+
+  #fillRaw(fields: FieldModel[], raw: FormValues, parent: string[]) {
+    for (const f of fields) {
+      const path = [...parent, f.key];
+      const v = raw[f.key];
+      if (f.kind === 'object') {
+        if (v && typeof v === 'object') this.#fillRaw(f.fields, v as FormValues, path);
+        continue;
+      }
+      const input = this.#input(pathKey(path));
+      if (!input || v === undefined) continue;
+      if (typeof v === 'boolean') (input as HTMLInputElement).checked = v;
+      else if (typeof v === 'string') input.value = v;
+    }
   }
 
   /**

@@ -4,6 +4,10 @@
  * and progress notifications name exactly this call. Results show text, images (data: URLs of
  * image/* types only), embedded resources, resource links, structured content and truncation
  * markers — every server string as text.
+ *
+ * The chosen tool and what was typed for each tool are kept here, in the panel, keyed by server
+ * and tool: a server that is briefly not ready (a worker restart, a reconnect) takes its tools
+ * out of the list, and when they come back the same tool is selected again with its arguments.
  */
 import { ElementBase } from './element-base.js';
 import type { CallToolResult } from '../protocol/mcp-shapes.js';
@@ -12,6 +16,7 @@ import { asText } from '../common/as-text.js';
 import { el, sheet } from './dom.js';
 import { CancelToolEvent, RunToolEvent } from './events.js';
 import { t } from './i18n.js';
+import type { SchemaFormDraft } from './mcp-schema-form.js';
 
 const css = sheet(`
 form { display: grid; gap: 6px; }
@@ -38,6 +43,10 @@ const newOperationId = () => crypto.randomUUID().replace(/-/g, '');
 export class McpToolRunnerElement extends ElementBase {
   #servers: ServerView[] = [];
   #running: { serverId: string; operationId: string } | undefined;
+  /** The tool the user picked (an option value), selected again whenever it is offered. */
+  #wanted: string | undefined;
+  /** What was typed per tool (option value), with the schema it was typed for. */
+  readonly #drafts = new Map<string, { schema: string; draft: SchemaFormDraft }>();
   readonly #select = el('select', { name: 'tool' });
   /** Arguments: a form generated from the tool's input schema, with a raw-JSON view (K3). */
   readonly #args = document.createElement('mcp-schema-form');
@@ -61,7 +70,10 @@ export class McpToolRunnerElement extends ElementBase {
       this.#progressText,
       this.#output,
     );
-    this.#select.addEventListener('change', () => this.#applySchema());
+    this.#select.addEventListener('change', () => {
+      this.#wanted = this.#select.value;
+      this.#applySchema();
+    });
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       this.#submit();
@@ -88,7 +100,7 @@ export class McpToolRunnerElement extends ElementBase {
   }
 
   #renderOptions() {
-    const previous = this.#select.value;
+    const previous = this.#wanted ?? this.#select.value;
     const options: HTMLOptionElement[] = [];
     for (const s of this.#servers) {
       if (s.status !== 'ready') continue;
@@ -103,14 +115,23 @@ export class McpToolRunnerElement extends ElementBase {
     this.#applySchema();
   }
 
-  /** Rebuilds the arguments form when the chosen tool (or its schema) changed. */
+  /**
+   * Rebuilds the arguments form when the chosen tool (or its schema) changed: what was typed for
+   * the tool shown until now is kept, and what was typed earlier for the new one is put back.
+   */
   #schemaOf = '';
+  #shown: { option: string; schema: string } | undefined;
   #applySchema() {
     const tool = this.#selectedTool();
     const key = tool ? JSON.stringify([this.#select.value, tool.inputSchema]) : '';
     if (key === this.#schemaOf) return;
     this.#schemaOf = key;
+    if (this.#shown) this.#drafts.set(this.#shown.option, { schema: this.#shown.schema, draft: this.#args.draft });
     this.#args.schema = tool?.inputSchema ?? { type: 'object', properties: {} };
+    this.#shown = tool ? { option: this.#select.value, schema: JSON.stringify(tool.inputSchema) } : undefined;
+    const saved = this.#shown && this.#drafts.get(this.#shown.option);
+    // A draft typed for another schema is not forced into a changed form.
+    if (saved && saved.schema === this.#shown?.schema) this.#args.draft = saved.draft;
   }
 
   #selectedTool() {

@@ -93,4 +93,53 @@ describe('mcp-tool-runner', () => {
     const run = await start(el);
     expect([run.tool, run.args]).to.deep.equal(['add', { a: 2, b: 3 }]);
   });
+
+  it('keeps the chosen tool and what was typed while its server is briefly not ready (a worker restart)', async () => {
+    const el = await runner();
+    const root = el.shadowRoot!;
+    const select = root.querySelector('select')!;
+    select.value = JSON.stringify(['demo', 'add']);
+    select.dispatchEvent(new Event('change'));
+    const form = () => root.querySelector('mcp-schema-form')!.shadowRoot!;
+    const input = (name: string) => form().querySelector<HTMLInputElement>(`[name='${JSON.stringify([name])}']`)!;
+    input('a').value = '12';
+    input('b').value = 'not a number yet';
+    el.servers = [{ ...servers[0]!, status: 'connecting' }];
+    expect(select.options.length).to.equal(0);
+    el.servers = [{ ...servers[0]!, status: 'ready' }];
+    expect(select.value).to.equal(JSON.stringify(['demo', 'add']));
+    expect(input('a').value).to.equal('12');
+    expect(input('b').value).to.equal('not a number yet', 'kept as typed, even when not valid yet');
+  });
+
+  it('keeps what was typed for each tool when switching between them', async () => {
+    const el = await runner();
+    const root = el.shadowRoot!;
+    const select = root.querySelector('select')!;
+    const choose = (tool: string) => {
+      select.value = JSON.stringify(['demo', tool]);
+      select.dispatchEvent(new Event('change'));
+    };
+    const form = () => root.querySelector('mcp-schema-form')!.shadowRoot!;
+    choose('add');
+    form().querySelector<HTMLInputElement>(`[name='${JSON.stringify(['a'])}']`)!.value = '5';
+    choose('slow');
+    choose('add');
+    expect(form().querySelector<HTMLInputElement>(`[name='${JSON.stringify(['a'])}']`)!.value).to.equal('5');
+  });
+
+  it('does not force a draft into a tool whose schema changed', async () => {
+    const el = await runner();
+    const root = el.shadowRoot!;
+    const select = root.querySelector('select')!;
+    select.value = JSON.stringify(['demo', 'add']);
+    select.dispatchEvent(new Event('change'));
+    const form = () => root.querySelector('mcp-schema-form')!.shadowRoot!;
+    form().querySelector<HTMLInputElement>(`[name='${JSON.stringify(['a'])}']`)!.value = '5';
+    el.servers = [{ ...servers[0]!, status: 'connecting' }];
+    const changed = { name: 'add', inputSchema: { type: 'object', properties: { a: { type: 'string' } } } };
+    el.servers = [{ ...servers[0]!, tools: [servers[0]!.tools[0]!, changed] }];
+    expect(select.value).to.equal(JSON.stringify(['demo', 'add']));
+    expect(form().querySelector<HTMLInputElement>(`[name='${JSON.stringify(['a'])}']`)!.value).to.equal('');
+  });
 });
