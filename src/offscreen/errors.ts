@@ -5,6 +5,7 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { WireError } from '../protocol/result.js';
+import { QuestionExpiredError } from './call-timers.js';
 
 export function describeSdkError(e: unknown, url: string): WireError {
   const origin = safeOrigin(url);
@@ -29,6 +30,14 @@ export function describeSdkError(e: unknown, url: string): WireError {
       return { code: 'http-status', message: `${origin} answered 404 Not Found: check the server URL path.`, httpStatus: 404 };
     }
     return { code: 'http-status', message: `${origin} answered HTTP ${status}: ${e.message.slice(0, 300)}`, httpStatus: status };
+  }
+  if (e instanceof QuestionExpiredError) {
+    const limit = e.limitMs >= 60_000 ? `${Math.round(e.limitMs / 60_000)} min` : `${Math.round(e.limitMs / 1000)} s`;
+    return {
+      code: 'timeout',
+      message: `The question from ${origin} expired: it was not answered within ${limit}, so the tool call was stopped. Run it again to answer anew.`,
+      action: 'retry',
+    };
   }
   if (e instanceof McpError) {
     // McpError.code is a plain number (servers send any code); ErrorCode's members are numbers too.

@@ -6,6 +6,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import {
+  ErrorCode,
+  McpError,
   ElicitRequestSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
@@ -13,10 +15,14 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { limitResponse, withManualRedirect } from './response-limits.js';
+import { CallTimers, QuestionExpiredError } from './call-timers.js';
 import { MAX_CATALOG_ITEMS } from '../protocol/mcp-shapes.js';
 import type { WireErrorCode } from '../protocol/error-codes.js';
 
 export type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** The SDK's own timer is set beyond reach (setTimeout's largest delay) so that ours decides. */
+const NO_SDK_TIMEOUT = 2_147_483_647;
 
 const CLIENT_INFO = { name: 'remote-mcp-for-chrome', version: '0.1.0' };
 
@@ -31,6 +37,8 @@ export interface SessionOptions {
    * Defaults of omitted fields are filled in by the SDK before the answer is sent.
    */
   onElicitation?: (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+  /** How long a question may stay open (default {@link QUESTION_LIMIT_MS}); tests shorten it. */
+  questionLimitMs?: number;
   onListChanged(category: 'tools' | 'prompts' | 'resources'): void;
   /**
    * The session ended without us closing it: the transport closed, or the server answered 404
@@ -45,10 +53,13 @@ export class McpSession {
   readonly client: Client;
   readonly transport: StreamableHTTPClientTransport;
   readonly #timeoutMs: number;
+  /** The tool calls' timeouts, paused while a question to the user is open. */
+  readonly #callTimers: CallTimers;
   #closed = false;
 
   constructor(private readonly options: SessionOptions) {
     this.#timeoutMs = options.timeoutMs;
+    this.#callTimers = new CallTimers(options.questionLimitMs);
     const onElicitation = options.onElicitation;
     this.client = new Client(CLIENT_INFO, {
       capabilities: onElicitation ? { elicitation: { form: { applyDefaults: true } } } : {},
@@ -58,7 +69,17 @@ export class McpSession {
       this.client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
         // URL mode is declined explicitly (I2); form mode goes to the caller.
         if (request.params.mode === 'url') return { action: 'decline' };
-        return onElicitation(request.params, extra.signal);
+        // The calls' timeouts wait while the user answers; past the human limit the question is withdrawn.
+        const expired = new AbortController();
+        const settle = this.#callTimers.questionOpened(() => expired.abort());
+        try {
+          return await onElicitation(request.params, AbortSignal.any([extra.signal, expired.signal]));
+        } catch (e) {
+          if (expired.signal.aborted) return { action: 'cancel' };
+          throw e;
+        } finally {
+          settle();
+        }
       });
     }
     this.transport = new StreamableHTTPClientTransport(new URL(options.url), {
@@ -176,12 +197,34 @@ export class McpSession {
     signal: AbortSignal,
     onProgress: (p: { progress: number; total?: number; message?: string }) => void,
   ) {
-    return this.client.callTool({ name, arguments: args }, undefined, {
-      signal,
-      timeout: this.#timeoutMs,
-      resetTimeoutOnProgress: true,
-      onprogress: onProgress,
-    });
+    // The timeout is ours, not the SDK's, so an open question can pause it (call-timers.ts).
+    const stop = new AbortController();
+    const onAbort = () => stop.abort(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    const timeout = this.#timeoutMs;
+    const timer = this.#callTimers.start(
+      timeout,
+      () => stop.abort(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout })),
+      (expired) => stop.abort(expired),
+    );
+    try {
+      return await this.client.callTool({ name, arguments: args }, undefined, {
+        signal: stop.signal,
+        timeout: NO_SDK_TIMEOUT,
+        onprogress: (p) => {
+          timer.reset();
+          onProgress(p);
+        },
+      });
+    } catch (e) {
+      // The SDK wraps an abort reason it does not know as a timeout; an expired question says so.
+      if (stop.signal.reason instanceof QuestionExpiredError) throw stop.signal.reason;
+      throw e;
+    } finally {
+      timer.stop();
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 
   /** `prompts/get` (SPEC G2); the worker validates and fences the result. */
