@@ -3,7 +3,9 @@
  * the built `dist/` in Chromium against local demo servers, in English and Simplified Chinese, at
  * 320 and 420 px, light and dark. One card is ready with a catalog warning (a tool whose name is
  * not a valid MCP tool name is left out), one has a very long name, one cannot be reached.
- * Writes PNGs to test-output/screenshots/cards/.
+ * A second set shows states that are hard to reach on demand, built from fixtures in the panel:
+ * a card connecting for 12 s, a Connect click waiting for its state, and approval cards (waiting,
+ * and one whose call ended with a worker restart). Writes PNGs to test-output/screenshots/cards/.
  */
 import { mkdir } from 'node:fs/promises';
 import { addServerInPanel, launchExtension, until, waitFor } from '../test/support/browser.js';
@@ -11,6 +13,26 @@ import { startDemoServer } from '../test/support/demo-server.js';
 
 const OUT = 'test-output/screenshots/cards';
 const CARD = 'mcp-server-list >>> mcp-server-card';
+
+/** Fixture cards put at the top of the panel (a string: it runs in the page). Their events go nowhere. */
+const STATES_FIXTURE = `(() => {
+  const box = document.createElement('div');
+  box.id = 'ux-states';
+  box.addEventListener('mcp-server-action', (e) => e.stopPropagation());
+  const view = (o) => ({ id: 'fixture', name: 'Slow server', url: 'https://slow.example/mcp', authKind: 'none', enabled: true,
+    connectOnStartup: true, status: 'connecting', tools: [], prompts: [], resources: [], resourceTemplates: [], disabledTools: [], ...o });
+  const connecting = document.createElement('mcp-server-card');
+  connecting.server = view({ connectingSince: Date.now() - 12_000 });
+  const clicked = document.createElement('mcp-server-card');
+  clicked.server = view({ id: 'fixture2', name: 'Stopped server', status: 'disconnected' });
+  const approval = (o) => Object.assign(document.createElement('mcp-approval-card'), { approval: { id: 'ap' + o.status, serverId: 'demo',
+    serverName: 'Demo', tool: 'echo', toolTitle: 'Echo', agentName: 'Agent', argumentsJson: '{\\n  "text": "hello"\\n}',
+    annotations: { readOnlyHint: true }, requestedAt: 0, ...o } });
+  box.append(connecting, clicked, approval({ status: 'pending' }), approval({ status: 'gone' }));
+  document.body.prepend(box);
+  setTimeout(() => clicked.shadowRoot.querySelector('[data-action="connect"]').click(), 50);
+  return new Promise((r) => setTimeout(r, 300));
+})()`;
 
 async function shoot(locale: 'en' | 'zh_CN'): Promise<string[]> {
   const good = await startDemoServer({ name: 'demo' });
@@ -37,6 +59,16 @@ async function shoot(locale: 'en' | 'zh_CN'): Promise<string[]> {
         await panel.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
         const path = `${OUT}/cards-${locale}-${width}-${scheme}.png`;
         await panel.screenshot({ path, fullPage: true });
+        written.push(path);
+      }
+    }
+    await panel.evaluate(STATES_FIXTURE);
+    for (const width of [320, 420]) {
+      for (const scheme of ['light', 'dark'] as const) {
+        await panel.setViewport({ width, height: 900 });
+        await panel.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+        const path = `${OUT}/states-${locale}-${width}-${scheme}.png`;
+        await (await panel.$('#ux-states'))!.screenshot({ path });
         written.push(path);
       }
     }

@@ -55,7 +55,8 @@ export class McpApprovalCardElement extends ElementBase {
     const gone = a.status === 'gone';
     if (gone) this.setAttribute('status', 'gone');
     else this.removeAttribute('status');
-    const hints = describeHints(a.annotations);
+    // A gone card has nothing left to decide: the server's claims about the tool would only be noise.
+    const hints = gone ? '' : describeHints(a.annotations);
     const button = (decision: 'once' | 'always' | 'deny', label: string) => {
       const b = el('button', { type: 'button', 'data-decision': decision }, label);
       b.addEventListener('click', () => {

@@ -73,6 +73,7 @@ describe('mcp-approval-card', () => {
       'The request that asked for this approval ended when the extension restarted; nothing was run.',
     );
     expect(root.querySelector('pre.arguments')!.textContent).to.contain('text');
+    expect(root.querySelector('.hints')).to.equal(null, 'nothing to decide, so no claims to weigh');
     expect([...root.querySelectorAll('button')].map((b) => b.dataset.action ?? b.dataset.decision)).to.deep.equal(['dismiss']);
     expect(root.querySelector('[role="alertdialog"]')).to.equal(null, 'nothing to decide, so no dialog');
     await expect(el).to.be.accessible();

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
-import { evaluateInWorker, stopWorker, workerRunning } from '../support/worker-lifecycle.js';
+import { evaluateInWorker, stopWorker, watchWorker, workerRunning } from '../support/worker-lifecycle.js';
 
 let server: DemoServer;
 let ext: ExtensionBrowser;
@@ -53,6 +53,7 @@ test('an approval card left open while the worker stops is shown again, saying t
     `void globalThis.remoteMcp.agentTools.call('mcp__demo__echo', { text: 'asked before the restart' }).catch(() => undefined); true`,
   );
   await waitFor(panel, 'mcp-approval-card >>> button[data-decision="once"]');
+  const watch = await watchWorker(ext);
   await until('the badge to count the waiting approval', async () => (await badge()) === '1' && (await title()) === '1 approval waiting');
 
   await stopWorker(ext);
@@ -74,6 +75,8 @@ test('an approval card left open while the worker stops is shown again, saying t
   await until('the worker to start again', () => workerRunning(ext));
   await waitFor(panel, 'mcp-server-list >>> mcp-server-card >>> mcp-status-badge[status="ready"]', 20_000);
   assert.equal((await panel.$$('mcp-approval-card')).length, 1);
+  assert.ok(watch.stops >= 2, `the worker really stopped twice (stops seen: ${watch.stops})`);
+  await watch.close();
   await panel.click('mcp-approval-card >>> button[data-action="dismiss"]');
   await until('the card to go', async () => (await panel.$$('mcp-approval-card')).length === 0);
   const kept = await until('the dismissal to be stored', () =>
