@@ -29,7 +29,10 @@ export function malformation(data: string): string | undefined {
 export function checkEventMessages(response: Response, origin: string, onMalformed: (message: string) => void): Response {
   if (!response.body) return response;
   const decoder = new TextDecoder();
-  let pending = '';
+  /** Pieces of the line not ended yet: joined once at its end, so a long line costs linear time. */
+  let partial: string[] = [];
+  /** The previous chunk ended with CR: a LF starting this one belongs to it. */
+  let afterCr = false;
   let data: string[] = [];
   let event = '';
   /** Handles one line; at a blank line, the verdict on the event it ends. */
@@ -51,14 +54,19 @@ export function checkEventMessages(response: Response, origin: string, onMalform
   };
   const check = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
-      pending += decoder.decode(chunk, { stream: true });
+      const text = decoder.decode(chunk, { stream: true });
+      if (text === '') return void controller.enqueue(chunk);
       const eol = /\r\n|\r|\n/g;
-      let start = 0;
-      for (let m = eol.exec(pending); m; m = eol.exec(pending)) {
-        // A CR at the end may be the first half of a CR LF split across chunks.
-        if (m[0] === '\r' && m.index === pending.length - 1) break;
-        const why = endLine(pending.slice(start, m.index));
+      let start = afterCr && text.startsWith('\n') ? 1 : 0;
+      afterCr = false;
+      eol.lastIndex = start;
+      for (let m = eol.exec(text); m; m = eol.exec(text)) {
+        partial.push(text.slice(start, m.index));
+        const line = partial.join('');
+        partial = [];
         start = eol.lastIndex;
+        afterCr = m[0] === '\r' && start === text.length;
+        const why = endLine(line);
         if (why !== undefined) {
           const message = `${origin} sent a malformed answer (${why}).`;
           onMalformed(message);
@@ -66,7 +74,7 @@ export function checkEventMessages(response: Response, origin: string, onMalform
           return;
         }
       }
-      pending = pending.slice(start);
+      if (start < text.length) partial.push(text.slice(start));
       controller.enqueue(chunk);
     },
   });
