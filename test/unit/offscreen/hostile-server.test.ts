@@ -211,7 +211,7 @@ test('N7: a 400 about something else is an ordinary error and the session lives 
   await session.close();
 });
 
-test('C11: an MCP error from the server carries one "MCP error" prefix', async () => {
+test('N10: an MCP error from the server carries one "MCP error" prefix', async () => {
   const server = await hostile((rpc, res) =>
     json(res, { jsonrpc: '2.0', id: rpc.id, error: { code: -32600, message: 'bad request shape' } }),
   );
