@@ -6,6 +6,16 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { WireError } from '../protocol/result.js';
 import { QuestionExpiredError } from './call-timers.js';
+import { MalformedAnswerError } from './event-check.js';
+import { localFailureOf } from './jsonrpc-guard.js';
+import { RedirectRefusedError, ResponseLimitError } from './response-limits.js';
+
+/** The SDK's McpError puts "MCP error <code>: " before the server's message; say it once. */
+function withoutSdkPrefix(message: string): string {
+  let text = message;
+  for (let i = 0; i < 5 && /^MCP error -?\d+: /.test(text); i++) text = text.replace(/^MCP error -?\d+: /, '');
+  return text;
+}
 
 export function describeSdkError(e: unknown, url: string): WireError {
   const origin = safeOrigin(url);
@@ -39,11 +49,16 @@ export function describeSdkError(e: unknown, url: string): WireError {
       action: 'retry',
     };
   }
+  // Our own limits already name the origin and say what happened.
+  if (e instanceof ResponseLimitError || e instanceof RedirectRefusedError) return { code: e.code, message: e.message };
+  if (e instanceof MalformedAnswerError) return { code: 'protocol', message: e.message };
   if (e instanceof McpError) {
+    const local = localFailureOf(e.data);
+    if (local) return { ...local };
     // McpError.code is a plain number (servers send any code); ErrorCode's members are numbers too.
     if (e.code === Number(ErrorCode.RequestTimeout)) return { code: 'timeout', message: `${origin} did not answer in time.` };
     if (e.code === Number(ErrorCode.ConnectionClosed)) return { code: 'network', message: `The connection to ${origin} was closed.` };
-    return { code: 'protocol', message: `${origin} returned an MCP error ${e.code}: ${e.message.slice(0, 500)}` };
+    return { code: 'protocol', message: `${origin} returned an MCP error ${e.code}: ${withoutSdkPrefix(e.message).slice(0, 500)}` };
   }
   if (e instanceof TypeError && /fetch/i.test(e.message)) {
     return { code: 'network', message: `Could not reach ${origin}: the server is down, the address is wrong, or the network blocked it.` };
@@ -52,7 +67,10 @@ export function describeSdkError(e: unknown, url: string): WireError {
     return { code: 'cancelled', message: 'The request was cancelled.' };
   }
   if (e instanceof Error && e.name === 'ZodError') {
-    return { code: 'protocol', message: `${origin} sent a malformed MCP message.` };
+    return { code: 'protocol', message: `${origin} sent a malformed answer (not a valid MCP message).` };
+  }
+  if (e instanceof SyntaxError) {
+    return { code: 'protocol', message: `${origin} sent a malformed answer (not valid JSON).` };
   }
   const message = e instanceof Error ? e.message : String(e);
   return { code: 'protocol', message: `${origin}: ${message.slice(0, 500)}` };

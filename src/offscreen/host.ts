@@ -19,6 +19,8 @@ import { CancelRecords } from './cancel-records.js';
 import { describeSdkError } from './errors.js';
 import { McpSession } from './session.js';
 import { ElicitationRelay } from './elicitation-relay.js';
+import { droppedResponseLogger } from './dropped-log.js';
+import { appendRequestLog } from '../storage/request-log.js';
 
 interface Held {
   serverId: string;
@@ -34,10 +36,17 @@ const noop = () => undefined;
 
 type Handler<M extends OffscreenMethod> = (p: OffscreenParams<M>) => Promise<unknown>;
 
-/** A request that failed because its session died says so, instead of e.g. "404: check the URL". */
+/**
+ * A request that failed because its session died says so, instead of e.g. "404: check the URL";
+ * one the server refused for an unknown session already says it was not run.
+ */
 function lostOr(h: Held, e: Error) {
-  if (!h.session.lost) return e;
+  if (!h.session.lost || (e as { code?: unknown }).code === 'session-lost') return e;
   return Object.assign(new Error('The MCP session ended while this request was running; it was not sent again.'), { code: 'session-lost' });
+}
+
+function handshakeLost() {
+  return Object.assign(new Error('The MCP session ended while connecting; a new one will be opened.'), { code: 'session-lost' });
 }
 
 function wrap(e: unknown, url: string, session?: McpSession) {
@@ -89,6 +98,7 @@ export function startOffscreenHost() {
         headers: p.headers,
         timeoutMs: p.timeoutMs,
         onElicitation: (params, signal) => elicitations.ask(p.connectionId, params, signal),
+        onDroppedResponse: droppedResponseLogger(p.serverId, appendRequestLog),
         onListChanged: (category) => {
           if (sessions.get(p.connectionId)?.session === session)
             emit({ type: 'offscreen:list-changed', connectionId: p.connectionId, category });
@@ -102,6 +112,7 @@ export function startOffscreenHost() {
       const handshake = (async () => {
         try {
           const info = await session.connect();
+          if (session.lost) throw handshakeLost();
           if (currentByServer.get(p.serverId) !== p.connectionId) {
             throw Object.assign(new Error('A newer connection to this server was opened meanwhile.'), { code: 'stale-connection' });
           }
@@ -110,7 +121,10 @@ export function startOffscreenHost() {
         } catch (e) {
           if (currentByServer.get(p.serverId) === p.connectionId) currentByServer.delete(p.serverId);
           await session.close().catch(() => undefined);
-          throw (e as { code?: unknown }).code === 'stale-connection' ? e : wrap(e, p.url, session);
+          const code = (e as { code?: unknown }).code;
+          if (code === 'stale-connection' || code === 'session-lost') throw e;
+          // The session died under the handshake (SPEC C7): the attempt fails and is retried, never committed.
+          throw session.lost ? handshakeLost() : wrap(e, p.url, session);
         }
       })();
       const settled = handshake.then(noop, noop);

@@ -35,6 +35,17 @@ export class RedirectRefusedError extends Error {
 export interface Limits {
   maxBodyBytes?: number;
   maxEventBytes?: number;
+  /** Told when reading goes over a bound, so the request waiting for this answer fails at once. */
+  onLimit?: (error: ResponseLimitError) => void;
+}
+
+/** "16 MiB" for whole mebibytes, else the bytes (small limits in tests). */
+function sizeText(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+function tooLarge(origin: string, max: number, rest: string): ResponseLimitError {
+  return new ResponseLimitError(`${origin}: the server's answer was larger than ${sizeText(max)}; ${rest}`);
 }
 
 /** Request options every MCP request uses: redirects are reported, never followed. */
@@ -58,9 +69,10 @@ export function limitResponse(response: Response, origin: string, limits: Limits
   const maxBody = limits.maxBodyBytes ?? MAX_BODY_BYTES;
   if (!isStream && Number.isFinite(declared) && declared > maxBody) {
     void response.body.cancel().catch(() => undefined);
-    throw new ResponseLimitError(`${origin} announced a ${declared}-byte response (at most ${maxBody}); it was not read.`);
+    throw tooLarge(origin, maxBody, `it announced ${declared} bytes and was not read.`);
   }
-  const counter = isStream ? eventCounter(origin, limits.maxEventBytes ?? MAX_EVENT_BYTES) : bodyCounter(origin, maxBody);
+  const onLimit = limits.onLimit ?? (() => undefined);
+  const counter = isStream ? eventCounter(origin, limits.maxEventBytes ?? MAX_EVENT_BYTES, onLimit) : bodyCounter(origin, maxBody, onLimit);
   return new Response(response.body.pipeThrough(counter), {
     status: response.status,
     statusText: response.statusText,
@@ -68,19 +80,22 @@ export function limitResponse(response: Response, origin: string, limits: Limits
   });
 }
 
-function bodyCounter(origin: string, max: number): TransformStream<Uint8Array, Uint8Array> {
+function bodyCounter(origin: string, max: number, onLimit: (e: ResponseLimitError) => void): TransformStream<Uint8Array, Uint8Array> {
   let total = 0;
   return new TransformStream({
     transform(chunk, controller) {
       total += chunk.byteLength;
-      if (total > max) controller.error(new ResponseLimitError(`${origin} sent a response over ${max} bytes; the rest was not read.`));
-      else controller.enqueue(chunk);
+      if (total > max) {
+        const error = tooLarge(origin, max, 'the rest was not read.');
+        onLimit(error);
+        controller.error(error);
+      } else controller.enqueue(chunk);
     },
   });
 }
 
 /** Counts bytes since the last event boundary (a blank line: LF LF, or CR LF CR LF). */
-function eventCounter(origin: string, max: number): TransformStream<Uint8Array, Uint8Array> {
+function eventCounter(origin: string, max: number, onLimit: (e: ResponseLimitError) => void): TransformStream<Uint8Array, Uint8Array> {
   let sinceBoundary = 0;
   let previous = -1;
   let beforePrevious = -1;
@@ -90,7 +105,9 @@ function eventCounter(origin: string, max: number): TransformStream<Uint8Array, 
         sinceBoundary++;
         if (byte === 0x0a && (previous === 0x0a || (previous === 0x0d && beforePrevious === 0x0a))) sinceBoundary = 0;
         else if (sinceBoundary > max) {
-          controller.error(new ResponseLimitError(`${origin} sent a stream event over ${max} bytes; the stream was stopped.`));
+          const error = tooLarge(origin, max, 'the stream was stopped.');
+          onLimit(error);
+          controller.error(error);
           return;
         }
         beforePrevious = previous;

@@ -13,9 +13,12 @@ import {
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequest, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { limitResponse, withManualRedirect } from './response-limits.js';
 import { CallTimers, QuestionExpiredError } from './call-timers.js';
+import { JsonRpcGuard, type DroppedResponse, type LocalFailure } from './jsonrpc-guard.js';
+import { checkEventMessages } from './event-check.js';
+import { sessionLossOf } from './session-loss.js';
 import { MAX_CATALOG_ITEMS } from '../protocol/mcp-shapes.js';
 import type { WireErrorCode } from '../protocol/error-codes.js';
 
@@ -40,9 +43,12 @@ export interface SessionOptions {
   /** How long a question may stay open (default {@link QUESTION_LIMIT_MS}); tests shorten it. */
   questionLimitMs?: number;
   onListChanged(category: 'tools' | 'prompts' | 'resources'): void;
+  /** A response was dropped because no request waits for its exact id (SPEC N6); for the request log. */
+  onDroppedResponse?(dropped: DroppedResponse): void;
   /**
-   * The session ended without us closing it: the transport closed, or the server answered 404
-   * to a request carrying our session id (it forgot the session, SPEC N7). Called at most once.
+   * The session ended without us closing it: the transport closed, or the server answered a
+   * request carrying our session id with 404, or 400 saying it does not know the session (it
+   * forgot it or restarted, SPEC N7). Called at most once.
    */
   onClosed(reason: { code: WireErrorCode; message: string }): void;
 }
@@ -52,6 +58,8 @@ export type CatalogCategory = 'tools' | 'prompts' | 'resources' | 'resourceTempl
 export class McpSession {
   readonly client: Client;
   readonly transport: StreamableHTTPClientTransport;
+  /** Between the client and the transport: strict id matching and local failures (SPEC N6). */
+  readonly #guard: JsonRpcGuard;
   readonly #timeoutMs: number;
   /** The tool calls' timeouts, paused while a question to the user is open. */
   readonly #callTimers: CallTimers;
@@ -67,8 +75,6 @@ export class McpSession {
     });
     if (onElicitation) {
       this.client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
-        // URL mode is declined explicitly (I2); form mode goes to the caller.
-        if (request.params.mode === 'url') return { action: 'decline' };
         // The calls' timeouts wait while the user answers; past the human limit the question is withdrawn.
         const expired = new AbortController();
         const settle = this.#callTimers.questionOpened(() => expired.abort());
@@ -85,6 +91,15 @@ export class McpSession {
     this.transport = new StreamableHTTPClientTransport(new URL(options.url), {
       requestInit: { headers: options.headers },
       fetch: (input, init) => this.#fetch(input, init),
+    });
+    this.#guard = new JsonRpcGuard(this.transport, {
+      onDropped: (dropped) => options.onDroppedResponse?.(dropped),
+      // URL mode is not declared; a server that asks anyway is declined, not answered with an
+      // error (SPEC I2). The SDK would refuse it before any handler of ours runs.
+      answerLocally: (request) =>
+        request.method === 'elicitation/create' && (request.params as { mode?: unknown } | undefined)?.mode === 'url'
+          ? { action: 'decline' }
+          : undefined,
     });
     this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onListChanged('tools'));
     this.client.setNotificationHandler(PromptListChangedNotificationSchema, () => options.onListChanged('prompts'));
@@ -107,8 +122,9 @@ export class McpSession {
   }
 
   /**
-   * Watches every HTTP answer: a 404 to a request that carried our session id means the server
-   * dropped the session. The SDK still sees the 404 and fails that request; we only report it.
+   * Watches every HTTP answer. An answer saying the server does not know our session id ends
+   * the session; the requests it answered fail as refused (they never ran). An answer that is
+   * too large or malformed fails the requests of its POST at once instead of at their timeout.
    */
   async #fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
     if (this.#authorization !== undefined) {
@@ -116,16 +132,25 @@ export class McpSession {
       headers.set('authorization', this.#authorization);
       init = { ...init, headers };
     }
+    const ids = requestIdsOf(init?.body);
+    const failRequests = (failure: LocalFailure) => this.#guard.fail(ids, failure);
     // Redirects are reported, not followed, and every body is size-bounded (N1, N2, N8).
-    const response = limitResponse(await (this.options.fetch ?? fetch)(input, withManualRedirect(init)), this.#origin);
+    let response = limitResponse(await (this.options.fetch ?? fetch)(input, withManualRedirect(init)), this.#origin, {
+      onLimit: (error) => failRequests({ code: error.code, message: error.message }),
+    });
     if (response.status === 401 || response.status === 403)
       this.#challenge = response.headers.get('www-authenticate')?.slice(0, 4096) ?? undefined;
-    if (response.status === 404 && new Headers(init?.headers).has('mcp-session-id')) {
-      this.#lost(
-        'session-lost',
-        `${new URL(this.options.url).origin} no longer knows this MCP session (HTTP 404); a new session is needed.`,
-      );
+    const loss = await sessionLossOf(response, new Headers(init?.headers).has('mcp-session-id'));
+    if (loss !== undefined) {
+      failRequests({
+        code: 'session-lost',
+        message: `${this.#origin} no longer knows this MCP session (${loss}); it may have restarted. The request was refused, not run.`,
+        httpStatus: response.status,
+      });
+      this.#lost('session-lost', `${this.#origin} no longer knows this MCP session (${loss}); a new session is needed.`);
     }
+    if (ids.length > 0 && response.ok && (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream'))
+      response = checkEventMessages(response, this.#origin, (message) => failRequests({ code: 'protocol', message }));
     return response;
   }
 
@@ -146,8 +171,13 @@ export class McpSession {
     this.#authorization = value;
   }
 
+  /** Responses dropped on this session because no request waited for their exact id. */
+  get droppedResponses(): number {
+    return this.#guard.droppedCount;
+  }
+
   async connect() {
-    await this.client.connect(this.transport, { timeout: this.#timeoutMs });
+    await this.client.connect(this.#guard, { timeout: this.#timeoutMs });
     return {
       serverInfo: this.client.getServerVersion(),
       capabilities: (this.client.getServerCapabilities() ?? {}) as Record<string, unknown>,
@@ -251,6 +281,19 @@ export class McpSession {
       // A server that does not support DELETE (405) or is already gone: closing locally suffices.
     }
     await this.client.close();
+  }
+}
+
+/** The ids of the JSON-RPC requests in a POST body (none for notifications, answers and GETs). */
+function requestIdsOf(body: unknown): RequestId[] {
+  if (typeof body !== 'string') return [];
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((m: { method?: unknown; id?: unknown }) =>
+      typeof m?.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number') ? [m.id] : [],
+    );
+  } catch {
+    return [];
   }
 }
 

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitResultSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 export interface DemoServerOptions {
@@ -17,8 +17,16 @@ export interface DemoServerOptions {
   name?: string;
   /** When set, every request must carry `Authorization: Bearer <token>` (else 401). */
   bearerToken?: string;
-  /** Also offer `confirm_booking`, which asks the user through form-mode elicitation (SPEC I1). */
+  /**
+   * Also offer `confirm_booking`, which asks the user through form-mode elicitation (SPEC I1),
+   * and `open_link`, which asks through URL mode although the client did not declare it (I2).
+   */
   elicitation?: boolean;
+  /**
+   * How a request with an unknown session id is answered: 404 as the specification says, or 400
+   * "Bad Request: No valid session ID provided" as `@modelcontextprotocol/server-everything` does.
+   */
+  unknownSession?: 404 | 400;
 }
 
 interface DemoServerStats {
@@ -38,6 +46,8 @@ export interface DemoServer {
   addTool(name: string): void;
   /** Drops every session, as a restarted server would (clients then get 404 on their session id). */
   dropSessions(): Promise<void>;
+  /** Forgets every session and cuts every open connection, as a crashed and restarted process would. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -139,6 +149,19 @@ function registerConfirmBooking(server: McpServer, stats: DemoServerStats) {
       return { content: [{ type: 'text', text: `booking ${answer.action}: ${JSON.stringify(answer.content ?? {})}` }] };
     },
   );
+  server.registerTool('open_link', { description: 'Asks the user to open a page (URL-mode elicitation).', inputSchema: {} }, async () => {
+    stats.toolCalls.push('open_link');
+    // Sent although the client declared only form mode: elicitInput would refuse to, a raw request does not.
+    const answer = await server.server.request(
+      {
+        method: 'elicitation/create',
+        params: { mode: 'url', message: 'Open the sign-up page', url: 'https://example.com/signup', elicitationId: 'e1' },
+      },
+      ElicitResultSchema,
+    );
+    (stats.elicitations ??= []).push({ action: answer.action });
+    return { content: [{ type: 'text', text: `link ${answer.action}` }] };
+  });
 }
 
 function registerExtra(server: McpServer, name: string) {
@@ -180,9 +203,16 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       return;
     }
     if (typeof sessionId === 'string') {
-      res
-        .writeHead(404, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+      const badRequest = options.unknownSession === 400;
+      res.writeHead(badRequest ? 400 : 404, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: badRequest
+            ? { code: -32000, message: 'Bad Request: No valid session ID provided' }
+            : { code: -32001, message: 'Session not found' },
+          id: null,
+        }),
+      );
       return;
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
@@ -226,6 +256,12 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     async dropSessions() {
       const all = [...sessions.values()];
       sessions.clear();
+      await Promise.all(all.map((s) => s.server.close().catch(() => undefined)));
+    },
+    async restart() {
+      const all = [...sessions.values()];
+      sessions.clear();
+      http.closeAllConnections();
       await Promise.all(all.map((s) => s.server.close().catch(() => undefined)));
     },
     async close() {

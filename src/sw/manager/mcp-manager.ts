@@ -81,6 +81,8 @@ interface Runtime {
   /** Connection being handshaken; list_changed seen for it is replayed after it commits. */
   candidate?: string;
   candidateChanged: Set<CatalogCategory>;
+  /** The candidate's session was reported lost before it could commit. */
+  candidateLost?: boolean;
   /** Categories a list_changed asked to refresh and no refresh has picked up yet. */
   dirty: Set<CatalogCategory>;
   refresher: Coalesced;
@@ -90,6 +92,15 @@ interface Runtime {
 
 /** Codes that mean "the session the call ran on is gone", whatever layer noticed it. */
 const LOST_CODES = new Set<WireErrorCode>(['session-lost', 'offscreen-lost', 'stale-connection']);
+
+/** A listing's outcome, remembering whether it failed because the session was gone. */
+type Listed = ListResult<unknown> & { lost?: boolean };
+
+/** The categories a server declared in its capabilities (templates come with `resources`). */
+function declaredCategories(capabilities: Record<string, unknown> | undefined): CatalogCategory[] {
+  const caps = capabilities ?? {};
+  return CATALOG_CATEGORIES.filter((c) => Boolean(caps[c === 'resourceTemplates' ? 'resources' : c]));
+}
 
 /**
  * The reason a card shows for a wire error, with the button that helps. An action set where the
@@ -256,6 +267,13 @@ export class McpManager {
       await this.#handshake(rt, epoch);
     } catch (e) {
       const w = toWireError(e);
+      // A session lost during the handshake is retried with backoff, like a lost ready session (C7).
+      if (w.code === 'session-lost' && this.#queue.isCurrent(id, epoch)) {
+        this.#apply(rt, { type: 'session-lost', reason: reasonOf(w, rt.config.auth.kind) });
+        // Re-read: #apply moved the state on (TypeScript still narrows it from above).
+        if ((rt.state as ConnectionState).status === 'connecting') return this.#recover(rt, epoch);
+        throw new RemoteError(w);
+      }
       if (w.code !== 'superseded' && this.#queue.isCurrent(id, epoch)) {
         this.#apply(
           rt,
@@ -288,9 +306,10 @@ export class McpManager {
     const connectionId = this.ports.newId();
     rt.candidate = connectionId;
     rt.candidateChanged.clear();
+    rt.candidateLost = false;
     let opened = false;
     try {
-      await this.ports.request('offscreen:connect', {
+      const info = await this.ports.request('offscreen:connect', {
         serverId: config.id,
         connectionId,
         url: config.url,
@@ -302,8 +321,15 @@ export class McpManager {
       const generation = this.#catalogs.begin(config.id);
       const results = await Promise.all(CATALOG_CATEGORIES.map((c) => this.#list(connectionId, c)));
       if (!stillWanted()) throw superseded();
+      // A session that died while listing is never committed: its "empty" lists mean nothing (C7).
+      if (rt.candidateLost || results.some((r) => r.lost)) {
+        throw new RemoteError({ code: 'session-lost', message: 'The server ended the session while its catalog was being listed.' });
+      }
       const failed = results.find((r): r is { ok: false; error: string } => !r.ok);
-      if (failed && results.every((r) => !r.ok)) {
+      const declared = declaredCategories(info.capabilities);
+      // Undeclared categories are empty by definition; they cannot make a failed listing a success (D1).
+      const declaredFailed = declared.length > 0 && declared.every((c) => !results[CATALOG_CATEGORIES.indexOf(c)]!.ok);
+      if (failed && (declaredFailed || results.every((r) => !r.ok))) {
         throw new RemoteError({ code: 'protocol', message: `Connected, but the server's catalog could not be listed: ${failed.error}` });
       }
       const next = transition(rt.state, { type: 'connected', connectionId });
@@ -422,6 +448,14 @@ export class McpManager {
       if (!LOST_CODES.has(w.code)) throw new RemoteError(w);
       // Any loss code on the live connection means its session is gone: recover (C7).
       this.#sessionLost(rt, connectionId, reasonOf(w, rt.config.auth.kind));
+      if (w.code === 'session-lost' && (w.httpStatus === 400 || w.httpStatus === 404)) {
+        // The server refused the call for an unknown session id: it never ran (N7).
+        throw new RemoteError({
+          code: 'session-lost',
+          message: `"${rt.config.name}" no longer knew the session (it may have restarted), so "${tool}" was not run. Reconnecting; run it again.`,
+          action: 'retry',
+        });
+      }
       if (w.code === 'stale-connection') {
         // The offscreen host refuses a call on a superseded connection before sending it.
         throw new RemoteError({
@@ -459,6 +493,10 @@ export class McpManager {
     const rt = servers.find((r) => this.#live(r) === event.connectionId);
     if (event.type === 'offscreen:session-lost') {
       if (rt) this.#sessionLost(rt, event.connectionId, reasonOf(event.error, rt.config.auth.kind));
+      else {
+        const candidate = servers.find((r) => r.candidate === event.connectionId);
+        if (candidate) candidate.candidateLost = true;
+      }
       return;
     }
     if (rt) {
@@ -501,13 +539,14 @@ export class McpManager {
     this.#changed();
   }
 
-  async #list(connectionId: string, category: CatalogCategory): Promise<ListResult<unknown>> {
+  async #list(connectionId: string, category: CatalogCategory): Promise<Listed> {
     try {
       const answer = await this.ports.request('offscreen:list-category', { connectionId, category });
       if (answer.category !== category) return { ok: false, error: `The answer listed ${answer.category}, not ${category}.` };
       return { ok: true, items: answer.items };
     } catch (e) {
-      return { ok: false, error: toWireError(e).message };
+      const w = toWireError(e);
+      return { ok: false, error: w.message, ...(LOST_CODES.has(w.code) ? { lost: true } : {}) };
     }
   }
 
