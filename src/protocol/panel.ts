@@ -46,6 +46,11 @@ export const ServerViewSchema = z.object({
   disabledTools: z.array(z.string()),
   /** What the catalog limits dropped or trimmed (SPEC N8); may quote server strings. */
   warnings: z.optional(z.array(z.string().check(z.maxLength(MAX_WARNING_LENGTH))).check(z.maxLength(MAX_SERVER_WARNINGS))),
+  /**
+   * Since when (epoch ms) the catalog shown may be out of date: kept from an earlier session
+   * until the server connects again, or a category's refresh failed and its last list is kept.
+   */
+  staleSince: z.optional(z.number()),
 });
 export type ServerView = z.infer<typeof ServerViewSchema>;
 
