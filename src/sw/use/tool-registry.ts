@@ -4,8 +4,9 @@
  * agent engine running in the extension.
  *
  * Contract for the engine (sw/main.ts exposes it as `globalThis.remoteMcp.agentTools`):
- * - `list()` — the tools callable right now: those of ready servers, and those of enabled lazy
- *   servers known from an earlier session (`stale: true`; calling one connects first, SPEC C2).
+ * - `list()` — the tools callable right now: those of ready servers, and those known from an
+ *   earlier session of servers that are reconnecting or lazy and not connected (`stale: true`;
+ *   a call waits for the connection, SPEC C2).
  *   Listing is a first use: enabled lazy servers that are not connected start connecting, and
  *   their tools arrive through `onChange`. `jsonSchema` is the server's raw `inputSchema`,
  *   untouched; every tool is `effects: 'write'` and `autoRetry: false` whatever its annotations
@@ -81,9 +82,13 @@ interface Entry {
   raw: Tool;
 }
 
-/** An enabled lazy server, not connected, whose tools are known from its last session (C2). */
-function isKnownLazy(s: ServerView): boolean {
-  return !s.connectOnStartup && s.status === 'disconnected' && s.staleSince !== undefined;
+/**
+ * A server that is not ready but whose tools are known and whose first call would connect it:
+ * one (re)connecting with a catalog from its last session, or a lazy one that is not connected
+ * (C2). A call waits for the connection; the tools are marked stale meanwhile.
+ */
+function isKnownWhileNotReady(s: ServerView): boolean {
+  return s.status === 'connecting' || (!s.connectOnStartup && s.status === 'disconnected' && s.staleSince !== undefined);
 }
 
 /** Arguments are taken leniently: an object, a JSON object in a string, or nothing (G1). */
@@ -111,7 +116,7 @@ export class AgentToolRegistry {
   constructor(private readonly deps: RegistryDeps) {}
 
   #entries(): Map<string, Entry> {
-    const servers = this.deps.views().filter((s) => s.enabled && (s.status === 'ready' || isKnownLazy(s)));
+    const servers = this.deps.views().filter((s) => s.enabled && (s.status === 'ready' || isKnownWhileNotReady(s)));
     const names = buildToolNameMap(servers.map((s) => ({ serverId: s.id, tools: s.tools.map((t) => t.name), disabled: s.disabledTools })));
     const out = new Map<string, Entry>();
     for (const [name, ref] of [...names].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

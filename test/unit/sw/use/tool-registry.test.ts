@@ -204,6 +204,8 @@ test('C2: listing is a first use that wakes lazy servers; tools known from their
     server('lazy', [tool('find')], { connectOnStartup: false, status: 'disconnected', staleSince: 1 }),
     server('eager', [tool('gone')], { status: 'disconnected', staleSince: 1 }),
     server('never', [], { connectOnStartup: false, status: 'disconnected' }),
+    server('waking', [tool('wake')], { connectOnStartup: false, status: 'connecting', staleSince: 1 }),
+    server('failed', [tool('broken')], { connectOnStartup: false, status: 'error' }),
   ]);
   const tools = h.registry.list();
   assert.equal(h.wakes(), 1);
@@ -212,6 +214,7 @@ test('C2: listing is a first use that wakes lazy servers; tools known from their
     [
       ['mcp__gh__search', false],
       ['mcp__lazy__find', true],
+      ['mcp__waking__wake', true],
     ],
   );
   await h.registry.call('mcp__lazy__find', {});
