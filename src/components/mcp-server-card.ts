@@ -1,5 +1,6 @@
 /**
- * One server: name, URL, status with its reason, tool count, catalog warnings (N8), actions,
+ * One server: name, URL, status with its reason, tool count, since when its catalog may be stale
+ * (D2, C2), catalog warnings (N8), actions,
  * "test connection" with its latency, per-tool toggles and the request log (SPEC J1–J3, K1, K2).
  * Everything from the server is rendered as text (SPEC K5).
  *
@@ -36,6 +37,7 @@ h3 { margin: 0; font-size: 14px; flex: 1; min-width: 0; overflow: hidden; text-o
 .ping { font-size: 12px; margin: 4px 0 0; }
 .ping:empty { display: none; }
 .warnings { font-size: 12px; margin: 4px 0; }
+.stale { font-size: 12px; margin: 4px 0; }
 .warnings ul { margin: 4px 0; padding-left: 18px; }
 .warnings li { overflow-wrap: anywhere; }
 `);
@@ -171,6 +173,12 @@ export class McpServerCardElement extends ElementBase {
     const enabledTools = s.tools.filter((tool) => !s.disabledTools.includes(tool.name)).length;
     this.#count.textContent = t('toolCount', String(enabledTools), String(s.tools.length));
     this.#renderWarnings(s.warnings ?? []);
+    // A catalog kept from an earlier session, or whose refresh failed, may no longer be what the server offers.
+    this.#stale.hidden = s.staleSince === undefined;
+    this.#stale.textContent =
+      s.staleSince === undefined
+        ? ''
+        : t('catalogStale', new Date(s.staleSince).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }));
 
     const actions = this.#actions;
     const hadFocus = actions.contains(this.shadowRoot!.activeElement) ? this.shadowRoot!.activeElement?.getAttribute('data-action') : null;
@@ -238,6 +246,7 @@ export class McpServerCardElement extends ElementBase {
   readonly #url = el('div', { class: 'url muted' });
   readonly #reason = el('p', { class: 'reason' });
   readonly #count = el('div', { class: 'tool-count' });
+  readonly #stale = el('p', { class: 'stale muted' });
   readonly #actions = el('div', { class: 'actions', role: 'group', 'aria-label': t('serverActions') });
   readonly #ping = el('p', { class: 'ping', role: 'status' });
   readonly #warningsSummary = el('summary');
@@ -252,6 +261,7 @@ export class McpServerCardElement extends ElementBase {
     this.#url,
     this.#reason,
     this.#count,
+    this.#stale,
     this.#warnings,
     this.#actions,
     this.#ping,

@@ -24,6 +24,7 @@ export const en = {
   toolsOf: { message: 'Tools of $NAME$', placeholders: { name: { content: '$1' } } },
   toolCount: { message: '$ON$ of $ALL$ tools enabled', placeholders: { on: { content: '$1' }, all: { content: '$2' } } },
   catalogWarnings: { message: 'Catalog warnings ($COUNT$)', placeholders: { count: { content: '$1' } } },
+  catalogStale: { message: 'The catalog may be out of date (since $TIME$).', placeholders: { time: { content: '$1' } } },
   noServers: { message: 'No servers yet. Add one below.' },
   addServer: { message: 'Add a server' },
   serverName: { message: 'Name' },

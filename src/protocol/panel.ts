@@ -48,6 +48,11 @@ export const ServerViewSchema = z.object({
   warnings: z.optional(z.array(z.string().check(z.maxLength(MAX_WARNING_LENGTH))).check(z.maxLength(MAX_SERVER_WARNINGS))),
   /** Epoch ms the current connect attempt began (the card shows "Connecting… 12 s"). */
   connectingSince: z.optional(z.number()),
+  /**
+   * Since when (epoch ms) the catalog shown may be out of date: kept from an earlier session
+   * until the server connects again, or a category's refresh failed and its last list is kept.
+   */
+  staleSince: z.optional(z.number()),
 });
 export type ServerView = z.infer<typeof ServerViewSchema>;
 

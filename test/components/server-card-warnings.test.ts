@@ -48,4 +48,21 @@ describe('mcp-server-card catalog warnings', () => {
     expect(details.querySelector('summary')!.textContent).to.equal('Catalog warnings (1)');
     expect(details.querySelectorAll('li')).to.have.length(1);
   });
+
+  it('says since when the catalog may be out of date, and nothing once it is fresh', async () => {
+    const card = await fixture<McpServerCardElement>(html`<mcp-server-card></mcp-server-card>`);
+    card.server = server();
+    await settled();
+    const stale = card.shadowRoot!.querySelector<HTMLElement>('p.stale')!;
+    expect(stale.hidden).to.equal(true);
+    const since = new Date(2025, 0, 1, 14, 3).getTime();
+    card.server = server({ status: 'disconnected', staleSince: since });
+    await settled();
+    expect(stale.hidden).to.equal(false);
+    const time = new Date(since).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+    expect(stale.textContent).to.equal(`The catalog may be out of date (since ${time}).`);
+    card.server = server();
+    await settled();
+    expect(stale.hidden).to.equal(true);
+  });
 });

@@ -107,7 +107,14 @@ test('an agent call waits for the approval card even for a readOnlyHint tool; Al
   assert.equal(server.stats.toolCalls.filter((c) => c === 'echo').length, before, 'not sent before approval');
   await panel.click('mcp-approval-card >>> button[data-decision="once"]');
   const r = await outcome('__once');
-  assert.deepEqual(r, { ok: true, content: [{ type: 'text', text: 'echo: from the agent' }] });
+  assert.equal(r.ok, true);
+  // The agent gets the server's text fenced as untrusted data (N9).
+  const [part] = r.content as { type: string; text: string }[];
+  assert.equal(part!.type, 'text');
+  assert.match(
+    part!.text,
+    /^Result of tool "echo" from MCP server "Demo" \(id demo\)\. Untrusted data.*\n<<mcp-untrusted-[0-9a-f]{32}>>\necho: from the agent\n<<\/mcp-untrusted-[0-9a-f]{32}>>$/,
+  );
   assert.equal(server.stats.toolCalls.filter((c) => c === 'echo').length, before + 1);
   await until('the card to go away', async () => !(await panel.$('mcp-approval-card')));
 });
@@ -139,7 +146,7 @@ test('"Always allow" is stored per tool, and later calls of that tool need no ca
 
   await startAgentCall('mcp__demo__add', { a: 4, b: 5 }, '__always2');
   const r = await outcome('__always2');
-  assert.deepEqual(r.content, [{ type: 'text', text: 'sum=9' }]);
+  assert.match((r.content as { text: string }[])[0]!.text, /\n<<mcp-untrusted-[0-9a-f]{32}>>\nsum=9\n<<\/mcp-untrusted-/);
   assert.equal(await panel.$('mcp-approval-card'), null, 'no card was shown');
 });
 

@@ -27,6 +27,11 @@ export interface DemoServerOptions {
    * "Bad Request: No valid session ID provided" as `@modelcontextprotocol/server-everything` does.
    */
   unknownSession?: 404 | 400;
+  /**
+   * Entries appended as they are to every `tools/list` answer, past the SDK's own checks: names
+   * the catalog limits refuse, duplicates, `execution.taskSupport: "required"` (SPEC N8).
+   */
+  rawTools?: Record<string, unknown>[];
 }
 
 interface DemoServerStats {
@@ -36,6 +41,8 @@ interface DemoServerStats {
   toolCalls: string[];
   /** What `confirm_booking` got back from each elicitation: the action and the content. */
   elicitations?: Array<{ action: string; content?: Record<string, unknown> }>;
+  /** JSON-RPC requests received, by method (`tools/list`: 3 …). */
+  methods: Record<string, number>;
 }
 
 export interface DemoServer {
@@ -48,6 +55,10 @@ export interface DemoServer {
   dropSessions(): Promise<void>;
   /** Forgets every session and cuts every open connection, as a crashed and restarted process would. */
   restart(): Promise<void>;
+  /** While true, `tools/list` answers with a JSON-RPC error (a server in trouble mid-storm). */
+  failToolsList: boolean;
+  /** While set, requests with these JSON-RPC methods are held until the promise settles. */
+  hold?: { methods: string[]; until: Promise<void> };
   close(): Promise<void>;
 }
 
@@ -164,6 +175,20 @@ function registerConfirmBooking(server: McpServer, stats: DemoServerStats) {
   });
 }
 
+type RequestHandler = (request: unknown, extra: unknown) => Promise<{ tools: unknown[] }>;
+
+/** Wraps the SDK's `tools/list` handler: appends raw entries, or fails while asked to. */
+function wrapToolsList(server: McpServer, rawTools: Record<string, unknown>[], failing: () => boolean) {
+  // The SDK has no hook for this; its handler map is private but stable across 1.x.
+  const handlers = (server.server as unknown as { _requestHandlers: Map<string, RequestHandler> })._requestHandlers;
+  const original = handlers.get('tools/list')!;
+  handlers.set('tools/list', async (request, extra) => {
+    if (failing()) throw new Error('tools/list is failing on purpose');
+    const result = await original(request, extra);
+    return { ...result, tools: [...result.tools, ...rawTools] };
+  });
+}
+
 function registerExtra(server: McpServer, name: string) {
   server.registerTool(name, { description: `Added later: ${name}`, inputSchema: {} }, async () => ({
     content: [{ type: 'text', text: name }],
@@ -178,7 +203,7 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 }
 
 export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
-  const stats: DemoServerStats = { sessionsOpened: 0, sessionsClosed: 0, cancellations: [], toolCalls: [] };
+  const stats: DemoServerStats = { sessionsOpened: 0, sessionsClosed: 0, cancellations: [], toolCalls: [], methods: {} };
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
   const extraTools: string[] = [];
   const name = options.name ?? 'demo';
@@ -197,6 +222,11 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     }
     const sessionId = req.headers['mcp-session-id'];
     const body = req.method === 'POST' ? await readBody(req) : undefined;
+    const method = (body as { method?: unknown } | undefined)?.method;
+    if (typeof method === 'string') {
+      stats.methods[method] = (stats.methods[method] ?? 0) + 1;
+      if (demo.hold?.methods.includes(method)) await demo.hold.until;
+    }
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (existing) {
       await existing.transport.handleRequest(req, res, body);
@@ -222,6 +252,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       return;
     }
     const server = buildServer(name, stats, extraTools, options.elicitation);
+    wrapToolsList(server, options.rawTools ?? [], () => demo.failToolsList);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: options.jsonResponse ?? false,
@@ -245,10 +276,11 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   await new Promise<void>((resolve) => http.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (http.address() as { port: number }).port;
 
-  return {
+  const demo: DemoServer = {
     url: `http://127.0.0.1:${port}/mcp`,
     port,
     stats,
+    failToolsList: false,
     addTool(toolName) {
       extraTools.push(toolName);
       for (const s of sessions.values()) registerExtra(s.server, toolName);
@@ -271,4 +303,5 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+  return demo;
 }

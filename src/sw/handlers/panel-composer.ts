@@ -11,13 +11,18 @@ import { buildPromptBlock, buildResourceBlock } from '../use/context-blocks.js';
 import type { McpManager } from '../manager/mcp-manager.js';
 
 export interface ComposerDeps {
-  manager: Pick<McpManager, 'state' | 'views'>;
+  manager: Pick<McpManager, 'state' | 'views' | 'ensureReady'>;
   request<M extends OffscreenMethod>(method: M, params: OffscreenParams<M>): Promise<OffscreenValue<M>>;
 }
 
 export function composerHandlers(deps: ComposerDeps) {
-  /** The live connection and display name of a ready server; anything else is a plain-words error. */
-  const live = (serverId: string) => {
+  /**
+   * The live connection and display name of a ready server, connecting an enabled lazy one first
+   * (C2); anything else is a plain-words error.
+   */
+  const live = async (serverId: string) => {
+    const enabled = deps.manager.views().find((v) => v.id === serverId)?.enabled;
+    if (enabled && deps.manager.state(serverId)?.status !== 'ready') await deps.manager.ensureReady(serverId);
     const view = deps.manager.views().find((v) => v.id === serverId);
     const state = deps.manager.state(serverId);
     if (!view || state?.status !== 'ready') {
@@ -27,12 +32,12 @@ export function composerHandlers(deps: ComposerDeps) {
   };
   return {
     'panel:get-prompt-block': async (p: PanelParams<'panel:get-prompt-block'>): Promise<PanelValue<'panel:get-prompt-block'>> => {
-      const { connectionId, serverName } = live(p.serverId);
+      const { connectionId, serverName } = await live(p.serverId);
       const result = await deps.request('offscreen:get-prompt', { connectionId, name: p.prompt, arguments: p.arguments });
       return buildPromptBlock({ serverId: p.serverId, serverName, prompt: p.prompt, result });
     },
     'panel:read-resource-block': async (p: PanelParams<'panel:read-resource-block'>): Promise<PanelValue<'panel:read-resource-block'>> => {
-      const { connectionId, serverName } = live(p.serverId);
+      const { connectionId, serverName } = await live(p.serverId);
       const result = await deps.request('offscreen:read-resource', { connectionId, uri: p.uri });
       return buildResourceBlock({ serverId: p.serverId, serverName, uri: p.uri, contents: result.contents });
     },

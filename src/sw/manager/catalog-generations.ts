@@ -22,6 +22,8 @@ export interface CategoryState<T> {
   generation: number;
   /** Message of the latest failure; null when fresh. */
   error: string | null;
+  /** When the first of the failures since the last good list happened (epoch ms); null when fresh. */
+  staleSince: number | null;
 }
 
 export type CommitOutcome =
@@ -37,11 +39,13 @@ export type CommitOutcome =
 type ServerCatalog = { latest: number; categories: Map<CatalogCategory, CategoryState<unknown>> };
 
 function emptyState<T>(): CategoryState<T> {
-  return { items: null, generation: 0, error: null };
+  return { items: null, generation: 0, error: null, staleSince: null };
 }
 
 export class CatalogGenerations {
   readonly #servers = new Map<string, ServerCatalog>();
+
+  constructor(private readonly now: () => number = Date.now) {}
 
   /** Starts a refresh and returns its generation (increasing per server, starting at 1). */
   begin(serverId: string): number {
@@ -65,10 +69,15 @@ export class CatalogGenerations {
     const previous = server.categories.get(category) ?? emptyState<unknown>();
     if (generation <= previous.generation) return 'superseded';
     if (result.ok) {
-      server.categories.set(category, { items: [...result.items], generation, error: null });
+      server.categories.set(category, { items: [...result.items], generation, error: null, staleSince: null });
       return 'committed';
     }
-    server.categories.set(category, { items: previous.items, generation, error: result.error });
+    server.categories.set(category, {
+      items: previous.items,
+      generation,
+      error: result.error,
+      staleSince: previous.staleSince ?? this.now(),
+    });
     return 'kept-stale';
   }
 
@@ -97,18 +106,41 @@ export interface Coalesced {
   readonly queued: boolean;
 }
 
+export interface CoalesceOptions {
+  /** Least time between the starts of two runs; a run requested sooner waits (SPEC N5). */
+  minIntervalMs?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /**
  * Coalesces bursts (SPEC N5): a server that fires a hundred `list_changed` notifications in
  * a row causes one refresh in flight plus one queued, never a hundred. Requests arriving while
- * a run is queued join that queued run. A failing run does not stop the queued one.
+ * a run is queued join that queued run. A failing run does not stop the queued one. With
+ * `minIntervalMs`, runs also start at most once per interval, so a storm spread over time is
+ * paced as well: one refresh at once, then at most one per interval, the last one after the
+ * storm ended.
  */
-export function coalesce(run: () => Promise<void>): Coalesced {
+export function coalesce(run: () => Promise<void>, options: CoalesceOptions = {}): Coalesced {
+  const { minIntervalMs = 0, now = Date.now, sleep = realSleep } = options;
   let inFlight: Promise<void> | null = null;
   let queuedRun: Promise<void> | null = null;
+  let lastStart = -Infinity;
+  /** The run in flight is still waiting out the interval: a request now is served by it. */
+  let waiting = false;
 
   const start = (): Promise<void> => {
     const p = (async () => {
       try {
+        const wait = lastStart + minIntervalMs - now();
+        if (wait > 0) {
+          waiting = true;
+          await sleep(wait);
+          waiting = false;
+        }
+        lastStart = now();
         await run();
       } finally {
         inFlight = null;
@@ -122,6 +154,7 @@ export function coalesce(run: () => Promise<void>): Coalesced {
     trigger(): Promise<void> {
       if (queuedRun) return queuedRun;
       if (!inFlight) return start();
+      if (waiting) return inFlight;
       const waitFor = inFlight;
       const next = waitFor
         .then(

@@ -5,6 +5,11 @@
  * novel-length descriptions or megabyte schemas. Everything that exceeds a limit is dropped,
  * truncated or replaced *visibly*: each rule adds one warning that names how many tools it
  * touched, so the panel can say why a tool is missing or odd.
+ *
+ * Tools that can only run as tasks (`execution.taskSupport: "required"`, MCP 2025-11-25) are left
+ * out the same way: this client makes plain `tools/call` requests (the pinned SDK has task calls
+ * only as an experimental API), so every call of one would fail. The warning says why, and they
+ * are neither offered to the agent nor to the runner.
  */
 import { truncateUtf8, utf8Length } from '../use/truncate.js';
 
@@ -45,6 +50,7 @@ export function sanitizeTools(raw: readonly unknown[]): SanitizedCatalog {
   const duplicates: string[] = [];
   const truncated: string[] = [];
   const oversized: string[] = [];
+  const tasksOnly: string[] = [];
   const seen = new Set<string>();
   const tools: SanitizedTool[] = [];
   let refused = 0;
@@ -60,6 +66,10 @@ export function sanitizeTools(raw: readonly unknown[]): SanitizedCatalog {
       continue;
     }
     seen.add(name);
+    if (isRecord(entry.execution) && entry.execution.taskSupport === 'required') {
+      tasksOnly.push(name);
+      continue;
+    }
     if (tools.length >= MAX_TOOLS) {
       refused += 1;
       continue;
@@ -92,6 +102,11 @@ export function sanitizeTools(raw: readonly unknown[]): SanitizedCatalog {
   }
   if (duplicates.length > 0)
     warnings.push(`Left out ${toolCount(duplicates.length)} whose name another tool already has: ${listNames(duplicates)}.`);
+  if (tasksOnly.length > 0) {
+    warnings.push(
+      `Left out ${toolCount(tasksOnly.length)} that can only run as a task (taskSupport "required"), which this extension cannot call yet: ${listNames(tasksOnly)}.`,
+    );
+  }
   if (truncated.length > 0) {
     warnings.push(
       `Truncated the descriptions of ${truncated.length} tools to ${MAX_DESCRIPTION_LENGTH} characters: ${listNames(truncated)}.`,

@@ -38,6 +38,7 @@ import {
   type ListResult,
 } from './catalog-generations.js';
 import { checkCatalogItems } from './catalog-items.js';
+import { cancelledBeforeSending, UnsentCalls, unlessAborted } from './unsent-calls.js';
 
 export type Reason = ErrorReason;
 
@@ -51,6 +52,15 @@ export interface ManagerPorts {
   /** Waits between session-recovery attempts; injectable so tests need not sleep. */
   delay?(ms: number): Promise<void>;
 }
+
+export interface ManagerOptions {
+  /** Least time between two refreshes of one category of one server after `list_changed` (N5). */
+  refreshIntervalMs?: number;
+  now?: () => number;
+}
+
+/** At most two refreshes per second per server and category, however fast the server announces changes. */
+const REFRESH_INTERVAL_MS = 500;
 
 /** A tool call as its observers see it (SPEC I3: a server's question during a call names it). */
 export interface ObservedCall {
@@ -85,9 +95,12 @@ interface Runtime {
   candidateLost?: boolean;
   /** Categories a list_changed asked to refresh and no refresh has picked up yet. */
   dirty: Set<CatalogCategory>;
-  refresher: Coalesced;
+  /** One paced refresher per category: one refresh in flight, one trailing (N5). */
+  refreshers: Map<CatalogCategory, Coalesced>;
   /** Catalog-limit warnings of the last committed list of each category (SPEC N8). */
   warnings: Map<CatalogCategory, string[]>;
+  /** Set while the catalog kept from an earlier session is shown without a live session (C2). */
+  cachedSince?: number;
 }
 
 /** Codes that mean "the session the call ran on is gone", whatever layer noticed it. */
@@ -166,14 +179,31 @@ function sessionAuth(c: McpServerConfig): unknown {
 
 const noop = () => undefined;
 
+const CATEGORY_LABEL: Record<CatalogCategory, string> = {
+  tools: 'tools',
+  prompts: 'prompts',
+  resources: 'resources',
+  resourceTemplates: 'resource templates',
+};
+
 export class McpManager {
   readonly #servers = new Map<string, Runtime>();
   readonly #listeners = new Set<() => void>();
   readonly #callObservers = new Set<CallObserver>();
   readonly #queue = new KeyedSerialQueue<void>();
-  readonly #catalogs = new CatalogGenerations();
+  readonly #catalogs: CatalogGenerations;
+  readonly #unsent = new UnsentCalls();
+  readonly #refreshIntervalMs: number;
+  readonly #now: () => number;
 
-  constructor(private readonly ports: ManagerPorts) {}
+  constructor(
+    private readonly ports: ManagerPorts,
+    options: ManagerOptions = {},
+  ) {
+    this.#now = options.now ?? Date.now;
+    this.#refreshIntervalMs = options.refreshIntervalMs ?? REFRESH_INTERVAL_MS;
+    this.#catalogs = new CatalogGenerations(this.#now);
+  }
 
   onChange(listener: () => void): () => void {
     this.#listeners.add(listener);
@@ -210,9 +240,13 @@ export class McpManager {
       candidateChanged: new Set(),
       dirty: new Set(),
       warnings: new Map(),
-      refresher: undefined as unknown as Coalesced,
+      refreshers: new Map(),
     };
-    rt.refresher = coalesce(() => this.#refresh(rt));
+    for (const category of CATALOG_CATEGORIES)
+      rt.refreshers.set(
+        category,
+        coalesce(() => this.#refresh(rt, category), { minIntervalMs: this.#refreshIntervalMs, now: this.#now }),
+      );
     return rt;
   }
 
@@ -230,7 +264,10 @@ export class McpManager {
       const before = rt.config;
       rt.config = config;
       if (!config.enabled) {
-        if (rt.state.status !== 'disconnected' || this.#queue.isBusy(config.id)) void this.#disconnect(rt);
+        if (rt.state.status !== 'disconnected' || this.#queue.isBusy(config.id) || rt.cachedSince !== undefined) void this.#disconnect(rt);
+      } else if (!before.enabled) {
+        // Enabling is like a start for this server: it connects now only if it is not lazy (C2).
+        if (config.connectOnStartup) void this.connect(config.id).catch(noop);
       } else if (!sameBinding(before, config)) {
         // Barrier first: the old client closes before the new binding connects (C3, C4).
         void this.#disconnect(rt);
@@ -335,6 +372,7 @@ export class McpManager {
       const next = transition(rt.state, { type: 'connected', connectionId });
       if (next === rt.state) throw superseded();
       this.#commit(rt, generation, CATALOG_CATEGORIES, results);
+      rt.cachedSince = undefined;
       const changedMeanwhile = [...rt.candidateChanged];
       rt.candidate = undefined;
       rt.state = next;
@@ -384,15 +422,26 @@ export class McpManager {
   /** A barrier: no attempt started before it can commit, and later connects queue behind it (C4). */
   disconnect(serverId: string): Promise<void> {
     const rt = this.#servers.get(serverId);
-    return rt ? this.#disconnect(rt) : Promise.resolve();
+    return rt ? this.#disconnect(rt, { keepCatalog: true }) : Promise.resolve();
   }
 
-  #disconnect(rt: Runtime): Promise<void> {
+  /**
+   * `keepCatalog`: the binding is unchanged, so the last catalog stays known (marked stale) for
+   * the agent and the runner, whose first use connects again (C2). Otherwise it is forgotten.
+   */
+  #disconnect(rt: Runtime, { keepCatalog = false } = {}): Promise<void> {
     const id = rt.config.id;
     const connectionId = this.#live(rt);
+    const hadCatalog = rt.state.status === 'ready' || rt.state.status === 'connecting' || rt.cachedSince !== undefined;
     this.#apply(rt, { type: 'disconnect' });
-    this.#catalogs.forget(id);
-    rt.warnings.clear();
+    if (keepCatalog && hadCatalog) {
+      rt.cachedSince ??= this.#now();
+    } else {
+      this.#catalogs.forget(id);
+      rt.warnings.clear();
+      rt.cachedSince = undefined;
+      this.#changed();
+    }
     rt.dirty.clear();
     const closing = connectionId ? this.ports.request('offscreen:close', { connectionId }).then(noop, noop) : Promise.resolve();
     return this.#queue.disconnect(id, () => closing);
@@ -425,7 +474,15 @@ export class McpManager {
   }
 
   async #callTool(serverId: string, tool: string, args: Record<string, unknown>, operationId: string): Promise<CallToolResult> {
-    const rt = await this.ensureReady(serverId);
+    // Until it is sent, the call may wait for a lazy connect or a recovery; a cancel wins (H2).
+    const unsent = this.#unsent.begin(operationId);
+    let rt: Runtime;
+    try {
+      rt = await unlessAborted(this.ensureReady(serverId), unsent, () => cancelledBeforeSending(tool));
+      if (unsent.aborted) throw cancelledBeforeSending(tool);
+    } finally {
+      this.#unsent.sent(operationId);
+    }
     if (rt.config.disabledTools.includes(tool)) {
       throw new RemoteError({ code: 'tool-disabled', message: `The tool "${tool}" is disabled for this server.` });
     }
@@ -469,6 +526,26 @@ export class McpManager {
         message: `The connection to "${rt.config.name}" was lost while "${tool}" was running. It was not sent again because it may already have taken effect; run it again if that is safe.`,
         action: 'retry',
       });
+    }
+  }
+
+  /**
+   * Cancels a call that has not been handed to the offscreen host yet; it is then never sent.
+   * False when there is no such call (it was already sent, or never started).
+   */
+  cancelUnsent(operationId: string): boolean {
+    return this.#unsent.cancel(operationId);
+  }
+
+  /**
+   * First use of the catalog by an agent (C2): enabled lazy servers that are not connected start
+   * connecting; their tools are announced through {@link onChange} once listed. A server that
+   * failed or needs authorization is left to the user.
+   */
+  wakeLazyServers(): void {
+    for (const rt of this.#servers.values()) {
+      if (rt.config.enabled && !rt.config.connectOnStartup && rt.state.status === 'disconnected')
+        void this.connect(rt.config.id).catch(noop);
     }
   }
 
@@ -521,21 +598,24 @@ export class McpManager {
   }
 
   #markDirty(rt: Runtime, category: 'tools' | 'prompts' | 'resources' | CatalogCategory) {
-    rt.dirty.add(category);
-    if (category === 'resources') rt.dirty.add('resourceTemplates');
-    void rt.refresher.trigger().catch(noop);
+    const categories: CatalogCategory[] = category === 'resources' ? ['resources', 'resourceTemplates'] : [category];
+    for (const c of categories) {
+      rt.dirty.add(c);
+      void rt.refreshers.get(c)!.trigger().catch(noop);
+    }
   }
 
-  /** One coalesced refresh of the dirty categories of the current connection (D2, N5). */
-  async #refresh(rt: Runtime): Promise<void> {
+  /**
+   * One paced refresh of one dirty category on the current connection (D2, N5). A failed listing
+   * keeps the last good list, marked stale, so a storm of changes cannot empty the catalog.
+   */
+  async #refresh(rt: Runtime, category: CatalogCategory): Promise<void> {
     const connectionId = this.#live(rt);
-    const categories = [...rt.dirty];
-    rt.dirty.clear();
-    if (!connectionId || categories.length === 0) return;
+    if (!rt.dirty.delete(category) || !connectionId) return;
     const generation = this.#catalogs.begin(rt.config.id);
-    const results = await Promise.all(categories.map((c) => this.#list(connectionId, c)));
+    const result = await this.#list(connectionId, category);
     if (this.#live(rt) !== connectionId) return;
-    this.#commit(rt, generation, categories, results);
+    this.#commit(rt, generation, [category], [result]);
     this.#changed();
   }
 
@@ -565,9 +645,34 @@ export class McpManager {
   }
 
   #items<T>(rt: Runtime, category: CatalogCategory): T[] {
-    // Tools are hidden unless the server is ready or recovering a lost session (C1).
-    if (rt.state.status !== 'ready' && rt.state.status !== 'connecting') return [];
+    // Tools are hidden unless the server is ready, recovering a lost session, or disconnected with
+    // a catalog kept from its last session that first use will refresh (C1, C2).
+    const cached = rt.state.status === 'disconnected' && rt.config.enabled && rt.cachedSince !== undefined;
+    if (rt.state.status !== 'ready' && rt.state.status !== 'connecting' && !cached) return [];
     return [...(this.#catalogs.get<T>(rt.config.id, category).items ?? [])];
+  }
+
+  /**
+   * Since when what the server view shows may be out of date: the catalog is kept from an earlier
+   * session, or a category could not be refreshed and keeps its last good list (D2).
+   */
+  #staleSince(rt: Runtime): number | undefined {
+    const times = CATALOG_CATEGORIES.map((c) => this.#catalogs.get(rt.config.id, c))
+      .filter((state) => state.items !== null && state.staleSince !== null)
+      .map((state) => state.staleSince!);
+    if (rt.cachedSince !== undefined) times.push(rt.cachedSince);
+    return times.length > 0 ? Math.min(...times) : undefined;
+  }
+
+  /** Warnings for categories whose latest listing failed: the list shown is the last good one. */
+  #refreshWarnings(rt: Runtime): string[] {
+    if (rt.state.status !== 'ready') return [];
+    return CATALOG_CATEGORIES.flatMap((c) => {
+      const state = this.#catalogs.get(rt.config.id, c);
+      return state.error !== null && state.items !== null
+        ? [`Could not refresh the ${CATEGORY_LABEL[c]}; showing the last list. ${state.error}`]
+        : [];
+    });
   }
 
   #require(serverId: string): Runtime {
@@ -583,7 +688,9 @@ export class McpManager {
 
   /** Catalog-limit warnings of the server's current lists (SPEC N8). */
   warnings(serverId: string): string[] {
-    return [...(this.#servers.get(serverId)?.warnings.values() ?? [])].flat();
+    const rt = this.#servers.get(serverId);
+    if (!rt) return [];
+    return [...this.#refreshWarnings(rt), ...[...rt.warnings.values()].flat()];
   }
 
   views(): ServerView[] {
@@ -604,6 +711,12 @@ export class McpManager {
       warnings: this.warnings(rt.config.id)
         .slice(0, MAX_SERVER_WARNINGS)
         .map((w) => (w.length > MAX_WARNING_LENGTH ? `${w.slice(0, MAX_WARNING_LENGTH - 1)}…` : w)),
+      ...this.#staleView(rt),
     }));
+  }
+
+  #staleView(rt: Runtime): { staleSince?: number } {
+    const since = this.#staleSince(rt);
+    return since !== undefined ? { staleSince: since } : {};
   }
 }

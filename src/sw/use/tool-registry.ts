@@ -4,14 +4,20 @@
  * agent engine running in the extension.
  *
  * Contract for the engine (sw/main.ts exposes it as `globalThis.remoteMcp.agentTools`):
- * - `list()` — the tools callable right now. `jsonSchema` is the server's raw `inputSchema`,
+ * - `list()` — the tools callable right now: those of ready servers, and those known from an
+ *   earlier session of servers that are reconnecting or lazy and not connected (`stale: true`;
+ *   a call waits for the connection, SPEC C2).
+ *   Listing is a first use: enabled lazy servers that are not connected start connecting, and
+ *   their tools arrive through `onChange`. `jsonSchema` is the server's raw `inputSchema`,
  *   untouched; every tool is `effects: 'write'` and `autoRetry: false` whatever its annotations
  *   say (annotations are passed along for display only).
  * - `call(name, args, { operationId?, signal? })` — asks the user through the approval policy,
  *   then runs the tool once. Aborting `signal` cancels it end to end with one operationId
  *   (`notifications/cancelled` reaches the server). A failure is never retried here: the engine
  *   must not retry either without the user's decision that it is safe (H3). The result is cut to
- *   the documented budget by {@link truncateToolResult}, with markers where something was cut.
+ *   the documented budget by {@link truncateToolResult}, with markers where something was cut,
+ *   then every piece of server text in it is fenced as untrusted data with provenance by
+ *   {@link fenceToolResult} (N9); `structuredContent` stays structured.
  * - `onChange(listener)` — called when the set of tools or any tool's schema changes.
  *
  * Disabled tools are neither listed nor callable, and a name is resolved against the current
@@ -23,6 +29,7 @@ import { RemoteError } from '../../protocol/result.js';
 import type { ApprovalRequest } from './approval-broker.js';
 import { buildToolNameMap } from './tool-names.js';
 import { truncateToolResult, type TruncationReport } from './truncate.js';
+import { fenceToolResult } from './context-blocks.js';
 
 export interface AgentTool {
   name: string;
@@ -37,6 +44,8 @@ export interface AgentTool {
   annotations?: Tool['annotations'];
   effects: 'write';
   autoRetry: false;
+  /** Known from an earlier session of a lazy server that is not connected now; a call connects first. */
+  stale?: true;
 }
 
 export interface AgentToolCallOptions {
@@ -47,13 +56,18 @@ export interface AgentToolCallOptions {
 }
 
 export interface AgentToolResult {
+  /** Text parts (and embedded resource text) fenced as untrusted data; see {@link fenceToolResult}. */
   result: CallToolResult;
+  untrusted: true;
+  provenance: { serverId: string; serverName: string; tool: string };
   truncated: TruncationReport | null;
   operationId: string;
 }
 
 export interface RegistryDeps {
   views(): ServerView[];
+  /** Starts connecting enabled lazy servers that are not connected (first use, C2). */
+  wakeLazyServers(): void;
   onChange(listener: () => void): () => void;
   callTool(serverId: string, tool: string, args: Record<string, unknown>, operationId: string): Promise<CallToolResult>;
   /** Sends `offscreen:cancel` for the operation on the server's current connection. */
@@ -66,6 +80,15 @@ interface Entry {
   tool: AgentTool;
   server: ServerView;
   raw: Tool;
+}
+
+/**
+ * A server that is not ready but whose tools are known and whose first call would connect it:
+ * one (re)connecting with a catalog from its last session, or a lazy one that is not connected
+ * (C2). A call waits for the connection; the tools are marked stale meanwhile.
+ */
+function isKnownWhileNotReady(s: ServerView): boolean {
+  return s.status === 'connecting' || (!s.connectOnStartup && s.status === 'disconnected' && s.staleSince !== undefined);
 }
 
 /** Arguments are taken leniently: an object, a JSON object in a string, or nothing (G1). */
@@ -93,7 +116,7 @@ export class AgentToolRegistry {
   constructor(private readonly deps: RegistryDeps) {}
 
   #entries(): Map<string, Entry> {
-    const servers = this.deps.views().filter((s) => s.enabled && s.status === 'ready');
+    const servers = this.deps.views().filter((s) => s.enabled && (s.status === 'ready' || isKnownWhileNotReady(s)));
     const names = buildToolNameMap(servers.map((s) => ({ serverId: s.id, tools: s.tools.map((t) => t.name), disabled: s.disabledTools })));
     const out = new Map<string, Entry>();
     for (const [name, ref] of [...names].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -113,6 +136,7 @@ export class AgentToolRegistry {
           ...(raw.annotations ? { annotations: raw.annotations } : {}),
           effects: 'write',
           autoRetry: false,
+          ...(server.status !== 'ready' ? { stale: true as const } : {}),
         },
       });
     }
@@ -120,6 +144,11 @@ export class AgentToolRegistry {
   }
 
   list(): AgentTool[] {
+    this.deps.wakeLazyServers();
+    return this.#current();
+  }
+
+  #current(): AgentTool[] {
     return [...this.#entries().values()].map((e) => e.tool);
   }
 
@@ -127,7 +156,7 @@ export class AgentToolRegistry {
   onChange(listener: (tools: AgentTool[]) => void): () => void {
     this.#listeners.add(listener);
     if (!this.#unsubscribe) {
-      this.#signature = JSON.stringify(this.list());
+      this.#signature = JSON.stringify(this.#current());
       this.#unsubscribe = this.deps.onChange(() => this.#maybeChanged());
     }
     return () => {
@@ -140,7 +169,7 @@ export class AgentToolRegistry {
   }
 
   #maybeChanged() {
-    const list = this.list();
+    const list = this.#current();
     const signature = JSON.stringify(list);
     if (signature === this.#signature) return;
     this.#signature = signature;
@@ -190,7 +219,14 @@ export class AgentToolRegistry {
     try {
       const result = await this.deps.callTool(entry.server.id, entry.raw.name, parsed, operationId);
       const cut = truncateToolResult(result);
-      return { result: cut.result, truncated: cut.truncated, operationId };
+      const provenance = { serverId: entry.server.id, serverName: entry.server.name, tool: entry.raw.name };
+      return {
+        result: fenceToolResult({ ...provenance, result: cut.result }),
+        truncated: cut.truncated,
+        untrusted: true,
+        provenance,
+        operationId,
+      };
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }

@@ -86,6 +86,8 @@ export function setUpUseServers(deps: UseServersDeps) {
 
   /** `offscreen:cancel` on the server's live connection; the offscreen side also records early cancels. */
   const cancel = async (serverId: string, operationId: string): Promise<boolean> => {
+    // Still waiting for a connect, a recovery or the queue: it is never sent (H2).
+    if (manager.cancelUnsent(operationId)) return true;
     const state = manager.state(serverId);
     if (state?.status !== 'ready') return false;
     return (await deps.request('offscreen:cancel', { connectionId: state.connectionId, operationId })).cancelled;
@@ -93,6 +95,7 @@ export function setUpUseServers(deps: UseServersDeps) {
 
   const registry = new AgentToolRegistry({
     views: () => manager.views(),
+    wakeLazyServers: () => manager.wakeLazyServers(),
     onChange: (l) => manager.onChange(l),
     callTool: (serverId, tool, args, operationId) => manager.callTool(serverId, tool, args, operationId),
     cancel,

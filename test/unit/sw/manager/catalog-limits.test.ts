@@ -113,3 +113,18 @@ test('the input list is not modified', () => {
   sanitizeTools(raw);
   assert.deepEqual(raw, copy);
 });
+
+test('tools that can only run as tasks are left out with the reason; optional task support is kept', () => {
+  const { tools, warnings } = sanitizeTools([
+    tool('plain'),
+    tool('batch', { execution: { taskSupport: 'required' } }),
+    tool('either', { execution: { taskSupport: 'optional' } }),
+  ]);
+  assert.deepEqual(
+    tools.map((t) => t.name),
+    ['plain', 'either'],
+  );
+  assert.deepEqual(warnings, [
+    'Left out 1 tool that can only run as a task (taskSupport "required"), which this extension cannot call yet: "batch".',
+  ]);
+});

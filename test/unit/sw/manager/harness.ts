@@ -3,7 +3,7 @@
  * deferred answer. A responder answers the routine ones at once; anything it leaves alone
  * stays pending until the test settles it, so tests choose the order of every interleaving.
  */
-import { McpManager, type ManagerPorts } from '../../../../src/sw/manager/mcp-manager.js';
+import { McpManager, type ManagerOptions, type ManagerPorts } from '../../../../src/sw/manager/mcp-manager.js';
 import type { McpServerConfig } from '../../../../src/storage/config-schema.js';
 import { deferred as deferredOf } from '../../../support/deferred.js';
 
@@ -51,7 +51,8 @@ export const routine: Responder = (method, params) => {
   }
 };
 
-export function harness(responder: Responder = routine) {
+/** Refreshes are not paced unless a test asks for it (`options.refreshIntervalMs`). */
+export function harness(responder: Responder = routine, options: ManagerOptions = { refreshIntervalMs: 0 }) {
   const requests: Req[] = [];
   const delays: number[] = [];
   let next = 0;
@@ -87,7 +88,7 @@ export function harness(responder: Responder = routine) {
       delays.push(ms);
     },
   };
-  const manager = new McpManager(ports);
+  const manager = new McpManager(ports, options);
   return {
     manager,
     requests,

@@ -67,7 +67,7 @@ test("D2/C6: a slow listing of a lost session never overwrites the newer session
   assert.deepEqual(toolNames(h), ['fresh']);
 });
 
-test('D2: a category whose refresh fails keeps its last valid list; others still update', async () => {
+test('D2: a category whose refresh fails keeps its last valid list, marked stale with a warning; others still update', async () => {
   const { h, arm } = holdRefreshes();
   h.manager.reconcile([cfg('a')]);
   await h.manager.connect('a');
@@ -75,24 +75,28 @@ test('D2: a category whose refresh fails keeps its last valid list; others still
   h.manager.handleEvent(listChanged('c1', 'tools'));
   h.manager.handleEvent(listChanged('c1', 'prompts'));
   await flush();
-  // The tools refresh started at once; the prompts one is queued behind it (coalesced).
+  // Each category has its own refresher: neither waits for the other.
   assert.deepEqual(
     h.of('list-category', true).map((r) => r.params.category),
-    ['tools'],
+    ['tools', 'prompts'],
   );
-  h.of('list-category', true)[0]!.reject(new RemoteError({ code: 'network', message: 'blip' }));
-  await flush();
-  assert.deepEqual(
-    h.of('list-category', true).map((r) => r.params.category),
-    ['prompts'],
-  );
-  h.of('list-category', true)[0]!.resolve({ category: 'prompts', items: [{ name: 'p2' }] });
+  const [tools, prompts] = h.of('list-category', true);
+  tools!.reject(new RemoteError({ code: 'network', message: 'blip' }));
+  prompts!.resolve({ category: 'prompts', items: [{ name: 'p2' }] });
   await flush();
   assert.deepEqual(toolNames(h), ['echo'], 'a network blip is not "the server removed everything"');
   assert.deepEqual(
     h.view('a').prompts.map((p) => p.name),
     ['p2'],
   );
+  assert.equal(typeof h.view('a').staleSince, 'number', 'the view says the catalog may be out of date');
+  assert.deepEqual(h.view('a').warnings, ['Could not refresh the tools; showing the last list. blip']);
+  h.manager.handleEvent(listChanged('c1', 'tools'));
+  await flush();
+  h.of('list-category', true)[0]!.resolve({ category: 'tools', items: [TOOL('echo'), TOOL('v2')] });
+  await flush();
+  assert.equal(h.view('a').staleSince, undefined, 'fresh again after a good listing');
+  assert.deepEqual(h.view('a').warnings, []);
 });
 
 test('D1: an answer for the wrong category is treated as a failure of that category', async () => {
@@ -139,7 +143,10 @@ test('N8: every catalog goes through the catalog limits; warnings are kept per s
   assert.equal(ServerViewSchema.safeParse(h.view('a')).success, true);
   assert.deepEqual(h.view('b').warnings, []);
   await h.manager.disconnect('a');
-  assert.deepEqual(h.manager.warnings('a'), [], 'forgotten with the connection');
+  assert.deepEqual(h.view('a').warnings, warnings, 'kept with the catalog kept after a disconnect (C2)');
+  h.manager.reconcile([cfg('a', { enabled: false }), cfg('b')]);
+  await flush();
+  assert.deepEqual(h.manager.warnings('a'), [], 'forgotten with the catalog when the server is disabled');
   assert.deepEqual(h.view('a').warnings, []);
 });
 
