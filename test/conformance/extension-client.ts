@@ -173,12 +173,12 @@ async function scenario(ext: ExtensionBrowser, serverUrl: string, name: string):
     log('clicking Authorize');
     const asked = card.reason;
     await panel.click(`${CARD} >>> button[data-action="authorize"]`);
-    // A refused attempt leaves the card in needs-auth with a new reason.
+    // Ready, an error, or needs-auth with a new reason (a refused attempt); meanwhile the card
+    // passes through connecting, and disconnected while the new binding is written.
     card = await until('the authorization outcome', async () => {
       const s = await cardState(panel);
-      return s && ((s.status !== 'needs-auth' && s.status !== 'connecting') || (s.status === 'needs-auth' && s.reason !== asked))
-        ? s
-        : undefined;
+      const settled = s && (s.status === 'ready' || s.status === 'error' || (s.status === 'needs-auth' && s.reason !== asked));
+      return settled ? s : undefined;
     }).catch(async () => (await cardState(panel)) ?? card);
     log(`after authorization: ${card.status}${card.reason ? ` (${card.reason})` : ''}`);
   }
