@@ -15,6 +15,8 @@ export class AddServerEvent extends Event {
       clientId?: string;
       clientSecret?: string;
       scopes?: string[];
+      /** A Client ID Metadata Document URL the user opts in with (SPEC E8). */
+      clientMetadataUrl?: string;
     },
   ) {
     super(AddServerEvent.type, { bubbles: true, composed: true, cancelable: true });

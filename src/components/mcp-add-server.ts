@@ -27,12 +27,21 @@ export class McpAddServerElement extends ElementBase {
   readonly #clientId = el('input', { name: 'client-id', autocomplete: 'off', spellcheck: 'false', maxlength: '512' });
   readonly #clientSecret = el('input', { name: 'client-secret', type: 'password', autocomplete: 'off', spellcheck: 'false' });
   readonly #scopes = el('input', { name: 'scopes', autocomplete: 'off', spellcheck: 'false' });
+  readonly #clientMetadataUrl = el('input', {
+    name: 'client-metadata-url',
+    type: 'url',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    maxlength: '2048',
+    placeholder: 'https://example.com/client.json',
+  });
   readonly #oauthFields = el(
     'div',
     { class: 'oauth', hidden: true },
     el('label', {}, t('oauthClientId'), this.#clientId),
     el('label', {}, t('oauthClientSecret'), this.#clientSecret),
     el('label', {}, t('oauthScopes'), this.#scopes),
+    el('label', {}, t('oauthClientMetadataUrl'), this.#clientMetadataUrl),
   );
   readonly #token = el('input', { name: 'token', type: 'password', autocomplete: 'off', spellcheck: 'false' });
   readonly #tokenLabel = el('label', { hidden: true }, t('bearerToken'), this.#token);
@@ -75,6 +84,7 @@ export class McpAddServerElement extends ElementBase {
       this.#clientId.value = '';
       this.#clientSecret.value = '';
       this.#scopes.value = '';
+      this.#clientMetadataUrl.value = '';
       this.#setMessage(t('added'), false);
     } else this.#setMessage(result.message, true);
   }
@@ -108,6 +118,7 @@ export class McpAddServerElement extends ElementBase {
       const clientId = this.#clientId.value.trim();
       const clientSecret = this.#clientSecret.value.trim();
       const scopes = this.#scopes.value.split(/\s+/).filter(Boolean);
+      const clientMetadataUrl = this.#clientMetadataUrl.value.trim();
       this.emit(
         new AddServerEvent({
           name: name || fallbackName,
@@ -116,6 +127,7 @@ export class McpAddServerElement extends ElementBase {
           ...(clientId ? { clientId } : {}),
           ...(clientId && clientSecret ? { clientSecret } : {}),
           ...(scopes.length ? { scopes } : {}),
+          ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
         }),
       );
       return;

@@ -36,6 +36,7 @@ export const en = {
   oauthClientId: { message: 'Client ID (optional; otherwise registered automatically)' },
   oauthClientSecret: { message: 'Client secret (optional, stored encrypted)' },
   oauthScopes: { message: 'Scopes (optional, space-separated)' },
+  oauthClientMetadataUrl: { message: 'Client metadata document URL (optional; used when the authorization server supports it)' },
   authorize: { message: 'Authorize' },
   reauthorize: { message: 'Re-authorize' },
   grantMoreAccess: { message: 'Grant more access' },

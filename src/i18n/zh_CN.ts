@@ -35,6 +35,7 @@ export const zh_CN: Catalog = {
   oauthClientId: { message: '客户端 ID（可选；否则自动注册）' },
   oauthClientSecret: { message: '客户端密钥（可选，加密保存）' },
   oauthScopes: { message: '权限范围（可选，以空格分隔）' },
+  oauthClientMetadataUrl: { message: '客户端元数据文档 URL（可选；授权服务器支持时使用）' },
   authorize: { message: '授权' },
   reauthorize: { message: '重新授权' },
   grantMoreAccess: { message: '授予更多权限' },

@@ -79,7 +79,7 @@ function requestOrigin(url: string): Promise<boolean> {
 }
 
 document.addEventListener(AddServerEvent.type, (e) => {
-  const { name, url, authKind, token, clientId, clientSecret, scopes } = e.detail;
+  const { name, url, authKind, token, clientId, clientSecret, scopes, clientMetadataUrl } = e.detail;
   const permission = requestOrigin(url);
   void (async () => {
     const granted = await permission;
@@ -90,6 +90,7 @@ document.addEventListener(AddServerEvent.type, (e) => {
             ...(clientId ? { clientId } : {}),
             ...(clientSecret ? { clientSecret } : {}),
             ...(scopes ? { scopes } : {}),
+            ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
           }
         : authKind === 'bearer' && token
           ? { kind: 'bearer' as const, token }

@@ -77,6 +77,7 @@ const AddServerAuthSchema = z.discriminatedUnion('kind', [
     clientId: z.optional(z.string().check(z.maxLength(512))),
     clientSecret: z.optional(z.string().check(z.maxLength(8192))),
     scopes: z.optional(z.array(z.string().check(z.maxLength(256))).check(z.maxLength(64))),
+    clientMetadataUrl: z.optional(z.string().check(z.maxLength(2048))),
   }),
 ]);
 

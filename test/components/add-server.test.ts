@@ -47,6 +47,28 @@ describe('mcp-add-server', () => {
     expect(e.detail.token).to.equal('tok-123');
   });
 
+  it('sends an OAuth add with the client id, secret, scopes and client metadata URL the user entered', async () => {
+    const el = await fixture<McpAddServerElement>(html`<mcp-add-server></mcp-add-server>`);
+    q<HTMLInputElement>(el, 'input[name="url"]').value = 'https://mcp.example.com/mcp';
+    chooseAuth(el, 'oauth');
+    q<HTMLInputElement>(el, 'input[name="client-id"]').value = 'my-client';
+    q<HTMLInputElement>(el, 'input[name="client-secret"]').value = 's3cret';
+    q<HTMLInputElement>(el, 'input[name="scopes"]').value = 'read  write';
+    q<HTMLInputElement>(el, 'input[name="client-metadata-url"]').value = ' https://app.example.com/client.json ';
+    const sent = oneEvent(el, AddServerEvent.type);
+    q<HTMLButtonElement>(el, 'button[type="submit"]').click();
+    const e = (await sent) as unknown as AddServerEvent;
+    expect(e.detail).to.deep.equal({
+      name: 'mcp.example.com',
+      url: 'https://mcp.example.com/mcp',
+      authKind: 'oauth',
+      clientId: 'my-client',
+      clientSecret: 's3cret',
+      scopes: ['read', 'write'],
+      clientMetadataUrl: 'https://app.example.com/client.json',
+    });
+  });
+
   it('is accessible', async () => {
     const el = await fixture(html`<mcp-add-server></mcp-add-server>`);
     await expect(el).to.be.accessible();

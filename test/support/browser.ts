@@ -177,17 +177,30 @@ export async function textOf(page: Page, selector: string): Promise<string> {
 
 /**
  * Adds a server the way a user does: fills the panel's add form and clicks Add. The name field is
- * cleared first (a previous add may have left text); `authKind` picks the form's auth select.
+ * cleared first (a previous add may have left text); `authKind` picks the form's auth select, and an
+ * OAuth client id, secret and client metadata URL go into the OAuth fields it reveals.
  */
 export async function addServerInPanel(
   page: Page,
-  server: { name: string; url: string; authKind?: 'none' | 'bearer' | 'oauth'; token?: string },
+  server: {
+    name: string;
+    url: string;
+    authKind?: 'none' | 'bearer' | 'oauth';
+    token?: string;
+    clientId?: string;
+    clientSecret?: string;
+    clientMetadataUrl?: string;
+  },
 ): Promise<void> {
   await page.$eval('mcp-add-server >>> input[name="name"]', (el) => (el.value = ''));
   await page.type('mcp-add-server >>> input[name="name"]', server.name);
   await page.type('mcp-add-server >>> input[name="url"]', server.url);
   if (server.authKind) await (await waitFor(page, 'mcp-add-server >>> select[name="auth-kind"]')).select(server.authKind);
   if (server.token !== undefined) await page.type('mcp-add-server >>> input[name="token"]', server.token);
+  if (server.clientId !== undefined) await page.type('mcp-add-server >>> input[name="client-id"]', server.clientId);
+  if (server.clientSecret !== undefined) await page.type('mcp-add-server >>> input[name="client-secret"]', server.clientSecret);
+  if (server.clientMetadataUrl !== undefined)
+    await page.type('mcp-add-server >>> input[name="client-metadata-url"]', server.clientMetadataUrl);
   await page.click('mcp-add-server >>> button[type="submit"]');
 }
 

@@ -11,6 +11,7 @@ import type { McpManager } from '../manager/mcp-manager.js';
 import { originPattern } from '../../common/url-rules.js';
 import { missingAuthOrigins, type AsPermissionPorts } from '../chrome/as-permission.js';
 import { authConfigOf, sealClientSecret } from '../chrome/oauth-runtime.js';
+import { tryParseUrl } from '../auth/url-policy.js';
 
 /** What the OAuth actions use, handed in by main.ts. */
 export interface OAuthHandlerDeps {
@@ -27,6 +28,12 @@ export interface OAuthAddParams {
   clientId?: string | undefined;
   clientSecret?: string | undefined;
   scopes?: string[] | undefined;
+  clientMetadataUrl?: string | undefined;
+}
+
+function isClientMetadataUrl(value: string): boolean {
+  const u = tryParseUrl(value);
+  return !!u && u.protocol === 'https:' && u.pathname !== '/';
 }
 
 /** The stored `auth` of a new OAuth server: no binding, no tokens yet (needs-auth until authorized). */
@@ -35,11 +42,16 @@ export async function newOAuthAuth(serverId: string, p: OAuthAddParams): Promise
   const secret = p.clientSecret?.trim();
   if (secret && !clientId) throw new RemoteError({ code: 'bad-request', message: 'A client secret needs its client ID.' });
   const scopes = (p.scopes ?? []).map((s) => s.trim()).filter(Boolean);
+  const metadataUrl = p.clientMetadataUrl?.trim();
+  // The same rule the registration step applies before using it as a client id (SPEC E8).
+  if (metadataUrl && !isClientMetadataUrl(metadataUrl))
+    throw new RemoteError({ code: 'bad-request', message: 'A client metadata document URL must be an HTTPS URL with a path.' });
   return {
     kind: 'oauth',
     ...(clientId ? { clientId } : {}),
     ...(clientId && secret ? { clientSecret: await sealClientSecret(serverId, secret) } : {}),
     ...(scopes.length ? { scopes } : {}),
+    ...(metadataUrl ? { clientMetadataUrl: metadataUrl } : {}),
   };
 }
 

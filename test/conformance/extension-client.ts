@@ -1,0 +1,251 @@
+/**
+ * Conformance-suite client (`@modelcontextprotocol/conformance client --command ...`): the built
+ * extension in Chromium, driven the way a user drives it.
+ *
+ * It launches a fresh profile with `dist/` (test/support/browser.ts grants the loopback origins
+ * the suite's servers listen on), opens the side panel, adds the server through the panel's add
+ * form — OAuth for `auth/*` scenarios, with the pre-registered client id and secret from
+ * MCP_CONFORMANCE_CONTEXT and the suite's client metadata URL typed into the form's fields — clicks "Authorize" when the card asks
+ * (the suite's authorization endpoint redirects straight to the extension's chromiumapp.org
+ * redirect URI, which ends chrome.identity.launchWebAuthFlow without a window), waits for the
+ * server to be ready, then runs every tool the extension offers from the panel's tool runner.
+ * While a tool runs it answers the panel's elicitation card with "Accept" (fields untouched, so
+ * the form's defaults are what the server receives) and takes the panel's "Grant more access"
+ * offer when a call is refused for scope, then runs the tool again, as a user would.
+ *
+ * Usage: node extension-client.mjs <server-url>   (URL last; MCP_CONFORMANCE_SCENARIO and
+ * MCP_CONFORMANCE_CONTEXT come from the suite). Exits 0 when every step succeeded, 1 otherwise;
+ * SIGTERM closes the browser first. `npm run build` must have written `dist/`.
+ */
+import type { Page } from 'puppeteer-core';
+import { addServerInPanel, launchExtension, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
+
+/** Whole-run watchdog, below the per-scenario timeout run.mjs gives the suite. */
+const WATCHDOG_MS = 50_000;
+/** How often the harness takes a "Grant more access" offer for one tool before giving up itself. */
+const MAX_GRANTS_PER_TOOL = 5;
+const CARD = 'mcp-server-list >>> mcp-server-card';
+/**
+ * The client metadata document URL the suite expects as client id from a client that opts in to
+ * CIMD (SEP-991); the user enters it in the add form, and the extension uses it only where the
+ * authorization server says it supports such documents.
+ */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+function log(...args: unknown[]): void {
+  process.stderr.write(
+    `[conformance-client ${(performance.now() / 1000).toFixed(1)}s] ${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}\n`,
+  );
+}
+
+function readContext(): { client_id?: string; client_secret?: string } {
+  const raw = process.env['MCP_CONFORMANCE_CONTEXT'];
+  if (!raw) return {};
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    return parsed && typeof parsed === 'object' ? parsed : {};
+  } catch {
+    log('MCP_CONFORMANCE_CONTEXT is not JSON; ignored');
+    return {};
+  }
+}
+
+/** Arguments for a tool from its input schema: defaults, else a plain value of the declared type. */
+function sampleArguments(schema: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!schema || typeof schema !== 'object') return out;
+  const { properties, required } = schema as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  for (const name of required ?? []) {
+    const prop = properties?.[name] ?? {};
+    if ('default' in prop) out[name] = prop['default'];
+    else if (Array.isArray(prop['enum']) && prop['enum'].length > 0) out[name] = prop['enum'][0];
+    else if (prop['type'] === 'number' || prop['type'] === 'integer') out[name] = 1;
+    else if (prop['type'] === 'boolean') out[name] = true;
+    else if (prop['type'] === 'array') out[name] = [];
+    else if (prop['type'] === 'object') out[name] = {};
+    else out[name] = 'test';
+  }
+  return out;
+}
+
+interface CardState {
+  id: string;
+  status: string;
+  reason: string;
+  authorize: boolean;
+}
+
+async function cardState(panel: Page): Promise<CardState | undefined> {
+  const card = await panel.$(CARD);
+  if (!card) return undefined;
+  return card.evaluate((el) => {
+    const root = el.shadowRoot;
+    return {
+      id: el.getAttribute('server-id') ?? '',
+      status: root?.querySelector('mcp-status-badge')?.getAttribute('status') ?? '',
+      reason: root?.querySelector('.reason')?.textContent?.trim() ?? '',
+      authorize: !!root?.querySelector('button[data-action="authorize"]'),
+    };
+  });
+}
+
+/** The card once its status is one of `statuses`. */
+function cardIn(panel: Page, statuses: string[], timeoutMs = 20_000): Promise<CardState> {
+  return until(
+    `the server card to be ${statuses.join(' or ')}`,
+    async () => {
+      const s = await cardState(panel);
+      return s && statuses.includes(s.status) ? s : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/** The tools the extension offers for the server right now, as the agent tool registry lists them. */
+async function listTools(ext: ExtensionBrowser, serverId: string): Promise<{ name: string; schema: unknown }[]> {
+  const worker = await ext.serviceWorker();
+  const tools = (await worker.evaluate(
+    'globalThis.remoteMcp.agentTools.list().map((t) => ({ serverId: t.serverId, name: t.toolName, schema: t.jsonSchema }))',
+  )) as { serverId: string; name: string; schema: unknown }[];
+  return tools.filter((t) => t.serverId === serverId);
+}
+
+type RunOutcome = { text: string } | { error: string; stepUp: boolean };
+
+/** One run from the panel's tool runner; accepts every elicitation card that appears meanwhile. */
+async function runTool(panel: Page, serverId: string, tool: string, args: unknown): Promise<RunOutcome> {
+  const select = await waitFor(panel, 'mcp-tool-runner >>> select');
+  await select.select(JSON.stringify([serverId, tool]));
+  await panel.$eval('mcp-tool-runner >>> textarea', (el, value) => (el.value = value), JSON.stringify(args));
+  await panel.$eval('mcp-tool-runner >>> .output', (el) => el.replaceChildren());
+  await panel.click('mcp-tool-runner >>> button[type="submit"]');
+  return until(
+    `the result of ${tool}`,
+    async () => {
+      const accept = await panel.$('#elicitations mcp-elicitation-card[status="pending"] >>> button[data-action="accept"]');
+      if (accept) {
+        log('elicitation: accept with the form as shown');
+        await accept.click();
+      }
+      const out = await panel.$eval('mcp-tool-runner >>> .output', (el) => ({
+        text: el.querySelector('pre.text')?.textContent ?? null,
+        error: el.querySelector('p.error')?.textContent ?? null,
+      }));
+      if (out.text != null) return { text: out.text };
+      if (out.error == null) return undefined;
+      const stepUp = await panel.$('#step-up:not([hidden]) button[data-action="grant-more-access"]:not([hidden])');
+      return { error: out.error, stepUp: !!stepUp };
+    },
+    25_000,
+  );
+}
+
+/** Clicks "Grant more access"; true once the panel says access was granted. */
+async function grantMoreAccess(panel: Page): Promise<boolean> {
+  await (await waitFor(panel, '#step-up button[data-action="grant-more-access"]')).click();
+  const outcome = await until(
+    'the step-up outcome',
+    () =>
+      panel.$eval('#step-up .step-up-text', (el) =>
+        el.classList.contains('granted') ? 'granted' : el.classList.contains('error') ? `refused: ${el.textContent ?? ''}` : undefined,
+      ),
+    20_000,
+  );
+  log(`grant more access: ${outcome}`);
+  return outcome === 'granted';
+}
+
+async function scenario(ext: ExtensionBrowser, serverUrl: string, name: string): Promise<number> {
+  const context = readContext();
+  const panel = await ext.openPanel();
+  const oauth = name.startsWith('auth/');
+  await addServerInPanel(panel, {
+    name: 'Conformance',
+    url: serverUrl,
+    authKind: oauth ? 'oauth' : 'none',
+    ...(oauth ? { clientMetadataUrl: CLIENT_METADATA_URL } : {}),
+    ...(context.client_id ? { clientId: context.client_id } : {}),
+    ...(context.client_secret ? { clientSecret: context.client_secret } : {}),
+  });
+  let card = await cardIn(panel, ['ready', 'needs-auth', 'error', 'offline', 'unsupported']);
+  log(`added: ${card.status}${card.reason ? ` (${card.reason})` : ''}`);
+  if (card.status === 'needs-auth' && card.authorize) {
+    log('clicking Authorize');
+    const asked = card.reason;
+    await panel.click(`${CARD} >>> button[data-action="authorize"]`);
+    // Ready, an error, or needs-auth with a new reason (a refused attempt); meanwhile the card
+    // passes through connecting, and disconnected while the new binding is written.
+    card = await until('the authorization outcome', async () => {
+      const s = await cardState(panel);
+      const settled = s && (s.status === 'ready' || s.status === 'error' || (s.status === 'needs-auth' && s.reason !== asked));
+      return settled ? s : undefined;
+    }).catch(async () => (await cardState(panel)) ?? card);
+    log(`after authorization: ${card.status}${card.reason ? ` (${card.reason})` : ''}`);
+  }
+  if (card.status !== 'ready') return 1;
+
+  const tools = await until(
+    'the tool list',
+    async () => {
+      const list = await listTools(ext, card.id);
+      return list.length ? list : undefined;
+    },
+    3_000,
+  ).catch(() => []);
+  const shown = await cardState(panel);
+  log(
+    `tools: ${tools.map((t) => t.name).join(', ') || '(none)'}; card: ${shown?.status ?? '?'}${shown?.reason ? ` (${shown.reason})` : ''}`,
+  );
+  let failures = 0;
+  for (const tool of tools) {
+    const args = sampleArguments(tool.schema);
+    let outcome = await runTool(panel, card.id, tool.name, args);
+    for (let grants = 0; 'error' in outcome && outcome.stepUp && grants < MAX_GRANTS_PER_TOOL; grants++) {
+      log(`${tool.name} refused: ${outcome.error}`);
+      if (!(await grantMoreAccess(panel))) break;
+      outcome = await runTool(panel, card.id, tool.name, args);
+    }
+    log(`called ${tool.name}`, args, '→', 'text' in outcome ? outcome.text.slice(0, 200) : `error: ${outcome.error}`);
+    if ('error' in outcome) failures++;
+  }
+  return failures ? 1 : 0;
+}
+
+let ext: ExtensionBrowser | undefined;
+let exiting = false;
+
+function shutdown(code: number): void {
+  if (exiting) return;
+  exiting = true;
+  setTimeout(() => process.exit(code), 5_000).unref();
+  void (ext?.close() ?? Promise.resolve()).finally(() => process.exit(code));
+}
+
+process.on('SIGTERM', () => shutdown(143));
+process.on('SIGINT', () => shutdown(130));
+setTimeout(() => {
+  log('watchdog: giving up');
+  shutdown(1);
+}, WATCHDOG_MS).unref();
+
+async function main(): Promise<number> {
+  const serverUrl = process.argv[process.argv.length - 1];
+  if (!serverUrl || !/^https?:\/\//.test(serverUrl)) {
+    log('usage: extension-client.mjs <server-url>');
+    return 2;
+  }
+  const name = process.env['MCP_CONFORMANCE_SCENARIO'] ?? '(none)';
+  log(`scenario ${name} against ${serverUrl}`);
+  ext = await launchExtension();
+  const code = await scenario(ext, serverUrl, name);
+  for (const e of ext.errors) log(`extension error: ${e}`);
+  return code;
+}
+
+main().then(
+  (code) => shutdown(code),
+  (e: unknown) => {
+    log('failed:', e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+    shutdown(1);
+  },
+);
