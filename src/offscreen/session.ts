@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { limitResponse, withManualRedirect } from './response-limits.js';
+import { outgoingFetch } from '../common/outgoing-fetch.js';
 import { MAX_CATALOG_ITEMS } from '../protocol/mcp-shapes.js';
 import type { WireErrorCode } from '../protocol/error-codes.js';
 
@@ -96,7 +97,7 @@ export class McpSession {
       init = { ...init, headers };
     }
     // Redirects are reported, not followed, and every body is size-bounded (N1, N2, N8).
-    const response = limitResponse(await (this.options.fetch ?? fetch)(input, withManualRedirect(init)), this.#origin);
+    const response = limitResponse(await (this.options.fetch ?? outgoingFetch)(input, withManualRedirect(init)), this.#origin);
     if (response.status === 401 || response.status === 403)
       this.#challenge = response.headers.get('www-authenticate')?.slice(0, 4096) ?? undefined;
     if (response.status === 404 && new Headers(init?.headers).has('mcp-session-id')) {

@@ -27,11 +27,29 @@ before(async () => {
   as = await startOAuthServers({ approval: 'button' });
   ext = await launchExtension();
   panel = await ext.openPanel();
+  await setTrapCookies(panel);
 });
+
+/**
+ * The cookie trap (SPEC N2): the browser holds cookies for the MCP and authorization-server
+ * hosts (ports do not separate cookies), and the test servers refuse with 403 any API request
+ * that carries one, as Origin-checking auth frameworks do. Every test below runs through it.
+ */
+async function setTrapCookies(page: Page) {
+  const cdp = await page.createCDPSession();
+  for (const domain of ['127.0.0.1', 'localhost']) {
+    await cdp.send('Network.setCookie', { name: 'trap_lax', value: '1', domain, path: '/', sameSite: 'Lax' });
+    await cdp.send('Network.setCookie', { name: 'trap_none', value: '1', domain, path: '/', sameSite: 'None', secure: true });
+  }
+  const { cookies } = await cdp.send('Network.getCookies', { urls: [as.mcpUrl, as.issuer] });
+  assert.ok(cookies.filter((c) => c.name.startsWith('trap_')).length >= 2, 'the trap cookies are set');
+  await cdp.detach();
+}
 
 after(async () => {
   await ext?.close();
   await as?.close();
+  assert.deepEqual(as?.cookieSightings ?? [], [], 'no request of the extension carried a cookie');
 });
 
 /** The authorization window: a new page target on the authorization server. */
@@ -88,6 +106,12 @@ test('approving in the authorization window makes the server ready and its tool 
   assert.equal(result.ok, true, JSON.stringify(result));
   assert.match(result.value!.content[0]!.text, /^client=\S+/);
   assert.equal(as.stats.toolCalls, 1);
+});
+
+test('the whole flow and the tool call sent no cookie to the MCP or authorization server (credentials omitted, N2)', async () => {
+  assert.ok(as.issued.accessTokens.length >= 1, 'discovery, registration and token requests ran');
+  assert.ok(as.stats.toolCalls >= 1, 'the MCP transport ran');
+  assert.deepEqual(as.cookieSightings, []);
 });
 
 test('no access or refresh token is stored in plaintext in chrome.storage.local or IndexedDB', async () => {

@@ -28,7 +28,9 @@ export interface OAuthServers {
   mcpUrl: string;
   /** Every access and refresh token the token endpoint handed out. */
   issued: { accessTokens: string[]; refreshTokens: string[] };
-  stats: { toolCalls: number; unauthorized: number; revocations: number; forbidden: number; adminCalls: number };
+  stats: { toolCalls: number; unauthorized: number; revocations: number; forbidden: number; adminCalls: number; cookieRequests: number };
+  /** `METHOD path` of every request that arrived with a `Cookie` header (refused with 403 unless a page navigation). */
+  cookieSightings: string[];
   /** The resource server refuses (401) every access token issued so far, as after a server-side revocation. */
   rejectIssuedAccessTokens(): void;
   /** While true the token endpoint answers every request with 400 invalid_grant (an expired sign-in). */
@@ -70,14 +72,34 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
   const publicKey = createPublicKey(privateKey);
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'k1', use: 'sig', alg: 'RS256' };
   const issued = { accessTokens: [] as string[], refreshTokens: [] as string[] };
-  const stats = { toolCalls: 0, unauthorized: 0, revocations: 0, forbidden: 0, adminCalls: 0 };
+  const stats = { toolCalls: 0, unauthorized: 0, revocations: 0, forbidden: 0, adminCalls: 0, cookieRequests: 0 };
+  const cookieSightings: string[] = [];
+  /**
+   * The trap of widely used auth frameworks: a request carrying a cookie gets an `Origin` check,
+   * which `chrome-extension://…` fails (403). Page navigations (the authorization window) keep
+   * their cookies; every API request — discovery, registration, token, revocation, MCP — must
+   * arrive without any.
+   */
+  const refuseCookies: express.RequestHandler = (req, res, next) => {
+    if (!req.headers.cookie || req.headers['sec-fetch-mode'] === 'navigate') {
+      next();
+      return;
+    }
+    stats.cookieRequests++;
+    cookieSightings.push(`${req.method} ${req.path}`);
+    res
+      .status(403)
+      .json({ error: 'invalid_request', error_description: `cookie sent from Origin ${req.headers.origin ?? 'none'}: refused` });
+  };
   const rejected = new Set<string>();
   const controls = { refuseTokenRequests: false };
 
   const asApp = express();
+  asApp.use(refuseCookies);
   const asServer = await listen(asApp);
   const issuer = `http://127.0.0.1:${portOf(asServer)}`;
   const mcpApp = express();
+  mcpApp.use(refuseCookies);
   const mcpServer = await listen(mcpApp);
   const mcpUrl = `http://127.0.0.1:${portOf(mcpServer)}/mcp`;
 
@@ -239,6 +261,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     mcpUrl,
     issued,
     stats,
+    cookieSightings,
     rejectIssuedAccessTokens() {
       for (const t of issued.accessTokens) rejected.add(t);
     },
