@@ -350,12 +350,10 @@ export class AuthManager {
     const key: CredentialKey = { serverId: cfg.id, resource: d.resource, issuer: d.issuer };
     if (old && (old.issuer !== key.issuer || old.resource !== key.resource)) await this.#dropBinding(cfg.id, old);
 
-    const granted = stepUp
-      ? ((await ports.store.getAccessToken(key))?.scope ?? (await ports.store.getRefreshToken(key))?.scope)
-      : undefined;
+    // Kept whatever the reason for this authorization (step-up, Re-authorize): never narrowed (E7).
+    const granted = (await ports.store.getAccessToken(key))?.scope ?? (await ports.store.getRefreshToken(key))?.scope;
     const scope = selectScope({
       ...(challenge?.scope !== undefined ? { challengeScope: challenge.scope } : {}),
-      stepUp,
       ...(granted !== undefined ? { grantedScope: granted } : {}),
       ...(d.prm?.scopes_supported ? { prmScopes: d.prm.scopes_supported } : {}),
       ...(auth.scopes ? { configuredScopes: auth.scopes } : {}),

@@ -154,6 +154,20 @@ test('step-up asks for granted ∪ challenged scopes and stops after 3 authoriza
   assert.equal(as.authorizeUrls.length, 4);
 });
 
+test('Re-authorize after a step-up keeps every granted scope: a stale challenge never narrows them (E7)', async () => {
+  const { as, manager } = setup({ prm: { scopes_supported: ['read'] } });
+  await manager.getAccessToken(CFG, { interactive: true });
+  await manager.handleForbidden(CFG, 'Bearer error="insufficient_scope", scope="admin"', {
+    state: newRequestAuthState(),
+    interactive: true,
+  });
+  await manager.authorize(CFG);
+  assert.deepEqual(
+    as.authorizeUrls.map((u) => new URL(u).searchParams.get('scope')),
+    ['read', 'read admin', 'read admin'],
+  );
+});
+
 test('a 403 that is not insufficient_scope does not start authorization', async () => {
   const { as, manager } = setup();
   await manager.getAccessToken(CFG, { interactive: true });
