@@ -4,6 +4,7 @@
  * {@link CredentialStore} does, keyed by binding (E10) — so a service-worker restart loses
  * only in-flight promises and discovery caches, both safe to rebuild.
  */
+import { probeChallenge } from './challenge-probe.js';
 import { createPkce, randomState } from './pkce.js';
 import { buildAuthorizationUrl, mapAuthorizeFailure, parseAuthorizationCallback } from './authorize.js';
 import { discover, type DiscoveryResult } from './discovery.js';
@@ -339,6 +340,8 @@ export class AuthManager {
   async #doFlow(cfg: AuthServerConfig, stepUp: boolean): Promise<string> {
     const ports = this.#ports;
     const auth = requireOAuth(cfg);
+    // No 401 seen yet (a first "Authorize"): ask the server itself, unauthenticated, what it wants.
+    if (!this.#challenges.has(cfg.id)) this.#remember(cfg, await probeChallenge(ports.fetch, cfg.url));
     const challenge = this.#challenges.get(cfg.id);
     const resource = canonicalResourceUrl(cfg.url);
     const old = await ports.store.getBinding(cfg.id);

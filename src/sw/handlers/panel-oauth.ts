@@ -9,6 +9,8 @@ import type { ConfigStore } from '../../storage/config-store.js';
 import type { AuthManager } from '../auth/auth-manager.js';
 import type { McpManager } from '../manager/mcp-manager.js';
 import { originPattern } from '../../common/url-rules.js';
+import { probeChallenge } from '../auth/challenge-probe.js';
+import { parseBearerChallenge } from '../auth/www-authenticate.js';
 import { missingAuthOrigins, type AsPermissionPorts } from '../chrome/as-permission.js';
 import { authConfigOf, sealClientSecret } from '../chrome/oauth-runtime.js';
 
@@ -61,10 +63,13 @@ async function authorizeServer(
 ): Promise<{ status: 'ready' | 'needs-auth'; missingOrigins?: string[] }> {
   const { manager } = deps;
   const config = await oauthConfig(deps.configStore, serverId);
+  // The server's answer to an unauthenticated initialize drives discovery and scope (E3, E7).
+  const challenge = await probeChallenge(deps.asPermission.fetch, config.url);
   const missingOrigins = await missingAuthOrigins(
     deps.asPermission,
     config.url,
     config.auth.kind === 'oauth' ? config.auth.binding?.issuer : undefined,
+    parseBearerChallenge(challenge)?.resourceMetadata,
   );
   if (missingOrigins.length > 0) {
     const message = `Chrome has not granted access to the authorization server (${missingOrigins.join(', ')}). Click "Authorize" again and allow it.`;
@@ -73,7 +78,7 @@ async function authorizeServer(
   }
   let token: string;
   try {
-    token = await deps.auth.authorize(await authConfigOf(config));
+    token = await deps.auth.authorize(await authConfigOf(config), challenge);
   } catch (e) {
     const w = toWireError(e, 'auth');
     const kind =

@@ -12,7 +12,7 @@ import {
   StepUpLimitError,
 } from '../../../../src/sw/auth/errors.js';
 import type { AuthServerConfig, AuthorizeFn } from '../../../../src/sw/auth/ports.js';
-import { FakeAs, FakeNet, ISSUER, MCP, REDIRECT, type FakeAsOptions } from './fake-net.js';
+import { FakeAs, FakeNet, ISSUER, json, MCP, REDIRECT, type FakeAsOptions } from './fake-net.js';
 
 const CFG: AuthServerConfig = { id: 's1', url: MCP, auth: { kind: 'oauth' } };
 const KEY = { serverId: 's1', resource: MCP, issuer: ISSUER };
@@ -62,6 +62,26 @@ test('the scope of the current challenge is used for the first authorization', a
     wwwAuthenticate: 'Bearer scope="tools:call", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"',
   });
   assert.equal(new URL(as.authorizeUrls[0]!).searchParams.get('scope'), 'tools:call');
+});
+
+test("a first Authorize asks the server itself: its 401 challenge's resource_metadata and scope drive discovery (E3, E7)", async () => {
+  const { as, net, manager } = setup({ prm: false });
+  const prmUrl = 'https://mcp.example.com/meta/prm';
+  net.on(prmUrl, { resource: MCP, authorization_servers: [ISSUER], scopes_supported: ['read', 'admin'] });
+  net.on(MCP, (req) =>
+    req.method === 'POST' && !req.headers.has('authorization')
+      ? new Response('{}', { status: 401, headers: { 'www-authenticate': `Bearer resource_metadata="${prmUrl}", scope="read"` } })
+      : new Response('unexpected', { status: 500 }),
+  );
+  assert.equal(await manager.authorize(CFG), 'at-2');
+  assert.equal(as.authorizeUrls.length, 1);
+  assert.equal(new URL(as.authorizeUrls[0]!).searchParams.get('scope'), 'read');
+  const urls = net.urls();
+  assert.equal(urls[0], MCP, 'the unauthenticated initialize goes first');
+  assert.equal((JSON.parse(net.requests[0]!.body) as { method: string }).method, 'initialize');
+  assert.equal(urls[1], prmUrl, 'the challenge PRM has priority over the well-known URLs');
+  assert.ok(!urls.some((u) => u.includes('/.well-known/oauth-protected-resource')));
+  assert.ok(!urls.includes('https://mcp.example.com/register'), 'no 2025-03-26 fallback');
 });
 
 test('a token near expiry is refreshed with resource, and the rotated refresh token replaces the old one', async () => {
@@ -212,6 +232,16 @@ test('forget revokes at the revocation endpoint and clears every credential', as
   assert.deepEqual(as.revoked, ['rt-2', 'at-2']);
   assert.equal(await store.getBinding('s1'), undefined);
   assert.equal(store.refreshTokens.size + store.accessTokens.size + store.clients.size, 0);
+});
+
+test("a refused revocation reports the AS's error and error_description, bounded, and still deletes locally", async () => {
+  const { net, store, manager } = setup();
+  await manager.getAccessToken(CFG, { interactive: true });
+  net.on(`${ISSUER}/revoke`, () => json({ error: 'invalid_client', error_description: 'x'.repeat(1000) }, 401));
+  const r = await manager.forget(CFG);
+  assert.match(r.revokeError ?? '', /HTTP 401: invalid_client — x+/);
+  assert.ok(r.revokeError!.length <= 301, 'bounded');
+  assert.equal(await store.getBinding('s1'), undefined);
 });
 
 test('a closed window is a cancellation and stores nothing', async () => {
