@@ -28,7 +28,15 @@ export interface OAuthServers {
   mcpUrl: string;
   /** Every access and refresh token the token endpoint handed out. */
   issued: { accessTokens: string[]; refreshTokens: string[] };
-  stats: { toolCalls: number; unauthorized: number; revocations: number; forbidden: number; adminCalls: number; cookieRequests: number };
+  stats: {
+    toolCalls: number;
+    unauthorized: number;
+    revocations: number;
+    forbidden: number;
+    adminCalls: number;
+    cookieRequests: number;
+    authorizeRequests: number;
+  };
   /** `METHOD path` of every request that arrived with a `Cookie` header (refused with 403 unless a page navigation). */
   cookieSightings: string[];
   /** The resource server refuses (401) every access token issued so far, as after a server-side revocation. */
@@ -42,6 +50,11 @@ export interface OAuthServerOptions {
   approval?: 'auto' | 'button';
   /** Lifetime of access tokens in seconds. */
   accessTokenTtl?: number;
+  /**
+   * The PRM lives at a path no well-known probe finds, announced only in the 401 challenge, which
+   * also names the scope (`mcp:tools`) while the PRM lists both scopes.
+   */
+  prmOnlyInChallenge?: boolean;
 }
 
 function listen(app: express.Express): Promise<Server> {
@@ -72,7 +85,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
   const publicKey = createPublicKey(privateKey);
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'k1', use: 'sig', alg: 'RS256' };
   const issued = { accessTokens: [] as string[], refreshTokens: [] as string[] };
-  const stats = { toolCalls: 0, unauthorized: 0, revocations: 0, forbidden: 0, adminCalls: 0, cookieRequests: 0 };
+  const stats = { toolCalls: 0, unauthorized: 0, revocations: 0, forbidden: 0, adminCalls: 0, cookieRequests: 0, authorizeRequests: 0 };
   const cookieSightings: string[] = [];
   /**
    * The trap of widely used auth frameworks: a request carrying a cookie gets an `Origin` check,
@@ -194,12 +207,33 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     }
     next();
   });
+  asApp.use((req, _res, next) => {
+    if (req.method === 'GET' && req.path === '/auth') stats.authorizeRequests++;
+    next();
+  });
   asApp.use(provider.callback());
 
   const oauthMetadata = (await (await fetch(`${issuer}/.well-known/oauth-authorization-server`)).json()) as OAuthMetadata;
-  mcpApp.use(mcpAuthMetadataRouter({ oauthMetadata, resourceServerUrl: new URL(mcpUrl), scopesSupported: [OAUTH_SCOPE] }));
+  const challengePrm = `${new URL(mcpUrl).origin}/meta/protected-resource`;
+  if (options.prmOnlyInChallenge) {
+    mcpApp.get(
+      '/meta/protected-resource',
+      (_req, res) => void res.json({ resource: mcpUrl, authorization_servers: [issuer], scopes_supported: [OAUTH_SCOPE, ADMIN_SCOPE] }),
+    );
+    mcpApp.post('/mcp', (req, res, next) => {
+      if (req.headers.authorization) {
+        next();
+        return;
+      }
+      stats.unauthorized++;
+      res.set('WWW-Authenticate', `Bearer resource_metadata="${challengePrm}", scope="${OAUTH_SCOPE}"`);
+      res.status(401).json({ error: 'invalid_token', error_description: 'authorization needed' });
+    });
+  } else {
+    mcpApp.use(mcpAuthMetadataRouter({ oauthMetadata, resourceServerUrl: new URL(mcpUrl), scopesSupported: [OAUTH_SCOPE] }));
+  }
   const bearer = requireBearerAuth({
-    resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(new URL(mcpUrl)),
+    resourceMetadataUrl: options.prmOnlyInChallenge ? challengePrm : getOAuthProtectedResourceMetadataUrl(new URL(mcpUrl)),
     verifier: {
       async verifyAccessToken(token) {
         try {
