@@ -159,7 +159,10 @@ export class AuthManager {
     const key = await this.#currentKey(cfg);
     if (state.unauthorizedRetries > MAX_UNAUTHORIZED_RETRIES) {
       if (key) await this.#ports.store.putAccessToken(key, undefined);
-      throw new AuthorizationRequiredError(`${cfg.url} rejected a freshly issued token; authorize again.`, cfg.url);
+      throw new AuthorizationRequiredError(
+        `${cfg.url}: the server rejected a token its authorization server just issued, so retrying stopped. The server or its authorization server may be misconfigured (token audience or resource); authorize again once it is fixed.`,
+        cfg.url,
+      );
     }
     let refreshFailure: unknown;
     if (key) {
