@@ -33,7 +33,7 @@ async function followToRedirectUri(authorizationUrl: string): Promise<string> {
   for (let hop = 0; hop < 15; hop++) {
     if (url.startsWith(REDIRECT)) return url;
     const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(url, { redirect: 'manual', headers: { 'sec-fetch-mode': 'navigate', ...(cookie ? { cookie } : {}) } });
+    const res = await fetch(url, { redirect: 'manual', headers: cookie ? { cookie } : {} });
     for (const c of res.headers.getSetCookie()) {
       const [pair] = c.split(';');
       const i = pair!.indexOf('=');

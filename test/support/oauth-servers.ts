@@ -37,7 +37,7 @@ export interface OAuthServers {
     cookieRequests: number;
     authorizeRequests: number;
   };
-  /** `METHOD path` of every request that arrived with a `Cookie` header (refused with 403 unless a page navigation). */
+  /** `METHOD path` of every request that arrived with a `Cookie` header (refused with 403 outside the authorization window's pages). */
   cookieSightings: string[];
   /** The resource server refuses (401) every access token issued so far, as after a server-side revocation. */
   rejectIssuedAccessTokens(): void;
@@ -89,12 +89,12 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
   const cookieSightings: string[] = [];
   /**
    * The trap of widely used auth frameworks: a request carrying a cookie gets an `Origin` check,
-   * which `chrome-extension://…` fails (403). Page navigations (the authorization window) keep
-   * their cookies; every API request — discovery, registration, token, revocation, MCP — must
+   * which `chrome-extension://…` fails (403). The authorization window's pages (`/auth`,
+   * `/interaction/…`) keep their cookies; every API request — discovery, registration, token, revocation, MCP — must
    * arrive without any.
    */
   const refuseCookies: express.RequestHandler = (req, res, next) => {
-    if (!req.headers.cookie || req.headers['sec-fetch-mode'] === 'navigate') {
+    if (!req.headers.cookie || /^\/(auth|interaction)(\/|$)/.test(req.path)) {
       next();
       return;
     }
