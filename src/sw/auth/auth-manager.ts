@@ -131,11 +131,15 @@ export class AuthManager {
     throw needsAuth(cfg, refreshFailure);
   }
 
-  /** Start (or restart) authorization from a user click, even if tokens exist ("Re-authorize"). */
-  authorize(cfg: AuthServerConfig, wwwAuthenticate?: string | null): Promise<string> {
+  /**
+   * Start (or restart) authorization from a user click, even if tokens exist ("Re-authorize").
+   * `probed` is the server's answer to an unauthenticated `initialize` the caller already sent
+   * (its `WWW-Authenticate`, if any): the flow then does not ask the server again.
+   */
+  authorize(cfg: AuthServerConfig, probed?: { wwwAuthenticate: string | undefined }): Promise<string> {
     requireOAuth(cfg);
-    this.#remember(cfg, wwwAuthenticate);
-    return this.#flow(cfg, false);
+    this.#remember(cfg, probed?.wwwAuthenticate);
+    return this.#flow(cfg, false, probed !== undefined);
   }
 
   /**
@@ -332,19 +336,19 @@ export class AuthManager {
   }
 
   /** Single-flight per server: two clicks or two connects open one window, not two. */
-  #flow(cfg: AuthServerConfig, stepUp: boolean): Promise<string> {
+  #flow(cfg: AuthServerConfig, stepUp: boolean, probed = false): Promise<string> {
     const running = this.#flows.get(cfg.id);
     if (running) return running;
-    const p = this.#doFlow(cfg, stepUp).finally(() => this.#flows.delete(cfg.id));
+    const p = this.#doFlow(cfg, stepUp, probed).finally(() => this.#flows.delete(cfg.id));
     this.#flows.set(cfg.id, p);
     return p;
   }
 
-  async #doFlow(cfg: AuthServerConfig, stepUp: boolean): Promise<string> {
+  async #doFlow(cfg: AuthServerConfig, stepUp: boolean, probed: boolean): Promise<string> {
     const ports = this.#ports;
     const auth = requireOAuth(cfg);
     // No 401 seen yet (a first "Authorize"): ask the server itself, unauthenticated, what it wants.
-    if (!this.#challenges.has(cfg.id)) this.#remember(cfg, await probeChallenge(ports.fetch, cfg.url));
+    if (!probed && !this.#challenges.has(cfg.id)) this.#remember(cfg, await probeChallenge(ports.fetch, cfg.url));
     const challenge = this.#challenges.get(cfg.id);
     const resource = canonicalResourceUrl(cfg.url);
     const old = await ports.store.getBinding(cfg.id);

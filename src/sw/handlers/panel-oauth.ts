@@ -78,7 +78,7 @@ async function authorizeServer(
   }
   let token: string;
   try {
-    token = await deps.auth.authorize(await authConfigOf(config), challenge);
+    token = await deps.auth.authorize(await authConfigOf(config), { wwwAuthenticate: challenge });
   } catch (e) {
     const w = toWireError(e, 'auth');
     const kind =

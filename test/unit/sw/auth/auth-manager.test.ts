@@ -84,6 +84,23 @@ test("a first Authorize asks the server itself: its 401 challenge's resource_met
   assert.ok(!urls.includes('https://mcp.example.com/register'), 'no 2025-03-26 fallback');
 });
 
+test('an Authorize whose caller already asked the server sends no second unauthenticated initialize', async () => {
+  const { as, net, manager } = setup({ prm: false });
+  const prmUrl = 'https://mcp.example.com/meta/prm';
+  net.on(prmUrl, { resource: MCP, authorization_servers: [ISSUER] });
+  net.on(MCP, () => new Response('unexpected', { status: 500 }));
+  assert.equal(await manager.authorize(CFG, { wwwAuthenticate: `Bearer resource_metadata="${prmUrl}"` }), 'at-2');
+  assert.equal(net.urls()[0], prmUrl);
+  assert.ok(!net.urls().includes(MCP), 'the caller probed once; the flow does not probe again');
+  assert.equal(as.authorizeUrls.length, 1);
+
+  // The server answered without a challenge: still no second probe, discovery goes to the well-known URLs.
+  const second = setup();
+  second.net.on(MCP, () => new Response('unexpected', { status: 500 }));
+  assert.equal(await second.manager.authorize({ ...CFG, id: 's2' }, { wwwAuthenticate: undefined }), 'at-2');
+  assert.ok(!second.net.urls().includes(MCP));
+});
+
 test('a token near expiry is refreshed with resource, and the rotated refresh token replaces the old one', async () => {
   const { as, store, clock, manager, net } = setup({ expiresIn: 600 });
   await manager.getAccessToken(CFG, { interactive: true });
