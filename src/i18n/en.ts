@@ -37,6 +37,7 @@ export const en = {
   oauthScopes: { message: 'Scopes (optional, space-separated)' },
   authorize: { message: 'Authorize' },
   reauthorize: { message: 'Re-authorize' },
+  switchToOAuth: { message: 'Switch to OAuth and authorize' },
   grantMoreAccess: { message: 'Grant more access' },
   grantingMoreAccess: { message: 'Asking the authorization server for more access…' },
   moreAccessGranted: { message: 'More access granted. Run the tool again when you are ready.' },

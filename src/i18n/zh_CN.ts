@@ -36,6 +36,7 @@ export const zh_CN: Catalog = {
   oauthScopes: { message: '权限范围（可选，以空格分隔）' },
   authorize: { message: '授权' },
   reauthorize: { message: '重新授权' },
+  switchToOAuth: { message: '切换为 OAuth 并授权' },
   grantMoreAccess: { message: '授予更多权限' },
   grantingMoreAccess: { message: '正在向授权服务器请求更多权限…' },
   moreAccessGranted: { message: '已授予更多权限。准备好后请再次运行该工具。' },

@@ -4,7 +4,8 @@
  * challenge (no well-known document) is authorized with one authorization and the challenge's
  * scope; and a failed authorization keeps its real reason — the authorization server's own
  * `error` and `error_description` — instead of a generic "needs authorization" once the
- * registration write has been stored.
+ * registration write has been stored. A server added with auth "None" that answers 401 Bearer
+ * waits for sign-in with one button that switches it to OAuth and authorizes.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +15,7 @@ import { ADMIN_SCOPE, OAUTH_SCOPE, startOAuthServers, type OAuthServers } from '
 
 let challengeOnly: OAuthServers;
 let failing: OAuthServers;
+let addedAsNone: OAuthServers;
 let ext: ExtensionBrowser;
 let panel: Page;
 
@@ -22,6 +24,7 @@ const card = (id: string) => `mcp-server-list >>> mcp-server-card[server-id="${i
 before(async () => {
   challengeOnly = await startOAuthServers({ approval: 'auto', prmOnlyInChallenge: true });
   failing = await startOAuthServers({ approval: 'auto' });
+  addedAsNone = await startOAuthServers({ approval: 'auto' });
   ext = await launchExtension();
   panel = await ext.openPanel();
 });
@@ -30,6 +33,7 @@ after(async () => {
   await ext?.close();
   await challengeOnly?.close();
   await failing?.close();
+  await addedAsNone?.close();
 });
 
 const scopesOf = (jwt: string) =>
@@ -66,4 +70,21 @@ test("a failed authorization shows the authorization server's own error as the r
   assert.equal(await textOf(panel, `${card('failing')} >>> .reason`), reason);
   assert.match(reason, /refused the request \(HTTP 400: invalid_grant — grant request is invalid\)/);
   console.log(`REASON: ${reason}`);
+});
+
+test('a server added as "None" that answers 401 Bearer needs sign-in; one click switches it to OAuth and it becomes ready', async () => {
+  await addServerInPanel(panel, { name: 'Plain', url: addedAsNone.mcpUrl, authKind: 'none' });
+  await waitFor(panel, `${card('plain')} >>> mcp-status-badge[status="needs-auth"]`, 20_000);
+  assert.match(await textOf(panel, `${card('plain')} >>> .reason`), /Bearer challenge.*Switch it to OAuth/);
+  const button = await waitFor(panel, `${card('plain')} >>> button[data-action="authorize"]`);
+  assert.equal(await button.evaluate((b) => b.textContent), 'Switch to OAuth and authorize');
+  await button.click();
+  await waitFor(panel, `${card('plain')} >>> mcp-status-badge[status="ready"]`, 20_000);
+  assert.equal(addedAsNone.stats.authorizeRequests, 1, 'one authorization');
+  // Stored as an OAuth server now: its card offers Forget authorization like any other.
+  await waitFor(panel, `${card('plain')} >>> button[data-action="forget-auth"]`);
+  const result = (await panel.evaluate(
+    `chrome.runtime.sendMessage({ type: 'panel:call-tool', params: { serverId: 'plain', tool: 'whoami', arguments: {} } })`,
+  )) as { ok: boolean };
+  assert.equal(result.ok, true, JSON.stringify(result));
 });

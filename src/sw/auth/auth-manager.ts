@@ -153,6 +153,12 @@ export class AuthManager {
   ): Promise<string> {
     if (cfg.auth.kind === 'bearer') throw new BearerRejectedError(cfg.url);
     if (cfg.auth.kind === 'none') {
+      // A Bearer challenge says OAuth can help (seed §3): the card offers the one-click switch.
+      if (parseBearerChallenge(wwwAuthenticate))
+        throw new AuthorizationRequiredError(
+          `${cfg.url} asks for sign-in (it answered 401 with a Bearer challenge), but it is set up without authorization. Switch it to OAuth and authorize.`,
+          cfg.url,
+        );
       throw new AuthorizationRequiredError(`${cfg.url} requires authorization; choose OAuth or a bearer token for it.`, cfg.url, {
         action: 'edit',
       });

@@ -17,7 +17,7 @@ import { authConfigOf, sealClientSecret } from '../chrome/oauth-runtime.js';
 /** What the OAuth actions use, handed in by main.ts. */
 export interface OAuthHandlerDeps {
   manager: McpManager;
-  configStore: Pick<ConfigStore, 'read'>;
+  configStore: Pick<ConfigStore, 'read' | 'updateServer'>;
   auth: Pick<AuthManager, 'authorize' | 'forget'>;
   /** Network and granted-origin checks for the authorization server's origin (SPEC L1). */
   asPermission: AsPermissionPorts;
@@ -53,6 +53,16 @@ async function oauthConfig(configStore: OAuthHandlerDeps['configStore'], serverI
 }
 
 /**
+ * The one-click switch of a server set up without authorization that answered 401 Bearer: its
+ * stored auth becomes OAuth (no client, no scopes: discovery and the challenge supply them).
+ * A bearer or OAuth server is left as it is.
+ */
+async function useOAuth(configStore: OAuthHandlerDeps['configStore'], serverId: string): Promise<void> {
+  const config = (await configStore.read()).servers.find((s) => s.id === serverId);
+  if (config?.auth.kind === 'none') await configStore.updateServer(serverId, { auth: { kind: 'oauth' } });
+}
+
+/**
  * Runs the interactive authorization, then connects. A cancelled or refused authorization
  * leaves the server in `needs-auth` with that reason. Writing the new binding reconciles the
  * server (disconnect barrier, C3), which can supersede our first connect: it is retried.
@@ -60,8 +70,10 @@ async function oauthConfig(configStore: OAuthHandlerDeps['configStore'], serverI
 async function authorizeServer(
   deps: OAuthHandlerDeps,
   serverId: string,
+  switchToOAuth = false,
 ): Promise<{ status: 'ready' | 'needs-auth'; missingOrigins?: string[] }> {
   const { manager } = deps;
+  if (switchToOAuth) await useOAuth(deps.configStore, serverId);
   const config = await oauthConfig(deps.configStore, serverId);
   // The server's answer to an unauthenticated initialize drives discovery and scope (E3, E7).
   const challenge = await probeChallenge(deps.asPermission.fetch, config.url);
@@ -109,7 +121,7 @@ async function forgetAuthorization(deps: Pick<OAuthHandlerDeps, 'configStore' | 
 /** The handlers of src/protocol/panel-oauth.ts, spread into the panel API. */
 export function oauthPanelHandlers(deps: OAuthHandlerDeps) {
   return {
-    'panel:authorize': (p: { serverId: string }) => authorizeServer(deps, p.serverId),
+    'panel:authorize': (p: { serverId: string; switchToOAuth?: boolean | undefined }) => authorizeServer(deps, p.serverId, p.switchToOAuth),
     'panel:forget-authorization': async (p: { serverId: string }) => {
       const r = await forgetAuthorization(deps, p.serverId);
       return { revoked: r.revoked, ...(r.revokeError !== undefined ? { revokeError: r.revokeError.slice(0, 4096) } : {}) };
