@@ -121,6 +121,8 @@ export const zh_CN: Catalog = {
   importStatusSkip: { message: '跳过' },
   importStatusConflict: { message: '冲突' },
   importOverwrite: { message: '覆盖“$NAME$”', placeholders: { name: { content: '$1' } } },
+  importSignInNeeded: { message: '需要登录：导入后在其卡片上点击“授权”。' },
+  importSignInMaybe: { message: '可能需要登录：若服务器要求，其卡片会提供切换为 OAuth。' },
   importFill: { message: '$LABEL$ 的值', placeholders: { label: { content: '$1' } } },
   exportConfig: { message: '导出配置' },
   // Schema form, elicitation cards and composer (SPEC K3, K4, I1–I3, G2, G3).
