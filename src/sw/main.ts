@@ -16,6 +16,7 @@ import { TokenStore } from '../storage/token-store.js';
 import { outgoingFetch } from '../common/outgoing-fetch.js';
 import { originPattern } from '../common/url-rules.js';
 import { AuthManager } from './auth/auth-manager.js';
+import { withOAuthTrafficLog } from './offscreen-link/oauth-traffic-log.js';
 import { StepUpTracker } from './auth/step-up.js';
 import { badgeApplier } from './chrome/badge.js';
 import { ChromeCredentialStore } from './chrome/chrome-credential-store.js';
@@ -47,6 +48,14 @@ const configOf = async (id: string) => (await configStore.read()).servers.find((
 const credentialStore = new ChromeCredentialStore(configStore, new TokenStore(chromeArea(chrome.storage.session)));
 const authManager = new AuthManager({
   fetch: outgoingFetch,
+  // Discovery, registration, token and revocation requests appear in the server's log, redacted (J2).
+  fetchFor: (serverId) =>
+    withOAuthTrafficLog(
+      outgoingFetch,
+      (entry) => appendRequestLog(serverId, entry),
+      Date.now,
+      (write) => void setTimeout(write, 0),
+    ),
   now: () => Date.now(),
   authorize: launchAuthFlow,
   store: credentialStore,

@@ -4,7 +4,7 @@
  * window (chrome.identity.launchWebAuthFlow) on a real oidc-provider; closing it says the
  * authorization was cancelled; approving it makes the server ready and its tool callable with
  * the issued token; no access or refresh token is left in plaintext in storage.local or
- * IndexedDB; "Forget authorization" revokes at the AS and returns the server to `needs-auth`.
+ * IndexedDB; the request log shows the token request with no secret; "Forget authorization" revokes at the AS and returns the server to `needs-auth`.
  * Also: a token the resource server stops accepting mid-session is refreshed once and handed to
  * the live session, and the call runs once (E9); a tool needing more scope offers "Grant more
  * access", whose step-up lets the user's re-run succeed with both scopes (E7, H3); a refresh the
@@ -112,6 +112,21 @@ test('the whole flow and the tool call sent no cookie to the MCP or authorizatio
   assert.ok(as.issued.accessTokens.length >= 1, 'discovery, registration and token requests ran');
   assert.ok(as.stats.toolCalls >= 1, 'the MCP transport ran');
   assert.deepEqual(as.cookieSightings, []);
+});
+
+test("the request log shows the authorization's discovery, registration and token requests, with no secret in any row (J2)", async () => {
+  const log = (await panel.evaluate(`chrome.runtime.sendMessage({ type: 'panel:get-log', params: { serverId: 'secure' } })`)) as {
+    ok: boolean;
+    value: { entries: { method: string; status: unknown; request?: { httpMethod: string; url: string } }[] };
+  };
+  assert.equal(log.ok, true);
+  const steps = log.value.entries.map((e) => e.method);
+  for (const step of ['oauth:discovery', 'oauth:register', 'oauth:token']) assert.ok(steps.includes(step), `${step} in ${steps.join(',')}`);
+  const token = log.value.entries.find((e) => e.method === 'oauth:token' && e.status === 200);
+  assert.deepEqual(token?.request, { httpMethod: 'POST', url: `${as.issuer}/token` });
+  const text = JSON.stringify(log);
+  for (const secret of [...as.issued.accessTokens, ...as.issued.refreshTokens]) assert.ok(!text.includes(secret), 'a token in the log');
+  assert.ok(!/code_verifier|client_secret|"code"|refresh_token|access_token/.test(text), text);
 });
 
 test('no access or refresh token is stored in plaintext in chrome.storage.local or IndexedDB', async () => {

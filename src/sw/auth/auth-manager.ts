@@ -54,6 +54,8 @@ const DEAD_REFRESH_ERRORS = new Set(['invalid_grant', 'invalid_client', 'unautho
 
 export interface AuthManagerPorts {
   fetch: FetchLike;
+  /** The fetch for requests made for one server, if it differs (the worker logs them in that server's request log). */
+  fetchFor?: (serverId: string) => FetchLike;
   now: Clock;
   authorize: AuthorizeFn;
   store: CredentialStore;
@@ -247,14 +249,14 @@ export class AuthManager {
       const refresh = await store.getRefreshToken(key);
       const access = await store.getAccessToken(key);
       if ((refresh || access) && cfg.auth.kind === 'oauth') {
-        const d = this.#discoveries.get(cfg.id) ?? (await discover(this.#ports.fetch, cfg.url, { existingIssuer: binding.issuer }));
+        const d = this.#discoveries.get(cfg.id) ?? (await discover(this.#fetch(cfg.id), cfg.url, { existingIssuer: binding.issuer }));
         const endpoint = d.metadata.revocation_endpoint;
         const client = d.issuer === binding.issuer ? await this.#storedClient(cfg.auth, key, d) : undefined;
         if (endpoint && client && isAllowedEndpoint(endpoint)) {
           if (refresh)
-            await revokeToken(this.#ports.fetch, { revocationEndpoint: endpoint, client, token: refresh.token, hint: 'refresh_token' });
+            await revokeToken(this.#fetch(cfg.id), { revocationEndpoint: endpoint, client, token: refresh.token, hint: 'refresh_token' });
           if (access)
-            await revokeToken(this.#ports.fetch, { revocationEndpoint: endpoint, client, token: access.token, hint: 'access_token' });
+            await revokeToken(this.#fetch(cfg.id), { revocationEndpoint: endpoint, client, token: access.token, hint: 'access_token' });
           revoked = true;
         }
       }
@@ -266,6 +268,10 @@ export class AuthManager {
       this.#discoveries.delete(cfg.id);
     }
     return revokeError === undefined ? { revoked } : { revoked, revokeError };
+  }
+
+  #fetch(serverId: string): FetchLike {
+    return this.#ports.fetchFor?.(serverId) ?? this.#ports.fetch;
   }
 
   #remember(cfg: AuthServerConfig, header: string | null | undefined): void {
@@ -310,7 +316,7 @@ export class AuthManager {
     if (!refresh) throw needsAuth(cfg, undefined);
     let d = this.#discoveries.get(cfg.id);
     if (!d || d.issuer !== key.issuer || d.resource !== key.resource) {
-      d = await discover(this.#ports.fetch, cfg.url, {
+      d = await discover(this.#fetch(cfg.id), cfg.url, {
         existingIssuer: key.issuer,
         ...resourceMetadataOption(this.#challenges.get(cfg.id)),
       });
@@ -329,7 +335,7 @@ export class AuthManager {
     let tokens: TokenSet;
     try {
       const req = { tokenEndpoint: d.metadata.token_endpoint, client, refreshToken: refresh.token };
-      tokens = await refreshTokens(this.#ports.fetch, d.legacy ? req : { ...req, resource: d.resource });
+      tokens = await refreshTokens(this.#fetch(cfg.id), d.legacy ? req : { ...req, resource: d.resource });
     } catch (e) {
       if (e instanceof TokenError && e.oauthError && DEAD_REFRESH_ERRORS.has(e.oauthError)) {
         await store.putRefreshToken(key, undefined);
@@ -354,11 +360,11 @@ export class AuthManager {
     const ports = this.#ports;
     const auth = requireOAuth(cfg);
     // No 401 seen yet (a first "Authorize"): ask the server itself, unauthenticated, what it wants.
-    if (!probed && !this.#challenges.has(cfg.id)) this.#remember(cfg, await probeChallenge(ports.fetch, cfg.url));
+    if (!probed && !this.#challenges.has(cfg.id)) this.#remember(cfg, await probeChallenge(this.#fetch(cfg.id), cfg.url));
     const challenge = this.#challenges.get(cfg.id);
     const resource = canonicalResourceUrl(cfg.url);
     const old = await ports.store.getBinding(cfg.id);
-    const d = await discover(ports.fetch, cfg.url, {
+    const d = await discover(this.#fetch(cfg.id), cfg.url, {
       ...resourceMetadataOption(challenge),
       ...(old && old.resource === resource ? { existingIssuer: old.issuer } : {}),
     });
@@ -400,7 +406,7 @@ export class AuthManager {
       await ports.store.putClient(key, client);
     }
     const { code, codeVerifier } = result;
-    const tokens = await exchangeCode(ports.fetch, {
+    const tokens = await exchangeCode(this.#fetch(cfg.id), {
       tokenEndpoint: d.metadata.token_endpoint,
       client,
       code,
@@ -467,7 +473,7 @@ export class AuthManager {
     scope: string | undefined,
     store = true,
   ): Promise<StoredClient> {
-    const resolved = await resolveClient(this.#ports.fetch, {
+    const resolved = await resolveClient(this.#fetch(key.serverId), {
       metadata: d.metadata,
       redirectUri: this.#ports.redirectUri,
       clientName: this.#ports.clientName ?? 'Remote MCP for Chrome',
