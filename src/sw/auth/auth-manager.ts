@@ -7,7 +7,7 @@
 import { probeChallenge } from './challenge-probe.js';
 import { createPkce, randomState } from './pkce.js';
 import { buildAuthorizationUrl, mapAuthorizeFailure, parseAuthorizationCallback } from './authorize.js';
-import { discover, type DiscoveryResult } from './discovery.js';
+import { discover, withLegacyNote, type DiscoveryResult } from './discovery.js';
 import {
   AuthorizationDeniedError,
   AuthorizationRequiredError,
@@ -358,7 +358,6 @@ export class AuthManager {
 
   async #doFlow(cfg: AuthServerConfig, stepUp: boolean, probed: boolean): Promise<string> {
     const ports = this.#ports;
-    const auth = requireOAuth(cfg);
     // No 401 seen yet (a first "Authorize"): ask the server itself, unauthenticated, what it wants.
     if (!probed && !this.#challenges.has(cfg.id)) this.#remember(cfg, await probeChallenge(this.#fetch(cfg.id), cfg.url));
     const challenge = this.#challenges.get(cfg.id);
@@ -369,6 +368,23 @@ export class AuthManager {
       ...(old && old.resource === resource ? { existingIssuer: old.issuer } : {}),
     });
     this.#discoveries.set(cfg.id, d);
+    try {
+      return await this.#flowAt(cfg, d, old, challenge, stepUp);
+    } catch (e) {
+      throw withLegacyNote(e, d);
+    }
+  }
+
+  /** The flow once discovery has said who authorizes this server. */
+  async #flowAt(
+    cfg: AuthServerConfig,
+    d: DiscoveryResult,
+    old: AuthBinding | undefined,
+    challenge: BearerChallenge | undefined,
+    stepUp: boolean,
+  ): Promise<string> {
+    const ports = this.#ports;
+    const auth = requireOAuth(cfg);
     const key: CredentialKey = { serverId: cfg.id, resource: d.resource, issuer: d.issuer };
     if (old && (old.issuer !== key.issuer || old.resource !== key.resource)) await this.#dropBinding(cfg.id, old);
 

@@ -84,6 +84,30 @@ test("a first Authorize asks the server itself: its 401 challenge's resource_met
   assert.ok(!urls.includes('https://mcp.example.com/register'), 'no 2025-03-26 fallback');
 });
 
+test('a failure on the 2025-03-26 path says which metadata documents were tried first (E3)', async () => {
+  const net = new FakeNet();
+  const manager = new AuthManager({
+    fetch: net.fetch,
+    now: () => 0,
+    authorize: () => Promise.reject(new Error('no window')),
+    store: new MemoryCredentialStore(),
+    redirectUri: REDIRECT,
+  });
+  await assert.rejects(manager.authorize(CFG), (e: unknown) => {
+    assert.ok(e instanceof Error);
+    assert.match(e.message, /https:\/\/mcp\.example\.com\/register/);
+    assert.match(
+      e.message,
+      /No protected resource metadata exists — tried https:\/\/mcp\.example\.com\/\.well-known\/oauth-protected-resource\/mcp, /,
+    );
+    assert.match(
+      e.message,
+      /2025-03-26 rules were used.*publishes no metadata either \(tried https:\/\/mcp\.example\.com\/\.well-known\/oauth-authorization-server/,
+    );
+    return true;
+  });
+});
+
 test('an Authorize whose caller already asked the server sends no second unauthenticated initialize', async () => {
   const { as, net, manager } = setup({ prm: false });
   const prmUrl = 'https://mcp.example.com/meta/prm';
