@@ -55,5 +55,24 @@ export default tseslint.config(
   restrict(['src/sw/**'], [offscreen, panel, sdk]),
   restrict(['src/offscreen/**'], [sw, panel]),
   restrict(['src/protocol/**', 'src/common/**', 'src/storage/**', 'src/import/**', 'src/i18n/**'], [sw, offscreen, panel, sdk]),
+  // Every request leaves through the one wrapper that omits cookies and the Referer (src/common/outgoing-fetch.ts).
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/common/outgoing-fetch.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Use outgoingFetch (src/common/outgoing-fetch.ts): it sends no cookies and no Referer.' },
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['globalThis', 'self', 'window'].map((object) => ({
+          object,
+          property: 'fetch',
+          message: 'Use outgoingFetch (src/common/outgoing-fetch.ts).',
+        })),
+      ],
+    },
+  },
   prettier,
 );

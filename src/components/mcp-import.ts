@@ -10,6 +10,7 @@ import type { ImportEntry, ImportPreview, Placeholder } from '../import/import-s
 import { el, sheet } from './dom.js';
 import { ExportConfigEvent, ImportApplyEvent, ImportPreviewEvent } from './events.js';
 import { t } from './i18n.js';
+import { signInHint } from '../import/sign-in-hint.js';
 
 const css = sheet(`
 h2 { font-size: 14px; margin: 0 0 6px; }
@@ -20,6 +21,8 @@ th, td { text-align: left; padding: 3px 4px; border-top: 1px solid #8883; vertic
 th:nth-child(1) { width: 28%; } th:nth-child(3) { width: 34%; }
 .url { font-family: ui-monospace, monospace; }
 .status-add { color: var(--ok, #1e7e34); } .status-conflict { color: #a15c00; }
+/* Plain text: the status colour of a conflict row is too faint for a sentence. */
+.sign-in { color: CanvasText; }
 @media (prefers-color-scheme: dark) { .status-add { color: #7ed491; } .status-conflict { color: #f0b35a; } }
 fieldset { border: 1px solid #8884; border-radius: 6px; margin: 6px 0; padding: 6px; display: grid; gap: 4px; }
 fieldset label { display: grid; gap: 2px; font-size: 12px; }
@@ -184,6 +187,11 @@ export class McpImportElement extends ElementBase {
       entry.reason ? ` — ${entry.reason}` : '',
     );
     for (const note of entry.notes ?? []) outcome.append(el('div', { class: 'muted' }, note));
+    const hint = signInHint(entry);
+    if (hint)
+      outcome.append(
+        el('div', { class: 'sign-in', 'data-sign-in': hint }, t(hint === 'needed' ? 'importSignInNeeded' : 'importSignInMaybe')),
+      );
     if (entry.status === 'conflict') {
       const box = el('input', { type: 'checkbox', 'data-overwrite': entry.name });
       box.addEventListener('change', () => this.#syncImportButton());

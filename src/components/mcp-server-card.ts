@@ -201,6 +201,9 @@ export class McpServerCardElement extends ElementBase {
       // Up-front authorization (SPEC E11), and "Re-authorize" on every OAuth card, ready ones too (E9).
       actions.append(this.#button(t(authorizeLabelKey(s)), 'authorize', () => this.#action('authorize')));
       actions.append(this.#button(t('forgetAuthorization'), 'forget-auth', () => this.#action('forget-auth')));
+    } else if (s.authKind === 'none' && s.status === 'needs-auth' && s.reason?.action === 'authorize') {
+      // It answered 401 with a Bearer challenge: one click switches it to OAuth and authorizes (E3).
+      actions.append(this.#button(t('switchToOAuth'), 'authorize', () => this.#action('authorize')));
     }
     actions.append(
       this.#button(s.enabled ? t('disable') : t('enable'), s.enabled ? 'disable' : 'enable', () =>

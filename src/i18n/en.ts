@@ -39,6 +39,7 @@ export const en = {
   oauthClientMetadataUrl: { message: 'Client metadata document URL (optional; used when the authorization server supports it)' },
   authorize: { message: 'Authorize' },
   reauthorize: { message: 'Re-authorize' },
+  switchToOAuth: { message: 'Switch to OAuth and authorize' },
   grantMoreAccess: { message: 'Grant more access' },
   grantingMoreAccess: { message: 'Asking the authorization server for more access…' },
   moreAccessGranted: { message: 'More access granted. Run the tool again when you are ready.' },
@@ -141,6 +142,8 @@ export const en = {
   importStatusSkip: { message: 'Skip' },
   importStatusConflict: { message: 'Conflict' },
   importOverwrite: { message: 'Overwrite "$NAME$"', placeholders: { name: { content: '$1' } } },
+  importSignInNeeded: { message: 'Needs sign-in: click "Authorize" on its card after importing.' },
+  importSignInMaybe: { message: 'May need sign-in: if the server asks, its card offers to switch it to OAuth.' },
   importFill: { message: 'Value for $LABEL$', placeholders: { label: { content: '$1' } } },
   exportConfig: { message: 'Export configuration' },
   // Schema form, elicitation cards and composer (SPEC K3, K4, I1–I3, G2, G3).

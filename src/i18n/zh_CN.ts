@@ -38,6 +38,7 @@ export const zh_CN: Catalog = {
   oauthClientMetadataUrl: { message: '客户端元数据文档 URL（可选；授权服务器支持时使用）' },
   authorize: { message: '授权' },
   reauthorize: { message: '重新授权' },
+  switchToOAuth: { message: '切换为 OAuth 并授权' },
   grantMoreAccess: { message: '授予更多权限' },
   grantingMoreAccess: { message: '正在向授权服务器请求更多权限…' },
   moreAccessGranted: { message: '已授予更多权限。准备好后请再次运行该工具。' },
@@ -136,6 +137,8 @@ export const zh_CN: Catalog = {
   importStatusSkip: { message: '跳过' },
   importStatusConflict: { message: '冲突' },
   importOverwrite: { message: '覆盖“$NAME$”', placeholders: { name: { content: '$1' } } },
+  importSignInNeeded: { message: '需要登录：导入后在其卡片上点击“授权”。' },
+  importSignInMaybe: { message: '可能需要登录：若服务器要求，其卡片会提供切换为 OAuth。' },
   importFill: { message: '$LABEL$ 的值', placeholders: { label: { content: '$1' } } },
   exportConfig: { message: '导出配置' },
   // Schema form, elicitation cards and composer (SPEC K3, K4, I1–I3, G2, G3).

@@ -19,6 +19,7 @@ import { CallTimers, QuestionExpiredError } from './call-timers.js';
 import { JsonRpcGuard, type DroppedResponse, type LocalFailure } from './jsonrpc-guard.js';
 import { checkEventMessages } from './event-check.js';
 import { sessionLossOf } from './session-loss.js';
+import { outgoingFetch } from '../common/outgoing-fetch.js';
 import { MAX_CATALOG_ITEMS } from '../protocol/mcp-shapes.js';
 import type { WireErrorCode } from '../protocol/error-codes.js';
 
@@ -135,7 +136,7 @@ export class McpSession {
     const ids = requestIdsOf(init?.body);
     const failRequests = (failure: LocalFailure) => this.#guard.fail(ids, failure);
     // Redirects are reported, not followed, and every body is size-bounded (N1, N2, N8).
-    let response = limitResponse(await (this.options.fetch ?? fetch)(input, withManualRedirect(init)), this.#origin, {
+    let response = limitResponse(await (this.options.fetch ?? outgoingFetch)(input, withManualRedirect(init)), this.#origin, {
       onLimit: (error) => failRequests({ code: error.code, message: error.message }),
     });
     if (response.status === 401 || response.status === 403)

@@ -140,7 +140,8 @@ document.addEventListener(ServerActionEvent.type, (e) => {
       const origins = server ? [originPattern(server.url), ...(authOrigins.get(serverId) ?? [])] : [];
       const permission = origins.length ? chrome.permissions.request({ origins }).catch(() => false) : Promise.resolve(false);
       void permission.then(async () => {
-        const r = await call('panel:authorize', { serverId });
+        // A server set up without authorization that challenged Bearer: this click switches it to OAuth (E3).
+        const r = await call('panel:authorize', { serverId, ...(server?.authKind === 'none' ? { switchToOAuth: true } : {}) });
         if (r.ok && r.value.missingOrigins) authOrigins.set(serverId, r.value.missingOrigins);
       });
       return;

@@ -8,7 +8,11 @@ import * as z from 'zod/mini';
 const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
 
 export const OAuthPanelRequestSchemas = {
-  'panel:authorize': z.object({ serverId }),
+  /**
+   * `switchToOAuth`: the server is set up without authorization but challenged Bearer; the click
+   * that authorizes also changes its stored auth to OAuth (E3).
+   */
+  'panel:authorize': z.object({ serverId, switchToOAuth: z.optional(z.boolean()) }),
   'panel:forget-authorization': z.object({ serverId }),
   /** "Grant more access" after a tool call was refused with 403 insufficient_scope (E7); a click only. */
   'panel:step-up': z.object({ serverId, tool: z.string().check(z.minLength(1), z.maxLength(128)) }),

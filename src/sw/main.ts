@@ -13,9 +13,10 @@ import { InteractionStore } from '../storage/interaction-store.js';
 import { chromeArea } from '../storage/ports.js';
 import { appendRequestLog } from '../storage/request-log.js';
 import { TokenStore } from '../storage/token-store.js';
+import { outgoingFetch } from '../common/outgoing-fetch.js';
 import { originPattern } from '../common/url-rules.js';
 import { AuthManager } from './auth/auth-manager.js';
-import type { FetchLike } from './auth/ports.js';
+import { withOAuthTrafficLog } from './offscreen-link/oauth-traffic-log.js';
 import { StepUpTracker } from './auth/step-up.js';
 import { badgeApplier } from './chrome/badge.js';
 import { ChromeCredentialStore } from './chrome/chrome-credential-store.js';
@@ -41,14 +42,20 @@ const newId = () => crypto.randomUUID().replace(/-/g, '');
  * reported and carried through writes untouched.
  */
 const configStore = new ConfigStore(chromeArea(chrome.storage.local));
-/** The worker's own requests (discovery, registration, token, revoke, permission probes) go out through this one function. */
-const outgoingFetch: FetchLike = (url, init) => fetch(url, init);
 const configOf = async (id: string) => (await configStore.read()).servers.find((s) => s.id === id);
 
 /** Access tokens in the session area only; refresh tokens and clients sealed in the config (F1, F2). */
 const credentialStore = new ChromeCredentialStore(configStore, new TokenStore(chromeArea(chrome.storage.session)));
 const authManager = new AuthManager({
   fetch: outgoingFetch,
+  // Discovery, registration, token and revocation requests appear in the server's log, redacted (J2).
+  fetchFor: (serverId) =>
+    withOAuthTrafficLog(
+      outgoingFetch,
+      (entry) => appendRequestLog(serverId, entry),
+      Date.now,
+      (write) => void setTimeout(write, 0),
+    ),
   now: () => Date.now(),
   authorize: launchAuthFlow,
   store: credentialStore,

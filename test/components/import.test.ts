@@ -57,6 +57,19 @@ describe('mcp-import', () => {
     expect($(el, '[data-action="import"]').hidden).to.equal(false);
   });
 
+  it('says which entries will need sign-in (OAuth) and which may (no credentials), from the config alone', async () => {
+    const el = await fixture<McpImportElement>(html`<mcp-import></mcp-import>`);
+    el.showPreview({
+      ...preview,
+      entries: [...preview.entries, entry({ name: 'linear', url: 'https://mcp.linear.app/mcp', status: 'add', authKind: 'oauth' })],
+    });
+    const hints = [...el.shadowRoot!.querySelectorAll('tbody tr')].map((r) =>
+      r.querySelector('[data-sign-in]')?.getAttribute('data-sign-in'),
+    );
+    expect(hints).to.deep.equal([undefined, undefined, 'maybe', 'needed']);
+    expect($(el, 'tr[data-entry="linear"] [data-sign-in]').textContent).to.contain('Needs sign-in');
+  });
+
   it('never selects a conflict until its overwrite box is ticked', async () => {
     const el = await fixture<McpImportElement>(html`<mcp-import></mcp-import>`);
     el.value = 'x';

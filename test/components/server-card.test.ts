@@ -39,6 +39,14 @@ describe('mcp-server-card actions', () => {
     expect(button(el, 'authorize')!.textContent).to.equal('Re-authorize');
   });
 
+  it('offers the one-click switch to OAuth on a server set up without authorization that asks to authorize', async () => {
+    const el = await card(server({ authKind: 'none', reason: { kind: 'auth', message: 'It asks for sign-in.', action: 'authorize' } }));
+    expect(button(el, 'authorize')!.textContent).to.equal('Switch to OAuth and authorize');
+    expect(button(el, 'forget-auth')).to.equal(null);
+    const edit = await card(server({ authKind: 'none', reason: { kind: 'auth', message: 'Choose OAuth or a token.', action: 'edit' } }));
+    expect(button(edit, 'authorize')).to.equal(null);
+  });
+
   it('offers "Grant access" only for the grant-permission action', async () => {
     const granted = await card(
       server({ authKind: 'none', status: 'error', reason: { kind: 'permission', message: 'No access.', action: 'grant-permission' } }),

@@ -4,7 +4,7 @@
  * window (chrome.identity.launchWebAuthFlow) on a real oidc-provider; closing it says the
  * authorization was cancelled; approving it makes the server ready and its tool callable with
  * the issued token; no access or refresh token is left in plaintext in storage.local or
- * IndexedDB; "Forget authorization" revokes at the AS and returns the server to `needs-auth`.
+ * IndexedDB; the request log shows the token request with no secret; "Forget authorization" revokes at the AS and returns the server to `needs-auth`.
  * Also: a token the resource server stops accepting mid-session is refreshed once and handed to
  * the live session, and the call runs once (E9); a tool needing more scope offers "Grant more
  * access", whose step-up lets the user's re-run succeed with both scopes (E7, H3); a refresh the
@@ -27,11 +27,29 @@ before(async () => {
   as = await startOAuthServers({ approval: 'button' });
   ext = await launchExtension();
   panel = await ext.openPanel();
+  await setTrapCookies(panel);
 });
+
+/**
+ * The cookie trap (SPEC N2): the browser holds cookies for the MCP and authorization-server
+ * hosts (ports do not separate cookies), and the test servers refuse with 403 any API request
+ * that carries one, as Origin-checking auth frameworks do. Every test below runs through it.
+ */
+async function setTrapCookies(page: Page) {
+  const cdp = await page.createCDPSession();
+  for (const domain of ['127.0.0.1', 'localhost']) {
+    await cdp.send('Network.setCookie', { name: 'trap_lax', value: '1', domain, path: '/', sameSite: 'Lax' });
+    await cdp.send('Network.setCookie', { name: 'trap_none', value: '1', domain, path: '/', sameSite: 'None', secure: true });
+  }
+  const { cookies } = await cdp.send('Network.getCookies', { urls: [as.mcpUrl, as.issuer] });
+  assert.ok(cookies.filter((c) => c.name.startsWith('trap_')).length >= 2, 'the trap cookies are set');
+  await cdp.detach();
+}
 
 after(async () => {
   await ext?.close();
   await as?.close();
+  assert.deepEqual(as?.cookieSightings ?? [], [], 'no request of the extension carried a cookie');
 });
 
 /** The authorization window: a new page target on the authorization server. */
@@ -88,6 +106,27 @@ test('approving in the authorization window makes the server ready and its tool 
   assert.equal(result.ok, true, JSON.stringify(result));
   assert.match(result.value!.content[0]!.text, /^client=\S+/);
   assert.equal(as.stats.toolCalls, 1);
+});
+
+test('the whole flow and the tool call sent no cookie to the MCP or authorization server (credentials omitted, N2)', async () => {
+  assert.ok(as.issued.accessTokens.length >= 1, 'discovery, registration and token requests ran');
+  assert.ok(as.stats.toolCalls >= 1, 'the MCP transport ran');
+  assert.deepEqual(as.cookieSightings, []);
+});
+
+test("the request log shows the authorization's discovery, registration and token requests, with no secret in any row (J2)", async () => {
+  const log = (await panel.evaluate(`chrome.runtime.sendMessage({ type: 'panel:get-log', params: { serverId: 'secure' } })`)) as {
+    ok: boolean;
+    value: { entries: { method: string; status: unknown; request?: { httpMethod: string; url: string } }[] };
+  };
+  assert.equal(log.ok, true);
+  const steps = log.value.entries.map((e) => e.method);
+  for (const step of ['oauth:discovery', 'oauth:register', 'oauth:token']) assert.ok(steps.includes(step), `${step} in ${steps.join(',')}`);
+  const token = log.value.entries.find((e) => e.method === 'oauth:token' && e.status === 200);
+  assert.deepEqual(token?.request, { httpMethod: 'POST', url: `${as.issuer}/token` });
+  const text = JSON.stringify(log);
+  for (const secret of [...as.issued.accessTokens, ...as.issued.refreshTokens]) assert.ok(!text.includes(secret), 'a token in the log');
+  assert.ok(!/code_verifier|client_secret|"code"|refresh_token|access_token/.test(text), text);
 });
 
 test('no access or refresh token is stored in plaintext in chrome.storage.local or IndexedDB', async () => {

@@ -28,7 +28,17 @@ export interface OAuthServers {
   mcpUrl: string;
   /** Every access and refresh token the token endpoint handed out. */
   issued: { accessTokens: string[]; refreshTokens: string[] };
-  stats: { toolCalls: number; unauthorized: number; revocations: number; forbidden: number; adminCalls: number };
+  stats: {
+    toolCalls: number;
+    unauthorized: number;
+    revocations: number;
+    forbidden: number;
+    adminCalls: number;
+    cookieRequests: number;
+    authorizeRequests: number;
+  };
+  /** `METHOD path` of every request that arrived with a `Cookie` header (refused with 403 outside the authorization window's pages). */
+  cookieSightings: string[];
   /** The resource server refuses (401) every access token issued so far, as after a server-side revocation. */
   rejectIssuedAccessTokens(): void;
   /** While true the token endpoint answers every request with 400 invalid_grant (an expired sign-in). */
@@ -40,6 +50,11 @@ export interface OAuthServerOptions {
   approval?: 'auto' | 'button';
   /** Lifetime of access tokens in seconds. */
   accessTokenTtl?: number;
+  /**
+   * The PRM lives at a path no well-known probe finds, announced only in the 401 challenge, which
+   * also names the scope (`mcp:tools`) while the PRM lists both scopes.
+   */
+  prmOnlyInChallenge?: boolean;
 }
 
 function listen(app: express.Express): Promise<Server> {
@@ -70,14 +85,34 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
   const publicKey = createPublicKey(privateKey);
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'k1', use: 'sig', alg: 'RS256' };
   const issued = { accessTokens: [] as string[], refreshTokens: [] as string[] };
-  const stats = { toolCalls: 0, unauthorized: 0, revocations: 0, forbidden: 0, adminCalls: 0 };
+  const stats = { toolCalls: 0, unauthorized: 0, revocations: 0, forbidden: 0, adminCalls: 0, cookieRequests: 0, authorizeRequests: 0 };
+  const cookieSightings: string[] = [];
+  /**
+   * The trap of widely used auth frameworks: a request carrying a cookie gets an `Origin` check,
+   * which `chrome-extension://…` fails (403). The authorization window's pages (`/auth`,
+   * `/interaction/…`) keep their cookies; every API request — discovery, registration, token, revocation, MCP — must
+   * arrive without any.
+   */
+  const refuseCookies: express.RequestHandler = (req, res, next) => {
+    if (!req.headers.cookie || /^\/(auth|interaction)(\/|$)/.test(req.path)) {
+      next();
+      return;
+    }
+    stats.cookieRequests++;
+    cookieSightings.push(`${req.method} ${req.path}`);
+    res
+      .status(403)
+      .json({ error: 'invalid_request', error_description: `cookie sent from Origin ${req.headers.origin ?? 'none'}: refused` });
+  };
   const rejected = new Set<string>();
   const controls = { refuseTokenRequests: false };
 
   const asApp = express();
+  asApp.use(refuseCookies);
   const asServer = await listen(asApp);
   const issuer = `http://127.0.0.1:${portOf(asServer)}`;
   const mcpApp = express();
+  mcpApp.use(refuseCookies);
   const mcpServer = await listen(mcpApp);
   const mcpUrl = `http://127.0.0.1:${portOf(mcpServer)}/mcp`;
 
@@ -172,12 +207,33 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     }
     next();
   });
+  asApp.use((req, _res, next) => {
+    if (req.method === 'GET' && req.path === '/auth') stats.authorizeRequests++;
+    next();
+  });
   asApp.use(provider.callback());
 
   const oauthMetadata = (await (await fetch(`${issuer}/.well-known/oauth-authorization-server`)).json()) as OAuthMetadata;
-  mcpApp.use(mcpAuthMetadataRouter({ oauthMetadata, resourceServerUrl: new URL(mcpUrl), scopesSupported: [OAUTH_SCOPE] }));
+  const challengePrm = `${new URL(mcpUrl).origin}/meta/protected-resource`;
+  if (options.prmOnlyInChallenge) {
+    mcpApp.get(
+      '/meta/protected-resource',
+      (_req, res) => void res.json({ resource: mcpUrl, authorization_servers: [issuer], scopes_supported: [OAUTH_SCOPE, ADMIN_SCOPE] }),
+    );
+    mcpApp.post('/mcp', (req, res, next) => {
+      if (req.headers.authorization) {
+        next();
+        return;
+      }
+      stats.unauthorized++;
+      res.set('WWW-Authenticate', `Bearer resource_metadata="${challengePrm}", scope="${OAUTH_SCOPE}"`);
+      res.status(401).json({ error: 'invalid_token', error_description: 'authorization needed' });
+    });
+  } else {
+    mcpApp.use(mcpAuthMetadataRouter({ oauthMetadata, resourceServerUrl: new URL(mcpUrl), scopesSupported: [OAUTH_SCOPE] }));
+  }
   const bearer = requireBearerAuth({
-    resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(new URL(mcpUrl)),
+    resourceMetadataUrl: options.prmOnlyInChallenge ? challengePrm : getOAuthProtectedResourceMetadataUrl(new URL(mcpUrl)),
     verifier: {
       async verifyAccessToken(token) {
         try {
@@ -239,6 +295,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     mcpUrl,
     issued,
     stats,
+    cookieSightings,
     rejectIssuedAccessTokens() {
       for (const t of issued.accessTokens) rejected.add(t);
     },

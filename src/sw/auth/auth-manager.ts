@@ -4,9 +4,10 @@
  * {@link CredentialStore} does, keyed by binding (E10) — so a service-worker restart loses
  * only in-flight promises and discovery caches, both safe to rebuild.
  */
+import { probeChallenge } from './challenge-probe.js';
 import { createPkce, randomState } from './pkce.js';
 import { buildAuthorizationUrl, mapAuthorizeFailure, parseAuthorizationCallback } from './authorize.js';
-import { discover, type DiscoveryResult } from './discovery.js';
+import { discover, withLegacyNote, type DiscoveryResult } from './discovery.js';
 import {
   AuthorizationDeniedError,
   AuthorizationRequiredError,
@@ -53,6 +54,8 @@ const DEAD_REFRESH_ERRORS = new Set(['invalid_grant', 'invalid_client', 'unautho
 
 export interface AuthManagerPorts {
   fetch: FetchLike;
+  /** The fetch for requests made for one server, if it differs (the worker logs them in that server's request log). */
+  fetchFor?: (serverId: string) => FetchLike;
   now: Clock;
   authorize: AuthorizeFn;
   store: CredentialStore;
@@ -130,11 +133,15 @@ export class AuthManager {
     throw needsAuth(cfg, refreshFailure);
   }
 
-  /** Start (or restart) authorization from a user click, even if tokens exist ("Re-authorize"). */
-  authorize(cfg: AuthServerConfig, wwwAuthenticate?: string | null): Promise<string> {
+  /**
+   * Start (or restart) authorization from a user click, even if tokens exist ("Re-authorize").
+   * `probed` is the server's answer to an unauthenticated `initialize` the caller already sent
+   * (its `WWW-Authenticate`, if any): the flow then does not ask the server again.
+   */
+  authorize(cfg: AuthServerConfig, probed?: { wwwAuthenticate: string | undefined }): Promise<string> {
     requireOAuth(cfg);
-    this.#remember(cfg, wwwAuthenticate);
-    return this.#flow(cfg, false);
+    this.#remember(cfg, probed?.wwwAuthenticate);
+    return this.#flow(cfg, false, probed !== undefined);
   }
 
   /**
@@ -148,6 +155,12 @@ export class AuthManager {
   ): Promise<string> {
     if (cfg.auth.kind === 'bearer') throw new BearerRejectedError(cfg.url);
     if (cfg.auth.kind === 'none') {
+      // A Bearer challenge says OAuth can help (seed §3): the card offers the one-click switch.
+      if (parseBearerChallenge(wwwAuthenticate))
+        throw new AuthorizationRequiredError(
+          `${cfg.url} asks for sign-in (it answered 401 with a Bearer challenge), but it is set up without authorization. Switch it to OAuth and authorize.`,
+          cfg.url,
+        );
       throw new AuthorizationRequiredError(`${cfg.url} requires authorization; choose OAuth or a bearer token for it.`, cfg.url, {
         action: 'edit',
       });
@@ -158,7 +171,10 @@ export class AuthManager {
     const key = await this.#currentKey(cfg);
     if (state.unauthorizedRetries > MAX_UNAUTHORIZED_RETRIES) {
       if (key) await this.#ports.store.putAccessToken(key, undefined);
-      throw new AuthorizationRequiredError(`${cfg.url} rejected a freshly issued token; authorize again.`, cfg.url);
+      throw new AuthorizationRequiredError(
+        `${cfg.url}: the server rejected a token its authorization server just issued, so retrying stopped. The server or its authorization server may be misconfigured (token audience or resource); authorize again once it is fixed.`,
+        cfg.url,
+      );
     }
     let refreshFailure: unknown;
     if (key) {
@@ -233,14 +249,14 @@ export class AuthManager {
       const refresh = await store.getRefreshToken(key);
       const access = await store.getAccessToken(key);
       if ((refresh || access) && cfg.auth.kind === 'oauth') {
-        const d = this.#discoveries.get(cfg.id) ?? (await discover(this.#ports.fetch, cfg.url, { existingIssuer: binding.issuer }));
+        const d = this.#discoveries.get(cfg.id) ?? (await discover(this.#fetch(cfg.id), cfg.url, { existingIssuer: binding.issuer }));
         const endpoint = d.metadata.revocation_endpoint;
         const client = d.issuer === binding.issuer ? await this.#storedClient(cfg.auth, key, d) : undefined;
         if (endpoint && client && isAllowedEndpoint(endpoint)) {
           if (refresh)
-            await revokeToken(this.#ports.fetch, { revocationEndpoint: endpoint, client, token: refresh.token, hint: 'refresh_token' });
+            await revokeToken(this.#fetch(cfg.id), { revocationEndpoint: endpoint, client, token: refresh.token, hint: 'refresh_token' });
           if (access)
-            await revokeToken(this.#ports.fetch, { revocationEndpoint: endpoint, client, token: access.token, hint: 'access_token' });
+            await revokeToken(this.#fetch(cfg.id), { revocationEndpoint: endpoint, client, token: access.token, hint: 'access_token' });
           revoked = true;
         }
       }
@@ -252,6 +268,10 @@ export class AuthManager {
       this.#discoveries.delete(cfg.id);
     }
     return revokeError === undefined ? { revoked } : { revoked, revokeError };
+  }
+
+  #fetch(serverId: string): FetchLike {
+    return this.#ports.fetchFor?.(serverId) ?? this.#ports.fetch;
   }
 
   #remember(cfg: AuthServerConfig, header: string | null | undefined): void {
@@ -296,7 +316,7 @@ export class AuthManager {
     if (!refresh) throw needsAuth(cfg, undefined);
     let d = this.#discoveries.get(cfg.id);
     if (!d || d.issuer !== key.issuer || d.resource !== key.resource) {
-      d = await discover(this.#ports.fetch, cfg.url, {
+      d = await discover(this.#fetch(cfg.id), cfg.url, {
         existingIssuer: key.issuer,
         ...resourceMetadataOption(this.#challenges.get(cfg.id)),
       });
@@ -315,7 +335,7 @@ export class AuthManager {
     let tokens: TokenSet;
     try {
       const req = { tokenEndpoint: d.metadata.token_endpoint, client, refreshToken: refresh.token };
-      tokens = await refreshTokens(this.#ports.fetch, d.legacy ? req : { ...req, resource: d.resource });
+      tokens = await refreshTokens(this.#fetch(cfg.id), d.legacy ? req : { ...req, resource: d.resource });
     } catch (e) {
       if (e instanceof TokenError && e.oauthError && DEAD_REFRESH_ERRORS.has(e.oauthError)) {
         await store.putRefreshToken(key, undefined);
@@ -328,34 +348,50 @@ export class AuthManager {
   }
 
   /** Single-flight per server: two clicks or two connects open one window, not two. */
-  #flow(cfg: AuthServerConfig, stepUp: boolean): Promise<string> {
+  #flow(cfg: AuthServerConfig, stepUp: boolean, probed = false): Promise<string> {
     const running = this.#flows.get(cfg.id);
     if (running) return running;
-    const p = this.#doFlow(cfg, stepUp).finally(() => this.#flows.delete(cfg.id));
+    const p = this.#doFlow(cfg, stepUp, probed).finally(() => this.#flows.delete(cfg.id));
     this.#flows.set(cfg.id, p);
     return p;
   }
 
-  async #doFlow(cfg: AuthServerConfig, stepUp: boolean): Promise<string> {
+  async #doFlow(cfg: AuthServerConfig, stepUp: boolean, probed: boolean): Promise<string> {
     const ports = this.#ports;
-    const auth = requireOAuth(cfg);
+    // No 401 seen yet (a first "Authorize"): ask the server itself, unauthenticated, what it wants.
+    if (!probed && !this.#challenges.has(cfg.id)) this.#remember(cfg, await probeChallenge(this.#fetch(cfg.id), cfg.url));
     const challenge = this.#challenges.get(cfg.id);
     const resource = canonicalResourceUrl(cfg.url);
     const old = await ports.store.getBinding(cfg.id);
-    const d = await discover(ports.fetch, cfg.url, {
+    const d = await discover(this.#fetch(cfg.id), cfg.url, {
       ...resourceMetadataOption(challenge),
       ...(old && old.resource === resource ? { existingIssuer: old.issuer } : {}),
     });
     this.#discoveries.set(cfg.id, d);
+    try {
+      return await this.#flowAt(cfg, d, old, challenge, stepUp);
+    } catch (e) {
+      throw withLegacyNote(e, d);
+    }
+  }
+
+  /** The flow once discovery has said who authorizes this server. */
+  async #flowAt(
+    cfg: AuthServerConfig,
+    d: DiscoveryResult,
+    old: AuthBinding | undefined,
+    challenge: BearerChallenge | undefined,
+    stepUp: boolean,
+  ): Promise<string> {
+    const ports = this.#ports;
+    const auth = requireOAuth(cfg);
     const key: CredentialKey = { serverId: cfg.id, resource: d.resource, issuer: d.issuer };
     if (old && (old.issuer !== key.issuer || old.resource !== key.resource)) await this.#dropBinding(cfg.id, old);
 
-    const granted = stepUp
-      ? ((await ports.store.getAccessToken(key))?.scope ?? (await ports.store.getRefreshToken(key))?.scope)
-      : undefined;
+    // Kept whatever the reason for this authorization (step-up, Re-authorize): never narrowed (E7).
+    const granted = (await ports.store.getAccessToken(key))?.scope ?? (await ports.store.getRefreshToken(key))?.scope;
     const scope = selectScope({
       ...(challenge?.scope !== undefined ? { challengeScope: challenge.scope } : {}),
-      stepUp,
       ...(granted !== undefined ? { grantedScope: granted } : {}),
       ...(d.prm?.scopes_supported ? { prmScopes: d.prm.scopes_supported } : {}),
       ...(auth.scopes ? { configuredScopes: auth.scopes } : {}),
@@ -386,7 +422,7 @@ export class AuthManager {
       await ports.store.putClient(key, client);
     }
     const { code, codeVerifier } = result;
-    const tokens = await exchangeCode(ports.fetch, {
+    const tokens = await exchangeCode(this.#fetch(cfg.id), {
       tokenEndpoint: d.metadata.token_endpoint,
       client,
       code,
@@ -453,7 +489,7 @@ export class AuthManager {
     scope: string | undefined,
     store = true,
   ): Promise<StoredClient> {
-    const resolved = await resolveClient(this.#ports.fetch, {
+    const resolved = await resolveClient(this.#fetch(key.serverId), {
       metadata: d.metadata,
       redirectUri: this.#ports.redirectUri,
       clientName: this.#ports.clientName ?? 'Remote MCP for Chrome',

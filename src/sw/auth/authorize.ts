@@ -62,7 +62,7 @@ export function parseAuthorizationCallback(callbackUrl: string, expect: Callback
   if (iss !== null || expect.issRequired) {
     if (iss !== expect.issuer) {
       throw new AuthorizationResponseError(
-        `The authorization response came from "${clip(iss ?? '(no issuer)', 200)}" instead of the authorization server ${expect.issuer}; it was ignored.`,
+        `The issuer check failed: the authorization response names the issuer "${clip(iss ?? '(none)', 200)}", not the authorization server ${expect.issuer} (RFC 9207 "iss" mismatch); it was ignored.`,
         expect.issuer,
       );
     }

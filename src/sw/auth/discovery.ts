@@ -1,12 +1,14 @@
 /**
  * Protected-resource discovery (RFC 9728, SPEC E3/E4): find which authorization server guards
  * the MCP server, without letting the server steer us to another origin or a plain-HTTP URL.
- * When no PRM exists at all, fall back to the 2025-03-26 rules (AS at the MCP origin).
+ * Only when no PRM exists anywhere — none announced in the challenge, neither the path-aware nor
+ * the root document — fall back to the 2025-03-26 rules (AS at the MCP origin); the documents
+ * tried are kept, so an error on that path can say why it was taken.
  */
 import * as z from 'zod/mini';
 import { guardedFetch, readJsonCapped } from './bounded-fetch.js';
 import { DiscoveryError, MetadataError, MultipleAuthorizationServersError, ResourceMismatchError } from './errors.js';
-import { defaultEndpointsMetadata, fetchAuthServerMetadata, type AuthServerMetadata } from './metadata.js';
+import { authServerMetadataUrls, defaultEndpointsMetadata, fetchAuthServerMetadata, type AuthServerMetadata } from './metadata.js';
 import type { FetchLike } from './ports.js';
 import { describeIssues } from './schema-util.js';
 import { canonicalResourceUrl, isAllowedEndpoint, isSameOrigin, tryParseUrl } from './url-policy.js';
@@ -105,6 +107,8 @@ export interface DiscoveryResult {
   prm?: ProtectedResourceMetadata;
   /** True when no PRM exists and the 2025-03-26 rules were used. */
   legacy: boolean;
+  /** With `legacy`: the documents tried that did not exist (PRM; AS metadata if the defaults were used). */
+  tried?: { prm: string[]; metadata: string[] };
 }
 
 export interface DiscoverOptions {
@@ -123,7 +127,12 @@ export async function discover(fetchFn: FetchLike, mcpUrl: string, options: Disc
     throw new DiscoveryError(`The server URL cannot be authorized: ${(e as Error).message}`, mcpUrl);
   }
   const found = await fetchProtectedResourceMetadata(fetchFn, resource, options.resourceMetadataUrl);
-  if (!found) return discoverLegacy(fetchFn, resource);
+  if (!found) {
+    const tried = protectedResourceMetadataUrls(resource, options.resourceMetadataUrl);
+    // The challenge announced a PRM: the server is not a 2025-03-26 server, whatever the well-known URLs say.
+    if (options.resourceMetadataUrl !== undefined) throw announcedButMissing(resource, options.resourceMetadataUrl, tried);
+    return discoverLegacy(fetchFn, resource, tried);
+  }
   const { prm, url } = found;
   let prmResource: string | undefined;
   try {
@@ -145,9 +154,43 @@ export async function discover(fetchFn: FetchLike, mcpUrl: string, options: Disc
   return { resource, issuer, metadata, prm, legacy: false };
 }
 
+function announcedButMissing(resource: string, announced: string, tried: string[]): DiscoveryError {
+  const ignored =
+    isSameOrigin(announced, resource) && isAllowedEndpoint(announced)
+      ? ''
+      : ` (${announced} was not fetched: it is not on the server's origin over HTTPS or loopback HTTP)`;
+  return new DiscoveryError(
+    `${resource} announced protected resource metadata at ${announced} in its 401 challenge${ignored}, but none could be read (tried ${tried.join(', ')}); authorization was not attempted.`,
+    announced,
+  );
+}
+
 /** 2025-03-26: the AS is at the MCP origin; without metadata, use `/authorize`, `/token`, `/register`. */
-async function discoverLegacy(fetchFn: FetchLike, resource: string): Promise<DiscoveryResult> {
+async function discoverLegacy(fetchFn: FetchLike, resource: string, triedPrm: string[]): Promise<DiscoveryResult> {
   const origin = new URL(resource).origin;
-  const metadata = (await fetchAuthServerMetadata(fetchFn, origin, { legacy: true })) ?? defaultEndpointsMetadata(origin);
-  return { resource, issuer: origin, metadata, legacy: true };
+  let metadata: AuthServerMetadata | undefined;
+  try {
+    metadata = await fetchAuthServerMetadata(fetchFn, origin, { legacy: true });
+  } catch (e) {
+    if (e instanceof Error) e.message += legacySuffix({ prm: triedPrm, metadata: [] });
+    throw e;
+  }
+  const tried = { prm: triedPrm, metadata: metadata ? [] : authServerMetadataUrls(origin) };
+  return { resource, issuer: origin, metadata: metadata ?? defaultEndpointsMetadata(origin), legacy: true, tried };
+}
+
+function legacySuffix(tried: NonNullable<DiscoveryResult['tried']>): string {
+  const defaults = tried.metadata.length
+    ? `; it publishes no metadata either (tried ${tried.metadata.join(', ')}), so its default /authorize, /token and /register were used`
+    : '';
+  return ` (No protected resource metadata exists — tried ${tried.prm.join(', ')} — so the 2025-03-26 rules were used: the authorization server at the MCP server's origin${defaults}.)`;
+}
+
+/**
+ * An error met on the 2025-03-26 path, with the documents that were tried first appended, so
+ * "registration at …/register failed (HTTP 404)" says why that URL was used at all.
+ */
+export function withLegacyNote(e: unknown, d: DiscoveryResult): unknown {
+  if (d.legacy && d.tried && e instanceof Error) e.message += legacySuffix(d.tried);
+  return e;
 }

@@ -5,7 +5,7 @@
 import { guardedFetch } from './bounded-fetch.js';
 import { TokenError } from './errors.js';
 import type { FetchLike, StoredClient } from './ports.js';
-import { applyClientAuth } from './token.js';
+import { applyClientAuth, readOAuthError } from './token.js';
 
 export interface RevokeRequest {
   revocationEndpoint: string;
@@ -25,11 +25,13 @@ export async function revokeToken(fetchFn: FetchLike, req: RevokeRequest): Promi
     { method: 'POST', headers, body: params.toString() },
     'revocation endpoint',
   );
-  await res.body?.cancel().catch(() => undefined);
   if (!res.ok) {
+    const { error, description } = await readOAuthError(res, req.revocationEndpoint);
     throw new TokenError(
-      `The revocation endpoint ${req.revocationEndpoint} refused to revoke the token (HTTP ${res.status}).`,
+      `The revocation endpoint ${req.revocationEndpoint} refused to revoke the token (HTTP ${res.status}${error ? `: ${error}` : ''}${description ? ` — ${description}` : ''}).`,
       req.revocationEndpoint,
+      error,
     );
   }
+  await res.body?.cancel().catch(() => undefined);
 }

@@ -105,7 +105,8 @@ async function tokenRequest(fetchFn: FetchLike, req: TokenRequestBase, params: U
   return parseTokenResponse(await readJsonCapped(res, url, 'token endpoint'), url);
 }
 
-async function readOAuthError(res: Response, url: string): Promise<{ error?: string; description?: string }> {
+/** The AS's `error` and `error_description`, bounded, read as text (never markup). */
+export async function readOAuthError(res: Response, url: string): Promise<{ error?: string; description?: string }> {
   try {
     const json = (await readJsonCapped(res, url, 'token error response', 16 * 1024)) as Record<string, unknown> | null;
     const out: { error?: string; description?: string } = {};

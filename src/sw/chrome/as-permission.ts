@@ -19,10 +19,16 @@ export interface AsPermissionPorts {
  * Origin patterns the authorization would need and Chrome has not granted; empty when nothing
  * is missing or when discovery fails here (the authorization itself then reports why, in words).
  */
-export async function missingAuthOrigins(ports: AsPermissionPorts, mcpUrl: string, existingIssuer?: string): Promise<string[]> {
+export async function missingAuthOrigins(
+  ports: AsPermissionPorts,
+  mcpUrl: string,
+  existingIssuer?: string,
+  /** `resource_metadata` of the server's 401 challenge, tried first as discovery does. */
+  challengeUrl?: string,
+): Promise<string[]> {
   let issuer: string;
   try {
-    const found = await fetchProtectedResourceMetadata(ports.fetch, mcpUrl);
+    const found = await fetchProtectedResourceMetadata(ports.fetch, mcpUrl, challengeUrl);
     if (!found) return [];
     issuer = chooseIssuer(found.prm, found.url, existingIssuer);
   } catch {

@@ -9,6 +9,8 @@ import type { ConfigStore } from '../../storage/config-store.js';
 import type { AuthManager } from '../auth/auth-manager.js';
 import type { McpManager } from '../manager/mcp-manager.js';
 import { originPattern } from '../../common/url-rules.js';
+import { probeChallenge } from '../auth/challenge-probe.js';
+import { parseBearerChallenge } from '../auth/www-authenticate.js';
 import { missingAuthOrigins, type AsPermissionPorts } from '../chrome/as-permission.js';
 import { authConfigOf, sealClientSecret } from '../chrome/oauth-runtime.js';
 import { tryParseUrl } from '../auth/url-policy.js';
@@ -16,7 +18,7 @@ import { tryParseUrl } from '../auth/url-policy.js';
 /** What the OAuth actions use, handed in by main.ts. */
 export interface OAuthHandlerDeps {
   manager: McpManager;
-  configStore: Pick<ConfigStore, 'read'>;
+  configStore: Pick<ConfigStore, 'read' | 'updateServer'>;
   auth: Pick<AuthManager, 'authorize' | 'forget'>;
   /** Network and granted-origin checks for the authorization server's origin (SPEC L1). */
   asPermission: AsPermissionPorts;
@@ -63,6 +65,16 @@ async function oauthConfig(configStore: OAuthHandlerDeps['configStore'], serverI
 }
 
 /**
+ * The one-click switch of a server set up without authorization that answered 401 Bearer: its
+ * stored auth becomes OAuth (no client, no scopes: discovery and the challenge supply them).
+ * A bearer or OAuth server is left as it is.
+ */
+async function useOAuth(configStore: OAuthHandlerDeps['configStore'], serverId: string): Promise<void> {
+  const config = (await configStore.read()).servers.find((s) => s.id === serverId);
+  if (config?.auth.kind === 'none') await configStore.updateServer(serverId, { auth: { kind: 'oauth' } });
+}
+
+/**
  * Runs the interactive authorization, then connects. A cancelled or refused authorization
  * leaves the server in `needs-auth` with that reason. Writing the new binding reconciles the
  * server (disconnect barrier, C3), which can supersede our first connect: it is retried.
@@ -70,13 +82,18 @@ async function oauthConfig(configStore: OAuthHandlerDeps['configStore'], serverI
 async function authorizeServer(
   deps: OAuthHandlerDeps,
   serverId: string,
+  switchToOAuth = false,
 ): Promise<{ status: 'ready' | 'needs-auth'; missingOrigins?: string[] }> {
   const { manager } = deps;
+  if (switchToOAuth) await useOAuth(deps.configStore, serverId);
   const config = await oauthConfig(deps.configStore, serverId);
+  // The server's answer to an unauthenticated initialize drives discovery and scope (E3, E7).
+  const challenge = await probeChallenge(deps.asPermission.fetch, config.url);
   const missingOrigins = await missingAuthOrigins(
     deps.asPermission,
     config.url,
     config.auth.kind === 'oauth' ? config.auth.binding?.issuer : undefined,
+    parseBearerChallenge(challenge)?.resourceMetadata,
   );
   if (missingOrigins.length > 0) {
     const message = `Chrome has not granted access to the authorization server (${missingOrigins.join(', ')}). Click "Authorize" again and allow it.`;
@@ -85,7 +102,7 @@ async function authorizeServer(
   }
   let token: string;
   try {
-    token = await deps.auth.authorize(await authConfigOf(config));
+    token = await deps.auth.authorize(await authConfigOf(config), { wwwAuthenticate: challenge });
   } catch (e) {
     const w = toWireError(e, 'auth');
     const kind =
@@ -116,7 +133,7 @@ async function forgetAuthorization(deps: Pick<OAuthHandlerDeps, 'configStore' | 
 /** The handlers of src/protocol/panel-oauth.ts, spread into the panel API. */
 export function oauthPanelHandlers(deps: OAuthHandlerDeps) {
   return {
-    'panel:authorize': (p: { serverId: string }) => authorizeServer(deps, p.serverId),
+    'panel:authorize': (p: { serverId: string; switchToOAuth?: boolean | undefined }) => authorizeServer(deps, p.serverId, p.switchToOAuth),
     'panel:forget-authorization': async (p: { serverId: string }) => {
       const r = await forgetAuthorization(deps, p.serverId);
       return { revoked: r.revoked, ...(r.revokeError !== undefined ? { revokeError: r.revokeError.slice(0, 4096) } : {}) };

@@ -13,6 +13,7 @@ import { RemoteError, toWireError } from '../../protocol/result.js';
 import type { McpServerConfig } from '../../storage/config-schema.js';
 import { newRequestAuthState, type AuthManager, type RequestAuthState } from '../auth/auth-manager.js';
 import type { AuthServerConfig } from '../auth/ports.js';
+import { parseBearerChallenge } from '../auth/www-authenticate.js';
 
 export type RequestFn = <M extends OffscreenMethod>(method: M, params: OffscreenParams<M>) => Promise<OffscreenValue<M>>;
 
@@ -108,8 +109,10 @@ export function withOAuthRetry(deps: OAuthRequestDeps): OAuthRequestFn {
     state: RequestAuthState,
   ): Promise<string | undefined> {
     const config = await deps.configOf(serverId);
-    if (!config || config.auth.kind !== 'oauth') return undefined;
+    if (!config || config.auth.kind === 'bearer') return undefined;
     const challenge = toWireError(error).wwwAuthenticate ?? null;
+    // Set up without authorization but answering 401 Bearer: needs-auth, offering the switch to OAuth (E3).
+    if (config.auth.kind === 'none' && !(is401(error) && parseBearerChallenge(challenge))) return undefined;
     try {
       if (isScopeChallenge(error)) {
         if (!deps.auth.handleForbidden) return undefined;

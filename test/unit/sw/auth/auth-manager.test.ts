@@ -12,7 +12,7 @@ import {
   StepUpLimitError,
 } from '../../../../src/sw/auth/errors.js';
 import type { AuthServerConfig, AuthorizeFn } from '../../../../src/sw/auth/ports.js';
-import { FakeAs, FakeNet, ISSUER, MCP, REDIRECT, type FakeAsOptions } from './fake-net.js';
+import { FakeAs, FakeNet, ISSUER, json, MCP, REDIRECT, type FakeAsOptions } from './fake-net.js';
 
 const CFG: AuthServerConfig = { id: 's1', url: MCP, auth: { kind: 'oauth' } };
 const KEY = { serverId: 's1', resource: MCP, issuer: ISSUER };
@@ -64,6 +64,67 @@ test('the scope of the current challenge is used for the first authorization', a
   assert.equal(new URL(as.authorizeUrls[0]!).searchParams.get('scope'), 'tools:call');
 });
 
+test("a first Authorize asks the server itself: its 401 challenge's resource_metadata and scope drive discovery (E3, E7)", async () => {
+  const { as, net, manager } = setup({ prm: false });
+  const prmUrl = 'https://mcp.example.com/meta/prm';
+  net.on(prmUrl, { resource: MCP, authorization_servers: [ISSUER], scopes_supported: ['read', 'admin'] });
+  net.on(MCP, (req) =>
+    req.method === 'POST' && !req.headers.has('authorization')
+      ? new Response('{}', { status: 401, headers: { 'www-authenticate': `Bearer resource_metadata="${prmUrl}", scope="read"` } })
+      : new Response('unexpected', { status: 500 }),
+  );
+  assert.equal(await manager.authorize(CFG), 'at-2');
+  assert.equal(as.authorizeUrls.length, 1);
+  assert.equal(new URL(as.authorizeUrls[0]!).searchParams.get('scope'), 'read');
+  const urls = net.urls();
+  assert.equal(urls[0], MCP, 'the unauthenticated initialize goes first');
+  assert.equal((JSON.parse(net.requests[0]!.body) as { method: string }).method, 'initialize');
+  assert.equal(urls[1], prmUrl, 'the challenge PRM has priority over the well-known URLs');
+  assert.ok(!urls.some((u) => u.includes('/.well-known/oauth-protected-resource')));
+  assert.ok(!urls.includes('https://mcp.example.com/register'), 'no 2025-03-26 fallback');
+});
+
+test('a failure on the 2025-03-26 path says which metadata documents were tried first (E3)', async () => {
+  const net = new FakeNet();
+  const manager = new AuthManager({
+    fetch: net.fetch,
+    now: () => 0,
+    authorize: () => Promise.reject(new Error('no window')),
+    store: new MemoryCredentialStore(),
+    redirectUri: REDIRECT,
+  });
+  await assert.rejects(manager.authorize(CFG), (e: unknown) => {
+    assert.ok(e instanceof Error);
+    assert.match(e.message, /https:\/\/mcp\.example\.com\/register/);
+    assert.match(
+      e.message,
+      /No protected resource metadata exists — tried https:\/\/mcp\.example\.com\/\.well-known\/oauth-protected-resource\/mcp, /,
+    );
+    assert.match(
+      e.message,
+      /2025-03-26 rules were used.*publishes no metadata either \(tried https:\/\/mcp\.example\.com\/\.well-known\/oauth-authorization-server/,
+    );
+    return true;
+  });
+});
+
+test('an Authorize whose caller already asked the server sends no second unauthenticated initialize', async () => {
+  const { as, net, manager } = setup({ prm: false });
+  const prmUrl = 'https://mcp.example.com/meta/prm';
+  net.on(prmUrl, { resource: MCP, authorization_servers: [ISSUER] });
+  net.on(MCP, () => new Response('unexpected', { status: 500 }));
+  assert.equal(await manager.authorize(CFG, { wwwAuthenticate: `Bearer resource_metadata="${prmUrl}"` }), 'at-2');
+  assert.equal(net.urls()[0], prmUrl);
+  assert.ok(!net.urls().includes(MCP), 'the caller probed once; the flow does not probe again');
+  assert.equal(as.authorizeUrls.length, 1);
+
+  // The server answered without a challenge: still no second probe, discovery goes to the well-known URLs.
+  const second = setup();
+  second.net.on(MCP, () => new Response('unexpected', { status: 500 }));
+  assert.equal(await second.manager.authorize({ ...CFG, id: 's2' }, { wwwAuthenticate: undefined }), 'at-2');
+  assert.ok(!second.net.urls().includes(MCP));
+});
+
 test('a token near expiry is refreshed with resource, and the rotated refresh token replaces the old one', async () => {
   const { as, store, clock, manager, net } = setup({ expiresIn: 600 });
   await manager.getAccessToken(CFG, { interactive: true });
@@ -107,7 +168,8 @@ test('a 401 refreshes once; a second 401 in the same request is not retried', as
   const calls = as.tokenCalls;
   await assert.rejects(
     manager.handleUnauthorized(CFG, 'Bearer error="invalid_token"', { state, rejectedToken: second }),
-    AuthorizationRequiredError,
+    (e: unknown) =>
+      e instanceof AuthorizationRequiredError && /the server rejected a token its authorization server just issued/.test(e.message),
   );
   assert.equal(as.tokenCalls, calls);
 });
@@ -154,6 +216,20 @@ test('step-up asks for granted ∪ challenged scopes and stops after 3 authoriza
   assert.equal(as.authorizeUrls.length, 4);
 });
 
+test('Re-authorize after a step-up keeps every granted scope: a stale challenge never narrows them (E7)', async () => {
+  const { as, manager } = setup({ prm: { scopes_supported: ['read'] } });
+  await manager.getAccessToken(CFG, { interactive: true });
+  await manager.handleForbidden(CFG, 'Bearer error="insufficient_scope", scope="admin"', {
+    state: newRequestAuthState(),
+    interactive: true,
+  });
+  await manager.authorize(CFG);
+  assert.deepEqual(
+    as.authorizeUrls.map((u) => new URL(u).searchParams.get('scope')),
+    ['read', 'read admin', 'read admin'],
+  );
+});
+
 test('a 403 that is not insufficient_scope does not start authorization', async () => {
   const { as, manager } = setup();
   await manager.getAccessToken(CFG, { interactive: true });
@@ -198,6 +274,16 @@ test('forget revokes at the revocation endpoint and clears every credential', as
   assert.deepEqual(as.revoked, ['rt-2', 'at-2']);
   assert.equal(await store.getBinding('s1'), undefined);
   assert.equal(store.refreshTokens.size + store.accessTokens.size + store.clients.size, 0);
+});
+
+test("a refused revocation reports the AS's error and error_description, bounded, and still deletes locally", async () => {
+  const { net, store, manager } = setup();
+  await manager.getAccessToken(CFG, { interactive: true });
+  net.on(`${ISSUER}/revoke`, () => json({ error: 'invalid_client', error_description: 'x'.repeat(1000) }, 401));
+  const r = await manager.forget(CFG);
+  assert.match(r.revokeError ?? '', /HTTP 401: invalid_client — x+/);
+  assert.ok(r.revokeError!.length <= 301, 'bounded');
+  assert.equal(await store.getBinding('s1'), undefined);
 });
 
 test('a closed window is a cancellation and stores nothing', async () => {

@@ -155,3 +155,54 @@ test('2025-03-26 fallback accepts an issuer with a path on the MCP origin, not a
   const bad = new FakeNet().on('https://mcp.example.com/.well-known/oauth-authorization-server', meta('https://as.example.org'));
   await assert.rejects(discover(bad.fetch, MCP), MetadataError);
 });
+
+test('a PRM announced in the challenge that cannot be read is an error naming the documents tried, never the 2025-03-26 fallback', async () => {
+  const net = new FakeNet();
+  const announced = 'https://mcp.example.com/meta/prm';
+  await assert.rejects(discover(net.fetch, MCP, { resourceMetadataUrl: announced }), (e: unknown) => {
+    assert.ok(e instanceof DiscoveryError);
+    assert.match(e.message, /announced protected resource metadata at https:\/\/mcp\.example\.com\/meta\/prm in its 401 challenge/);
+    for (const url of [announced, PATH_PRM, ROOT_PRM]) assert.ok(e.message.includes(url), `${url} in ${e.message}`);
+    return true;
+  });
+  assert.deepEqual(net.urls(), [announced, PATH_PRM, ROOT_PRM], 'no AS metadata at the MCP origin, no default endpoints');
+});
+
+test('a PRM announced on another origin is not fetched, and the error says so instead of falling back', async () => {
+  const net = new FakeNet();
+  await assert.rejects(discover(net.fetch, MCP, { resourceMetadataUrl: 'https://evil.example/prm' }), (e: unknown) => {
+    assert.ok(e instanceof DiscoveryError);
+    assert.match(e.message, /https:\/\/evil\.example\/prm was not fetched: it is not on the server's origin/);
+    return true;
+  });
+  assert.ok(!net.urls().some((u) => u.includes('evil') || u.includes('oauth-authorization-server')));
+});
+
+test('the 2025-03-26 fallback still requires S256 when the AS declares its methods, and the error names the documents tried', async () => {
+  const net = new FakeNet().on('https://mcp.example.com/.well-known/oauth-authorization-server', {
+    issuer: 'https://mcp.example.com',
+    authorization_endpoint: 'https://mcp.example.com/authorize',
+    token_endpoint: 'https://mcp.example.com/token',
+    code_challenge_methods_supported: ['plain'],
+  });
+  await assert.rejects(discover(net.fetch, MCP), (e: unknown) => {
+    assert.ok(e instanceof MetadataError);
+    assert.match(e.message, /does not declare PKCE S256 support/);
+    assert.match(e.message, /No protected resource metadata exists/);
+    for (const url of [PATH_PRM, ROOT_PRM]) assert.ok(e.message.includes(url), `${url} in ${e.message}`);
+    return true;
+  });
+});
+
+test('the fallback is taken only after the path-aware and root PRM both do not exist, and remembers what was tried', async () => {
+  const net = new FakeNet();
+  const d = await discover(net.fetch, MCP);
+  assert.equal(d.legacy, true);
+  assert.deepEqual(d.tried, {
+    prm: [PATH_PRM, ROOT_PRM],
+    metadata: [
+      'https://mcp.example.com/.well-known/oauth-authorization-server',
+      'https://mcp.example.com/.well-known/openid-configuration',
+    ],
+  });
+});

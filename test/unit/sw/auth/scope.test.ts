@@ -6,12 +6,18 @@ test('the challenge scope is authoritative over PRM and configured scopes', () =
   assert.equal(selectScope({ challengeScope: 'mcp:tools', prmScopes: ['a', 'b'], configuredScopes: ['c'] }), 'mcp:tools');
 });
 
-test('step-up requests the union of granted and challenged scopes, without duplicates', () => {
-  assert.equal(selectScope({ challengeScope: 'write read', stepUp: true, grantedScope: 'read profile' }), 'read profile write');
+test('what was granted is always kept: granted ∪ challenged, without duplicates', () => {
+  assert.equal(selectScope({ challengeScope: 'write read', grantedScope: 'read profile' }), 'read profile write');
 });
 
-test('without a challenge, configured scopes, then PRM scopes_supported, are used', () => {
-  assert.equal(selectScope({ configuredScopes: ['c1', 'c2'], prmScopes: ['a'] }), 'c1 c2');
+test('a stale challenge never narrows the granted scopes (Re-authorize after step-up)', () => {
+  assert.equal(selectScope({ challengeScope: 'admin', grantedScope: 'read admin' }), 'read admin');
+  assert.equal(selectScope({ prmScopes: ['read'], grantedScope: 'read admin' }), 'read admin');
+});
+
+test('without a challenge, PRM scopes_supported, then configured scopes, are used', () => {
+  assert.equal(selectScope({ configuredScopes: ['c1', 'c2'], prmScopes: ['a'] }), 'a');
+  assert.equal(selectScope({ configuredScopes: ['c1', 'c2'] }), 'c1 c2');
   assert.equal(selectScope({ prmScopes: ['a', 'b'] }), 'a b');
 });
 

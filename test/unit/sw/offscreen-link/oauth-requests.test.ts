@@ -10,6 +10,8 @@ import type { OffscreenMethod, OffscreenParams } from '../../../../src/protocol/
 import type { McpServerConfig } from '../../../../src/storage/config-schema.js';
 import { withOAuthRetry, type RequestFn, type UnauthorizedHandler } from '../../../../src/sw/offscreen-link/oauth-requests.js';
 import { AuthorizationRequiredError } from '../../../../src/sw/auth/errors.js';
+import { AuthManager } from '../../../../src/sw/auth/auth-manager.js';
+import { MemoryCredentialStore } from '../../../support/memory-credential-store.js';
 
 const oauthServer = {
   id: 'srv',
@@ -174,6 +176,31 @@ test('a bearer or unauthenticated server is never refreshed: its 401 stays an au
     wrapped('offscreen:connect', connectParams),
     (e: unknown) => e instanceof RemoteError && e.code === 'auth' && e.httpStatus === 401,
   );
+});
+
+test('a server set up without authorization that answers 401 Bearer becomes needs-auth with Authorize, not a token error (E3)', async () => {
+  const manager = new AuthManager({
+    fetch: () => Promise.reject(new Error('no network')),
+    now: () => 0,
+    authorize: () => Promise.reject(new Error('no window')),
+    store: new MemoryCredentialStore(),
+    redirectUri: 'https://x.chromiumapp.org/mcp-oauth',
+  });
+  const wrapped = withOAuthRetry({
+    request: async () => {
+      throw new RemoteError({ code: 'auth', message: 'HTTP 401', httpStatus: 401, wwwAuthenticate: 'Bearer realm="mcp"' });
+    },
+    auth: manager,
+    configOf: async () => ({ ...oauthServer, auth: { kind: 'none' } }),
+    authConfigOf: async (c) => ({ id: c.id, url: c.url, auth: { kind: 'none' } }),
+  });
+  await assert.rejects(wrapped('offscreen:connect', { ...connectParams, headers: {} }), (e: unknown) => {
+    assert.ok(e instanceof RemoteError);
+    assert.equal(e.code, 'needs-auth');
+    assert.equal(e.action, 'authorize');
+    assert.match(e.message, /Bearer challenge.*Switch it to OAuth/);
+    return true;
+  });
 });
 
 test('the server’s challenge reaches the AuthManager; a 403 insufficient_scope becomes needs-auth for a step-up (E3, E7)', async () => {
