@@ -39,6 +39,8 @@ export const ServerViewSchema = z.object({
   connectOnStartup: z.boolean(),
   status: ServerStatusSchema,
   reason: z.optional(StateReasonSchema),
+  /** Epoch ms the current connect attempt started (while `connecting`); it may predate this worker instance. */
+  connectingSince: z.optional(z.number()),
   tools: z.array(ToolSchema),
   prompts: z.array(PromptSchema),
   resources: z.array(ResourceSchema),

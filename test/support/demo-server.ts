@@ -24,6 +24,8 @@ export interface DemoServerOptions {
 interface DemoServerStats {
   sessionsOpened: number;
   sessionsClosed: number;
+  /** `initialize` requests received (a session adopted by a new worker sends none). */
+  initializeRequests: number;
   cancellations: string[];
   toolCalls: string[];
   /** What `confirm_booking` got back from each elicitation: the action and the content. */
@@ -155,7 +157,7 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 }
 
 export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
-  const stats: DemoServerStats = { sessionsOpened: 0, sessionsClosed: 0, cancellations: [], toolCalls: [] };
+  const stats: DemoServerStats = { sessionsOpened: 0, sessionsClosed: 0, initializeRequests: 0, cancellations: [], toolCalls: [] };
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
   const extraTools: string[] = [];
   const name = options.name ?? 'demo';
@@ -174,6 +176,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     }
     const sessionId = req.headers['mcp-session-id'];
     const body = req.method === 'POST' ? await readBody(req) : undefined;
+    if (isInitializeRequest(body)) stats.initializeRequests++;
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (existing) {
       await existing.transport.handleRequest(req, res, body);

@@ -13,12 +13,13 @@
  *   keeps its last valid list) after {@link checkCatalogItems} checked it item by item.
  */
 import type { McpServerConfig } from '../../storage/config-schema.js';
-import { DEFAULT_TIMEOUT_MS } from '../../storage/config-schema.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../../storage/config-schema.js';
 import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/mcp-shapes.js';
 import { MAX_SERVER_WARNINGS, MAX_WARNING_LENGTH, type ServerView } from '../../protocol/panel.js';
 import { RemoteError, toWireError, type WireError } from '../../protocol/result.js';
 import type { ErrorAction, WireErrorCode } from '../../protocol/error-codes.js';
 import type { OffscreenEvent, OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
+import { bindingFingerprint, sameBinding } from './binding.js';
 import {
   DISCONNECTED,
   isErrorKind,
@@ -50,6 +51,20 @@ export interface ManagerPorts {
   newId(): string;
   /** Waits between session-recovery attempts; injectable so tests need not sleep. */
   delay?(ms: number): Promise<void>;
+  now?(): number;
+  /**
+   * Told the start time (epoch ms) of every connect attempt in progress whenever that changes,
+   * so a new worker instance measures the attempt's time limit from its real start (SPEC C7).
+   */
+  saveAttempts?(attempts: Record<string, number>): void;
+}
+
+/** What a new worker instance found in the offscreen document it claimed (SPEC C6, C7). */
+export interface StartFindings {
+  sessions: OffscreenValue<'offscreen:claim'>['sessions'];
+  lost: OffscreenValue<'offscreen:claim'>['lost'];
+  /** serverId → start (epoch ms) of a connect attempt a previous instance left in progress. */
+  attempts: Record<string, number>;
 }
 
 /** A tool call as its observers see it (SPEC I3: a server's question during a call names it). */
@@ -86,6 +101,12 @@ interface Runtime {
   refresher: Coalesced;
   /** Catalog-limit warnings of the last committed list of each category (SPEC N8). */
   warnings: Map<CatalogCategory, string[]>;
+  /** Start (epoch ms) of the connect attempt in progress, while `connecting`. */
+  connectingSince?: number;
+  /** The start a previous worker instance recorded, taken over by the next attempt. */
+  resumeSince?: number;
+  /** Bumped when an attempt runs out of time: a handshake of an older value commits nothing. */
+  attemptSeq: number;
 }
 
 /** Codes that mean "the session the call ran on is gone", whatever layer noticed it. */
@@ -132,27 +153,6 @@ function defaultAction(w: WireError, auth: McpServerConfig['auth']['kind']): Err
 const superseded = () =>
   new RemoteError({ code: 'superseded', message: 'The configuration changed or the server was disconnected while connecting.' });
 
-/** What a live session depends on: a change to any of it needs the disconnect barrier (C3). */
-function sameBinding(a: McpServerConfig, b: McpServerConfig): boolean {
-  return (
-    a.url === b.url &&
-    a.timeoutMs === b.timeoutMs &&
-    JSON.stringify(sessionAuth(a)) === JSON.stringify(sessionAuth(b)) &&
-    JSON.stringify(a.headers) === JSON.stringify(b.headers)
-  );
-}
-
-/**
- * The auth settings a session depends on. A rotated refresh token, a registered client or the
- * pinned issuer of a configured client is written into the entry while a session runs on the
- * same binding: no reason to reconnect.
- */
-function sessionAuth(c: McpServerConfig): unknown {
-  if (c.auth.kind !== 'oauth') return c.auth;
-  const { tokens: _t, registration: _r, clientIssuer: _i, ...rest } = c.auth;
-  return rest;
-}
-
 const noop = () => undefined;
 
 export class McpManager {
@@ -161,8 +161,20 @@ export class McpManager {
   readonly #callObservers = new Set<CallObserver>();
   readonly #queue = new KeyedSerialQueue<void>();
   readonly #catalogs = new CatalogGenerations();
+  readonly #disconnects = new Set<Promise<void>>();
+  /** Tool calls in flight, for the keep-alive (pending work). */
+  #callsInFlight = 0;
 
   constructor(private readonly ports: ManagerPorts) {}
+
+  #now(): number {
+    return (this.ports.now ?? Date.now)();
+  }
+
+  /** Whether anything is in progress that the worker must stay alive for: a call or a connect attempt. */
+  hasPendingWork(): boolean {
+    return this.#callsInFlight > 0 || [...this.#servers.values()].some((rt) => rt.state.status === 'connecting');
+  }
 
   onChange(listener: () => void): () => void {
     this.#listeners.add(listener);
@@ -182,9 +194,30 @@ export class McpManager {
   #apply(rt: Runtime, event: ConnectionEvent): boolean {
     const next = transition(rt.state, event);
     if (next === rt.state) return false;
-    rt.state = next;
+    this.#setState(rt, next);
     this.#changed();
     return true;
+  }
+
+  /** Every state change goes through here: it keeps the attempt's start time and saves it. */
+  #setState(rt: Runtime, next: ConnectionState) {
+    const was = rt.state.status;
+    rt.state = next;
+    if (next.status === 'connecting' && was !== 'connecting') {
+      rt.connectingSince = rt.resumeSince ?? this.#now();
+      rt.resumeSince = undefined;
+    } else if (next.status !== 'connecting') {
+      rt.connectingSince = undefined;
+    } else {
+      return;
+    }
+    this.#saveAttempts();
+  }
+
+  #saveAttempts() {
+    const attempts: Record<string, number> = {};
+    for (const [id, rt] of this.#servers) if (rt.connectingSince !== undefined) attempts[id] = rt.connectingSince;
+    this.ports.saveAttempts?.(attempts);
   }
 
   /** The committed connection, if the server is ready. */
@@ -200,9 +233,53 @@ export class McpManager {
       dirty: new Set(),
       warnings: new Map(),
       refresher: undefined as unknown as Coalesced,
+      attemptSeq: 0,
     };
     rt.refresher = coalesce(() => this.#refresh(rt));
     return rt;
+  }
+
+  /**
+   * A new worker instance's start (SPEC C6, C7): adopts every session the offscreen document
+   * still holds whose binding fingerprint matches the stored entry — ready at once with the
+   * catalog the document kept, no new `initialize` — and closes the others; resumes the connect
+   * attempts a previous instance left in progress with their original start; then connects
+   * what connects on startup.
+   */
+  async start(configs: McpServerConfig[], found: StartFindings): Promise<void> {
+    const closing: Promise<unknown>[] = [];
+    for (const held of found.sessions) {
+      const config = configs.find((c) => c.id === held.serverId);
+      if (!config?.enabled || bindingFingerprint(config) !== held.fingerprint || this.#servers.has(config.id)) {
+        closing.push(this.ports.request('offscreen:close', { connectionId: held.connectionId }).catch(noop));
+        continue;
+      }
+      const rt = this.#create(config);
+      this.#servers.set(config.id, rt);
+      const listed = CATALOG_CATEGORIES.filter((c) => held.catalog[c] !== undefined);
+      this.#commit(
+        rt,
+        this.#catalogs.begin(config.id),
+        listed,
+        listed.map((c) => ({ ok: true, items: held.catalog[c]! })),
+      );
+      this.#setState(rt, { status: 'ready', connectionId: held.connectionId });
+      for (const c of CATALOG_CATEGORIES) if (held.stale.includes(c) || held.catalog[c] === undefined) this.#markDirty(rt, c);
+    }
+    const resume = new Map(Object.entries(found.attempts));
+    // A session that ended while no worker listened was live: it is rebuilt like a lost one.
+    for (const lost of found.lost) if (!resume.has(lost.serverId)) resume.set(lost.serverId, this.#now());
+    for (const [id, since] of resume) {
+      const config = configs.find((c) => c.id === id);
+      if (!config?.enabled || this.#servers.has(id)) continue;
+      const rt = this.#create(config);
+      rt.resumeSince = since;
+      this.#servers.set(id, rt);
+      void this.connect(id).catch(noop);
+    }
+    this.reconcile(configs, { startup: true });
+    this.#saveAttempts();
+    await Promise.all(closing);
   }
 
   /** Brings live sessions in line with the stored configuration (SPEC C2, C3). */
@@ -250,10 +327,10 @@ export class McpManager {
     const id = rt.config.id;
     if (!this.#queue.isCurrent(id, epoch) || this.#servers.get(id) !== rt) throw superseded();
     if (rt.state.status === 'ready') return;
-    if (rt.state.status === 'connecting') return this.#recover(rt, epoch);
-    this.#apply(rt, { type: 'connect' });
+    const recovering = rt.state.status === 'connecting';
+    if (!recovering) this.#apply(rt, { type: 'connect' });
     try {
-      await this.#handshake(rt, epoch);
+      await this.#withinConnectTimeout(rt, () => (recovering ? this.#recover(rt, epoch) : this.#handshake(rt, epoch)));
     } catch (e) {
       const w = toWireError(e);
       if (w.code !== 'superseded' && this.#queue.isCurrent(id, epoch)) {
@@ -269,13 +346,51 @@ export class McpManager {
   }
 
   /**
+   * Runs one connect attempt (a handshake, or the recovery of a lost session) within the server's
+   * connect time limit, measured from the attempt's start — which a previous worker instance may
+   * have recorded (SPEC C7). When time runs out the attempt ends in `error`; a handshake still on
+   * the network commits nothing and closes its candidate when it ends.
+   */
+  async #withinConnectTimeout(rt: Runtime, work: () => Promise<void>): Promise<void> {
+    const limit = rt.config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const left = (rt.connectingSince ?? this.#now()) + limit - this.#now();
+    const timedOut = () => {
+      rt.attemptSeq++;
+      return new RemoteError({
+        code: 'timeout',
+        message: `"${rt.config.name}" did not complete the connection within ${Math.round(limit / 1000)} s (${new URL(rt.config.url).origin}).`,
+        action: 'retry',
+      });
+    };
+    // The time ran out while no worker instance was running: no new attempt at all.
+    if (left <= 0) throw timedOut();
+    const running = work();
+    running.catch(noop);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(timedOut()), left);
+    });
+    expired.catch(noop);
+    try {
+      await Promise.race([running, expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
    * Opens a candidate, lists its catalog and commits it only if the config still matches and no
    * disconnect happened meanwhile (C5). On any failure or drift the candidate is closed.
    */
   async #handshake(rt: Runtime, epoch: number): Promise<void> {
     const config = rt.config;
+    const seq = rt.attemptSeq;
     const stillWanted = () =>
-      this.#queue.isCurrent(config.id, epoch) && this.#servers.get(config.id) === rt && rt.config.enabled && sameBinding(rt.config, config);
+      this.#queue.isCurrent(config.id, epoch) &&
+      this.#servers.get(config.id) === rt &&
+      rt.attemptSeq === seq &&
+      rt.config.enabled &&
+      sameBinding(rt.config, config);
     if (!(await this.ports.hasHostPermission(config.url))) {
       throw new RemoteError({
         code: 'permission',
@@ -296,6 +411,7 @@ export class McpManager {
         url: config.url,
         headers,
         timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        fingerprint: bindingFingerprint(config),
       });
       opened = true;
       if (!stillWanted()) throw superseded();
@@ -311,7 +427,7 @@ export class McpManager {
       this.#commit(rt, generation, CATALOG_CATEGORIES, results);
       const changedMeanwhile = [...rt.candidateChanged];
       rt.candidate = undefined;
-      rt.state = next;
+      this.#setState(rt, next);
       this.#changed();
       for (const c of changedMeanwhile) this.#markDirty(rt, c);
     } catch (e) {
@@ -369,7 +485,15 @@ export class McpManager {
     rt.warnings.clear();
     rt.dirty.clear();
     const closing = connectionId ? this.ports.request('offscreen:close', { connectionId }).then(noop, noop) : Promise.resolve();
-    return this.#queue.disconnect(id, () => closing);
+    const done = this.#queue.disconnect(id, () => closing);
+    this.#disconnects.add(done);
+    void done.finally(() => this.#disconnects.delete(done)).catch(noop);
+    return done;
+  }
+
+  /** Resolves once every disconnect requested so far has finished (its session closed). */
+  async disconnectsSettled(): Promise<void> {
+    await Promise.allSettled([...this.#disconnects]);
   }
 
   /** Lazy connect on first use (SPEC C2). */
@@ -391,9 +515,11 @@ export class McpManager {
    */
   async callTool(serverId: string, tool: string, args: Record<string, unknown>, operationId: string): Promise<CallToolResult> {
     for (const o of this.#callObservers) o.started(operationId, { serverId, tool, arguments: args });
+    this.#callsInFlight++;
     try {
       return await this.#callTool(serverId, tool, args, operationId);
     } finally {
+      this.#callsInFlight--;
       for (const o of this.#callObservers) o.settled(operationId);
     }
   }
@@ -557,6 +683,7 @@ export class McpManager {
       connectOnStartup: rt.config.connectOnStartup,
       status: rt.state.status,
       ...('reason' in rt.state ? { reason: rt.state.reason } : {}),
+      ...(rt.state.status === 'connecting' && rt.connectingSince !== undefined ? { connectingSince: rt.connectingSince } : {}),
       tools: this.#items<Tool>(rt, 'tools'),
       prompts: this.#items<Prompt>(rt, 'prompts'),
       resources: this.#items<Resource>(rt, 'resources'),
