@@ -51,7 +51,7 @@ export const routine: Responder = (method, params) => {
   }
 };
 
-export function harness(responder: Responder = routine) {
+export function harness(responder: Responder = routine, extra: Partial<ManagerPorts> = {}) {
   const requests: Req[] = [];
   const delays: number[] = [];
   let next = 0;
@@ -86,6 +86,7 @@ export function harness(responder: Responder = routine) {
     delay: async (ms) => {
       delays.push(ms);
     },
+    ...extra,
   };
   const manager = new McpManager(ports);
   return {
