@@ -155,6 +155,8 @@ async function loadConfig(startup: boolean) {
 }
 
 const ready = loadConfig(true).catch((e) => console.error('[sw] could not load the configuration', e));
+// The bench splits a cold wake at this mark: worker start → start-up done (adopted) → first result.
+void ready.then(() => performance.mark('mcp:ready'));
 const use = setUpUseServers({
   manager,
   approvals: new ApprovalStore(chrome.storage.local),

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, runToolInPanel, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
-import { stopWorker, watchWorker, workerRunning } from '../support/worker-lifecycle.js';
+import { evaluateInWorker, stopWorker, watchWorker, workerRunning } from '../support/worker-lifecycle.js';
 
 let server: DemoServer;
 let silent: Server;
@@ -76,10 +76,14 @@ test('(a) C7: panel open and idle for 100 s — one session, no closes, the work
 test('(b) C6/C7: a stopped worker is replaced by one that adopts the session — no new initialize', async () => {
   const initializes = server.stats.initializeRequests;
   const opened = server.stats.sessionsOpened;
+  await until('a running worker', async () => ((await workerState('demo')) ? workerRunning(ext) : undefined));
+  await evaluateInWorker(ext, 'globalThis.__oldInstance = true');
   await stopWorker(ext);
   // The open panel re-opens its Port, which wakes a new worker; it claims the document.
-  await until('the new worker to report the server ready', async () => ((await workerState('demo'))?.status === 'ready' ? true : undefined));
-  assert.ok(await workerRunning(ext));
+  await until('the new worker to report the server ready', async () =>
+    (await workerState('demo'))?.status === 'ready' ? true : undefined,
+  );
+  assert.equal(await evaluateInWorker(ext, 'globalThis.__oldInstance === true'), false, 'a new worker instance');
   const result = await runToolInPanel(panel, 'demo', 'add', { a: 2, b: 3 });
   assert.equal(result.text?.trim(), 'sum=5', result.error);
   assert.equal(server.stats.initializeRequests, initializes, 'no new initialize at the server');
