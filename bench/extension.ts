@@ -82,11 +82,21 @@ export async function offscreenHeap(rig: Rig): Promise<{ usedBytes: number; tota
 }
 
 /**
- * Stops the service worker the way Chrome's idle eviction would (`close()` is
- * ignored about half the time right after a start, so retry until the target is gone), and waits
- * until the offscreen document, which closes itself when its worker goes, is gone too.
+ * Stops the service worker the way Chrome's idle eviction would (`close()` is ignored about half
+ * the time right after a start, so retry until the target is gone). The offscreen document and
+ * its sessions outlive it; with `closeDocument` the document is closed first, so the next worker
+ * has to reconnect (the path a cold wake took before sessions outlived the worker).
  */
-export async function stopWorker(rig: Rig): Promise<void> {
+export async function stopWorker(rig: Rig, { closeDocument = false } = {}): Promise<void> {
+  if (closeDocument) {
+    const worker = await rig.ext.serviceWorker();
+    await worker.evaluate(() => chrome.offscreen.closeDocument());
+    const until = Date.now() + 10_000;
+    while (rig.ext.browser.targets().some(isOffscreen)) {
+      if (Date.now() > until) throw new Error('the offscreen document did not close');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
   const isSw = (t: Target) => t.type() === TargetType.SERVICE_WORKER && t.url().endsWith('/sw.js');
   const deadline = Date.now() + 10_000;
   while (rig.ext.browser.targets().some(isSw)) {
@@ -95,8 +105,10 @@ export async function stopWorker(rig: Rig): Promise<void> {
     await (await t?.worker())?.close().catch(() => undefined);
     await new Promise((r) => setTimeout(r, 100));
   }
-  while (rig.ext.browser.targets().some(isOffscreen)) {
-    if (Date.now() > deadline) throw new Error('the offscreen document did not close');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+}
+
+/** When the current worker started (epoch ms) and how long after that its start-up (claim, adopt) was done. */
+export async function workerMarks(rig: Rig): Promise<{ origin: number; readyMs: number | undefined }> {
+  const worker = await rig.ext.serviceWorker();
+  return worker.evaluate(() => ({ origin: performance.timeOrigin, readyMs: performance.getEntriesByName('mcp:ready')[0]?.startTime }));
 }

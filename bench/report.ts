@@ -12,13 +12,27 @@ type PanelFilter = Summary & {
   goal: string;
 };
 
+interface ColdSplit {
+  workerStart: Summary;
+  startup: Summary;
+  firstResult: Summary;
+}
+
 export interface Results {
   smoke: boolean;
   startedAt: string;
   params: Record<string, number>;
   latency: ({ key: string; what: string; cpuMsPerCall: number | undefined } & Summary)[];
   ratios: { name: string; ratio: number; min: number; max: number; goal?: string }[];
-  cold?: { extension: Summary; nodeSdk: Summary; goal: string };
+  cold?: {
+    extension: Summary;
+    nodeSdk: Summary;
+    goal: string;
+    /** Wake → worker script start; worker start → start-up done (claim, adopt); wake → first tool result. */
+    adopt?: ColdSplit;
+    /** The same with the offscreen document closed too: new document, `initialize`, catalog. */
+    reconnect?: ColdSplit;
+  };
   concurrency?: {
     servers: number;
     perServer: number;
@@ -73,15 +87,35 @@ export function markdown(r: Results): string {
   ];
   if (r.cold) {
     const met = r.cold.extension.p50 <= 300;
+    const row = (name: string, x: Summary) => `| ${name} | ${x.n} | ${f(x.p50, 0)} | ${f(x.p95, 0)} | ${pct(x.spread)} |`;
     out.push(
       '',
-      '## Cold wake (service worker and offscreen document stopped; server already configured)',
+      '## Cold wake (service worker stopped; server already configured)',
       '',
       '| Path | n | p50 ms | p95 ms | spread |',
       '|---|---:|---:|---:|---:|',
-      `| extension: first tool result after a stopped worker (wake, config, offscreen, SDK connect + catalog, call) | ${r.cold.extension.n} | ${f(r.cold.extension.p50, 0)} | ${f(r.cold.extension.p95, 0)} | ${pct(r.cold.extension.spread)} |`,
-      `| Node SDK: new Client, connect, call | ${r.cold.nodeSdk.n} | ${f(r.cold.nodeSdk.p50, 0)} | ${f(r.cold.nodeSdk.p95, 0)} | ${pct(r.cold.nodeSdk.spread)} |`,
+      row('extension: first tool result after a stopped worker (wake, config, claim + adopt the live session, call)', r.cold.extension),
+      ...(r.cold.adopt
+        ? [
+            row('… of which: wake → worker script starts', r.cold.adopt.workerStart),
+            row('… of which: worker start → start-up done (claim, adopt; no reconnect)', r.cold.adopt.startup),
+          ]
+        : []),
+      ...(r.cold.reconnect
+        ? [
+            row(
+              'reconnect path (document closed too): first tool result (new document, initialize, catalog, call)',
+              r.cold.reconnect.firstResult,
+            ),
+            row('… of which: wake → worker script starts', r.cold.reconnect.workerStart),
+            row('… of which: worker start → start-up done (nothing to adopt)', r.cold.reconnect.startup),
+          ]
+        : []),
+      row('Node SDK: new Client, connect, call', r.cold.nodeSdk),
       '',
+      ...(r.cold.reconnect
+        ? [`Reconnect ÷ adopt, first tool result p50: ${f(r.cold.reconnect.firstResult.p50 / r.cold.extension.p50)}×.`, '']
+        : []),
       `Goal ${r.cold.goal}: ${met ? 'met' : '**not met**'}.`,
     );
   }

@@ -7,14 +7,16 @@
  */
 import {
   OFFSCREEN_PORT,
+  OFFSCREEN_RECONNECT,
   OffscreenRequestEnvelopeSchema,
   OffscreenRequestSchemas,
+  type HeldSession,
   type OffscreenEvent,
   type OffscreenMethod,
   type OffscreenParams,
 } from '../protocol/offscreen.js';
 import { isErrorAction, isWireErrorCode } from '../protocol/error-codes.js';
-import { fail, ok, type Result } from '../protocol/result.js';
+import { fail, ok, type Result, type WireError } from '../protocol/result.js';
 import { CancelRecords } from './cancel-records.js';
 import { describeSdkError } from './errors.js';
 import { McpSession } from './session.js';
@@ -25,14 +27,26 @@ import { appendRequestLog } from '../storage/request-log.js';
 interface Held {
   serverId: string;
   url: string;
+  fingerprint: string;
   session: McpSession;
   cancels: CancelRecords;
+  /** Calls in flight: cancelled when the worker that asked for them goes away. */
+  calls: Set<string>;
+  /** The last valid listing of each category, handed to a worker that adopts the session. */
+  catalog: HeldSession['catalog'];
+  stale: Set<HeldSession['stale'][number]>;
+  catalogGeneration: number;
 }
 
-/** How long a closing document waits for handshakes in flight to end (and close) their sessions. */
-const CLOSE_GRACE_MS = 3_000;
+/** The part of `chrome.runtime` the host uses; a fake in unit tests. */
+export interface HostRuntime {
+  id?: string;
+  connect(info: { name: string }): chrome.runtime.Port;
+  onMessage?: { addListener(cb: (message: unknown, sender: { id?: string }) => void): void };
+}
 
-const noop = () => undefined;
+/** Sessions that ended with no worker connected, kept (bounded) for the next claim. */
+const MAX_LOST_WHILE_AWAY = 64;
 
 type Handler<M extends OffscreenMethod> = (p: OffscreenParams<M>) => Promise<unknown>;
 
@@ -57,19 +71,21 @@ function wrap(e: unknown, url: string, session?: McpSession) {
 }
 
 /**
- * Connects to the worker. When the worker goes away (evicted or restarted) this document closes
- * itself with every session it held: a new worker instance creates a fresh document, so no
- * session of an old worker can be read, called or closed by a new one (SPEC C6, C7), and the
- * document never keeps waking an idle worker by reconnecting.
+ * Starts the host. The document keeps its sessions when the worker's Port drops (Chrome stops an
+ * idle worker every ~30 s; the document outlives it): the next worker instance claims the
+ * document and adopts the sessions whose configuration still matches (SPEC C6, C7). The document
+ * opens a Port only when a worker asks for it (its start-up `OFFSCREEN_RECONNECT` message) or
+ * when it has something to report (a session ended, a list changed) — never on a timer, so it
+ * does not keep an idle worker awake. Closing the document is the worker's decision.
  */
-export function startOffscreenHost() {
-  // Everything below belongs to this one connection to the worker; nothing is kept at module level.
+export function startOffscreenHost(runtime: HostRuntime = chrome.runtime) {
   const sessions = new Map<string, Held>();
   /** serverId → the connectionId the worker most recently opened for it; older ones are stale. */
   const currentByServer = new Map<string, string>();
-  /** Connects still handshaking: a worker that goes away meanwhile must not leave them open. */
-  const connecting = new Set<Promise<unknown>>();
   let port: chrome.runtime.Port | undefined;
+  /** The worker instance the document answers; set by a claim, or by the first request of a fresh document. */
+  let owner: string | undefined;
+  const lostWhileAway: { serverId: string; connectionId: string; error: WireError }[] = [];
   const documentId = crypto.randomUUID().replace(/-/g, '');
 
   /** Form-mode elicitation questions waiting for the user's answer in the panel (SPEC I1). */
@@ -86,13 +102,34 @@ export function startOffscreenHost() {
     return h;
   }
 
+  /** A session event while no worker listens: remembered for the next claim, and the worker is woken to hear it. */
+  function whileAway(report: () => void) {
+    report();
+    if (!port) connectToWorker();
+  }
+
   const handlers: { [M in OffscreenMethod]: Handler<M> } = {
+    async 'offscreen:claim'() {
+      const list: HeldSession[] = [...sessions.entries()]
+        .filter(([connectionId, h]) => currentByServer.get(h.serverId) === connectionId)
+        .map(([connectionId, h]) => ({
+          serverId: h.serverId,
+          connectionId,
+          fingerprint: h.fingerprint,
+          catalogGeneration: h.catalogGeneration,
+          catalog: h.catalog,
+          stale: [...h.stale],
+        }));
+      return { sessions: list, lost: lostWhileAway.splice(0) };
+    },
     async 'offscreen:connect'(p) {
       if (sessions.has(p.connectionId)) throw Object.assign(new Error('connectionId already in use'), { code: 'protocol' });
       // A newer connection supersedes whatever this server had: close it so nothing leaks.
       const previous = currentByServer.get(p.serverId);
       currentByServer.set(p.serverId, p.connectionId);
       if (previous) void drop(previous, 'Superseded by a newer connection.');
+      const via = port;
+      let entry: Held | undefined;
       const session = new McpSession({
         url: p.url,
         headers: p.headers,
@@ -100,42 +137,67 @@ export function startOffscreenHost() {
         onElicitation: (params, signal) => elicitations.ask(p.connectionId, params, signal),
         onDroppedResponse: droppedResponseLogger(p.serverId, appendRequestLog),
         onListChanged: (category) => {
-          if (sessions.get(p.connectionId)?.session === session)
-            emit({ type: 'offscreen:list-changed', connectionId: p.connectionId, category });
+          if (!entry || sessions.get(p.connectionId) !== entry) return;
+          entry.catalogGeneration++;
+          entry.stale.add(category);
+          if (category === 'resources') entry.stale.add('resourceTemplates');
+          if (port) emit({ type: 'offscreen:list-changed', connectionId: p.connectionId, category });
+          else whileAway(() => undefined);
         },
         onClosed: (reason) => {
           if (sessions.get(p.connectionId)?.session !== session) return;
           void drop(p.connectionId, reason.message);
-          emit({ type: 'offscreen:session-lost', connectionId: p.connectionId, error: reason });
+          if (port) emit({ type: 'offscreen:session-lost', connectionId: p.connectionId, error: reason });
+          else
+            whileAway(() => {
+              lostWhileAway.push({ serverId: p.serverId, connectionId: p.connectionId, error: reason });
+              lostWhileAway.splice(0, Math.max(0, lostWhileAway.length - MAX_LOST_WHILE_AWAY));
+            });
         },
       });
-      const handshake = (async () => {
-        try {
-          const info = await session.connect();
-          if (session.lost) throw handshakeLost();
-          if (currentByServer.get(p.serverId) !== p.connectionId) {
-            throw Object.assign(new Error('A newer connection to this server was opened meanwhile.'), { code: 'stale-connection' });
-          }
-          sessions.set(p.connectionId, { serverId: p.serverId, url: p.url, session, cancels: new CancelRecords() });
-          return info;
-        } catch (e) {
-          if (currentByServer.get(p.serverId) === p.connectionId) currentByServer.delete(p.serverId);
-          await session.close().catch(() => undefined);
-          const code = (e as { code?: unknown }).code;
-          if (code === 'stale-connection' || code === 'session-lost') throw e;
-          // The session died under the handshake (SPEC C7): the attempt fails and is retried, never committed.
-          throw session.lost ? handshakeLost() : wrap(e, p.url, session);
+      try {
+        const info = await session.connect();
+        if (session.lost) throw handshakeLost();
+        if (currentByServer.get(p.serverId) !== p.connectionId) {
+          throw Object.assign(new Error('A newer connection to this server was opened meanwhile.'), { code: 'stale-connection' });
         }
-      })();
-      const settled = handshake.then(noop, noop);
-      connecting.add(settled);
-      void settled.then(() => connecting.delete(settled));
-      return handshake;
+        // The worker that asked went away meanwhile: nobody knows this connectionId, so it is closed.
+        if (port !== via) throw Object.assign(new Error('The worker that opened this connection stopped.'), { code: 'stale-connection' });
+        entry = {
+          serverId: p.serverId,
+          url: p.url,
+          fingerprint: p.fingerprint,
+          session,
+          cancels: new CancelRecords(),
+          calls: new Set(),
+          catalog: {},
+          stale: new Set(),
+          catalogGeneration: 0,
+        };
+        sessions.set(p.connectionId, entry);
+        return info;
+      } catch (e) {
+        if (currentByServer.get(p.serverId) === p.connectionId) currentByServer.delete(p.serverId);
+        await session.close().catch(() => undefined);
+        const code = (e as { code?: unknown }).code;
+        if (code === 'stale-connection' || code === 'session-lost') throw e;
+        // The session died under the handshake (SPEC C7): the attempt fails and is retried, never committed.
+        throw session.lost ? handshakeLost() : wrap(e, p.url, session);
+      }
     },
     async 'offscreen:list-category'(p) {
       const h = held(p.connectionId);
-      const items = await h.session.listCategory(p.category).catch((e) => Promise.reject(lostOr(h, wrap(e, h.url, h.session))));
-      return { category: p.category, items };
+      // A list_changed that arrives while this listing runs marks the category stale again.
+      h.stale.delete(p.category);
+      try {
+        const items = await h.session.listCategory(p.category);
+        h.catalog[p.category] = items;
+        h.catalogGeneration++;
+        return { category: p.category, items };
+      } catch (e) {
+        h.stale.add(p.category);
+        throw lostOr(h, wrap(e, h.url, h.session));
+      }
     },
     async 'offscreen:call-tool'(p) {
       const h = held(p.connectionId);
@@ -144,6 +206,7 @@ export function startOffscreenHost() {
         throw Object.assign(new Error('The call was cancelled before it started; it was not sent.'), { code: 'cancelled' });
       }
       elicitations.callStarted(p.connectionId, p.operationId);
+      h.calls.add(p.operationId);
       let refusedUnauthorized = false;
       try {
         const signal = h.cancels.signalOf(p.operationId)!;
@@ -169,6 +232,7 @@ export function startOffscreenHost() {
         refusedUnauthorized = (wrapped as { httpStatus?: number }).httpStatus === 401 && !h.session.lost;
         throw lostOr(h, wrapped);
       } finally {
+        h.calls.delete(p.operationId);
         elicitations.callEnded(p.connectionId, p.operationId);
         if (refusedUnauthorized) h.cancels.release(p.operationId);
         else h.cancels.settle(p.operationId);
@@ -220,6 +284,15 @@ export function startOffscreenHost() {
     await h.session.close().catch(() => undefined);
   }
 
+  /**
+   * Fences old worker instances: a claim makes its sender the owner; a fresh document takes the
+   * first sender as owner; any other sender is refused before its request runs.
+   */
+  function admitOwner(method: OffscreenMethod, sender: string): boolean {
+    if (method === 'offscreen:claim' || owner === undefined) owner = sender;
+    return owner === sender;
+  }
+
   async function dispatch(raw: unknown): Promise<{ id: number; result: Result<unknown> } | undefined> {
     const env = OffscreenRequestEnvelopeSchema.safeParse(raw);
     if (!env.success) {
@@ -229,6 +302,12 @@ export function startOffscreenHost() {
     const { id, method } = env.data;
     const params = OffscreenRequestSchemas[method].safeParse(env.data.params);
     if (!params.success) return { id, result: fail('bad-request', `Invalid parameters for ${method}.`) };
+    if (!admitOwner(method, env.data.owner)) {
+      return {
+        id,
+        result: fail('stale-connection', 'Refused: this request came from a service worker instance that no longer owns the MCP sessions.'),
+      };
+    }
     try {
       const value = await (handlers[method] as Handler<typeof method>)(params.data);
       return { id, result: ok(value) };
@@ -243,21 +322,33 @@ export function startOffscreenHost() {
     }
   }
 
-  const connection = chrome.runtime.connect({ name: OFFSCREEN_PORT });
-  port = connection;
-  connection.onMessage.addListener((msg) => {
-    void dispatch(msg).then((reply) => {
-      if (reply && port === connection) connection.postMessage({ kind: 'response', ...reply });
+  /**
+   * The worker that asked for the calls in flight is gone and cannot receive their results: they
+   * are cancelled (the server is told to stop) and never resent (SPEC H3). Sessions stay.
+   */
+  function workerGone() {
+    for (const h of sessions.values()) for (const op of [...h.calls]) h.cancels.cancel(op, 'the service worker that asked for it stopped');
+  }
+
+  function connectToWorker() {
+    if (port) return;
+    const connection = runtime.connect({ name: OFFSCREEN_PORT });
+    port = connection;
+    connection.onMessage.addListener((msg) => {
+      void dispatch(msg).then((reply) => {
+        if (reply && port === connection) connection.postMessage({ kind: 'response', ...reply });
+      });
     });
+    connection.onDisconnect.addListener(() => {
+      if (port !== connection) return;
+      port = undefined;
+      workerGone();
+    });
+    connection.postMessage({ kind: 'event', event: { type: 'offscreen:hello', documentId } });
+  }
+
+  runtime.onMessage?.addListener((message, sender) => {
+    if (sender.id === runtime.id && (message as { type?: unknown } | null)?.type === OFFSCREEN_RECONNECT) connectToWorker();
   });
-  connection.onDisconnect.addListener(() => {
-    port = undefined;
-    const closing = [...sessions.keys()].map((id) => drop(id, 'worker restarted'));
-    // A handshake that ends now finds its server no longer current and closes its own session.
-    currentByServer.clear();
-    const handshakes = Promise.all([...connecting]);
-    const grace = new Promise((r) => setTimeout(r, CLOSE_GRACE_MS));
-    void Promise.allSettled([...closing, Promise.race([handshakes, grace])]).then(() => window.close());
-  });
-  connection.postMessage({ kind: 'event', event: { type: 'offscreen:hello', documentId } });
+  connectToWorker();
 }

@@ -12,9 +12,17 @@ import { ElicitationEventSchema, ElicitationRequestSchemas, ElicitationResponseS
 export const OFFSCREEN_PORT = 'mcp-offscreen';
 /** The offscreen document's page; a Port from any other page is not the host. */
 export const OFFSCREEN_PATH = 'offscreen.html';
+/**
+ * A newly started worker sends this (`chrome.runtime.sendMessage`) to a document that outlived
+ * the previous worker: the document then opens its Port to the new worker (SPEC C6, C7).
+ */
+export const OFFSCREEN_RECONNECT = 'offscreen:reconnect';
 
 const id = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
 const jsonObject = z.record(z.string(), z.unknown());
+/** SHA-256 (hex) of what a session depends on: URL, auth binding, static headers, timeout. */
+const fingerprint = z.string().check(z.regex(/^[a-f0-9]{64}$/));
+const catalogCategory = z.enum(['tools', 'prompts', 'resources', 'resourceTemplates']);
 
 export const OffscreenRequestSchemas = {
   'offscreen:connect': z.object({
@@ -23,7 +31,13 @@ export const OffscreenRequestSchemas = {
     url: z.string().check(z.maxLength(2048)),
     headers: z.record(z.string(), z.string().check(z.maxLength(8192))),
     timeoutMs: z.number().check(z.int(), z.gte(1000)),
+    fingerprint,
   }),
+  /**
+   * Sent by a worker instance first on a new Port: it becomes the document's owner (requests of
+   * any other owner are refused from then on) and learns which sessions it can adopt.
+   */
+  'offscreen:claim': z.object({}),
   /** One category at a time, so a category that fails keeps its last valid list (SPEC D2). */
   'offscreen:list-category': z.object({ connectionId: id, category: z.enum(['tools', 'prompts', 'resources', 'resourceTemplates']) }),
   'offscreen:call-tool': z.object({
@@ -41,6 +55,24 @@ export const OffscreenRequestSchemas = {
   ...ElicitationRequestSchemas,
 } as const;
 
+/** A live session the document holds, with what its last listings returned (SPEC C6, C7). */
+const HeldSessionSchema = z.object({
+  serverId: id,
+  connectionId: id,
+  fingerprint,
+  /** How many listings and list_changed notifications the document has seen on this session. */
+  catalogGeneration: z.number().check(z.int(), z.gte(0)),
+  catalog: z.object({
+    tools: z.optional(z.array(z.unknown()).check(z.maxLength(MAX_CATALOG_ITEMS))),
+    prompts: z.optional(z.array(z.unknown()).check(z.maxLength(MAX_CATALOG_ITEMS))),
+    resources: z.optional(z.array(z.unknown()).check(z.maxLength(MAX_CATALOG_ITEMS))),
+    resourceTemplates: z.optional(z.array(z.unknown()).check(z.maxLength(MAX_CATALOG_ITEMS))),
+  }),
+  /** Categories a list_changed announced after their last listing: to be listed again. */
+  stale: z.array(catalogCategory),
+});
+export type HeldSession = z.infer<typeof HeldSessionSchema>;
+
 const OffscreenResponseSchemas = {
   'offscreen:connect': z.object({
     serverInfo: z.optional(ServerInfoSchema),
@@ -49,6 +81,11 @@ const OffscreenResponseSchemas = {
   }),
   // Items are checked one by one by the manager (catalog-items.ts): one malformed or oversized
   // entry is dropped or trimmed with a visible warning instead of rejecting the whole list (N8).
+  'offscreen:claim': z.object({
+    sessions: z.array(HeldSessionSchema).check(z.maxLength(256)),
+    /** Sessions that ended while no worker was connected. */
+    lost: z.array(z.object({ serverId: id, connectionId: id, error: WireErrorSchema })).check(z.maxLength(256)),
+  }),
   'offscreen:list-category': z.object({
     category: z.enum(['tools', 'prompts', 'resources', 'resourceTemplates']),
     items: z.array(z.unknown()).check(z.maxLength(MAX_CATALOG_ITEMS)),
@@ -71,6 +108,8 @@ const OFFSCREEN_METHODS = Object.keys(OffscreenRequestSchemas) as OffscreenMetho
 export const OffscreenRequestEnvelopeSchema = z.object({
   kind: z.literal('request'),
   id: z.number().check(z.int(), z.gte(0)),
+  /** The sending worker instance; the document refuses requests of any instance but its owner. */
+  owner: id,
   method: z.enum(OFFSCREEN_METHODS as [OffscreenMethod, ...OffscreenMethod[]]),
   params: z.unknown(),
 });

@@ -39,6 +39,8 @@ export const ServerViewSchema = z.object({
   connectOnStartup: z.boolean(),
   status: ServerStatusSchema,
   reason: z.optional(StateReasonSchema),
+  /** Epoch ms the current connect attempt started (while `connecting`); it may predate this worker instance. */
+  connectingSince: z.optional(z.number()),
   tools: z.array(ToolSchema),
   prompts: z.array(PromptSchema),
   resources: z.array(ResourceSchema),
@@ -46,8 +48,6 @@ export const ServerViewSchema = z.object({
   disabledTools: z.array(z.string()),
   /** What the catalog limits dropped or trimmed (SPEC N8); may quote server strings. */
   warnings: z.optional(z.array(z.string().check(z.maxLength(MAX_WARNING_LENGTH))).check(z.maxLength(MAX_SERVER_WARNINGS))),
-  /** Epoch ms the current connect attempt began (the card shows "Connecting… 12 s"). */
-  connectingSince: z.optional(z.number()),
   /**
    * Since when (epoch ms) the catalog shown may be out of date: kept from an earlier session
    * until the server connects again, or a category's refresh failed and its last list is kept.

@@ -81,8 +81,12 @@ export const McpServerConfigSchema = z.object({
   disabledTools: z.array(z.string().check(z.maxLength(256))).check(z.maxLength(10000)),
   connectOnStartup: z.boolean(),
   timeoutMs: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(3_600_000))),
+  /** Limit of one connect attempt, measured from its start across worker restarts (SPEC C7). */
+  connectTimeoutMs: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))),
 });
 export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
 
 /** Default per-call timeout (SPEC H1). */
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Default limit of one connect attempt (handshake and catalog), across worker restarts. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;

@@ -22,9 +22,10 @@ import { badgeApplier } from './chrome/badge.js';
 import { ChromeCredentialStore } from './chrome/chrome-credential-store.js';
 import { headersFor } from './chrome/credentials.js';
 import { launchAuthFlow, oauthRedirectUri } from './chrome/identity.js';
+import { KeepAlive } from './chrome/keep-alive.js';
 import { authConfigOf, headersWithOAuth } from './chrome/oauth-runtime.js';
 import { createPanelApi } from './handlers/panel.js';
-import { McpManager } from './manager/mcp-manager.js';
+import { McpManager, type StartFindings } from './manager/mcp-manager.js';
 import { ImportChannel } from './offscreen-link/import-channel.js';
 import { withOAuthRetry } from './offscreen-link/oauth-requests.js';
 import { OffscreenHost } from './offscreen-link/offscreen-host.js';
@@ -35,6 +36,8 @@ import type { AgentToolRegistry } from './use/tool-registry.js';
 import { setUpUseServers } from './use/use-servers.js';
 
 const newId = () => crypto.randomUUID().replace(/-/g, '');
+/** storage.session key: start (epoch ms) of each connect attempt in progress, read by the next worker instance. */
+const ATTEMPTS_KEY = 'mcp_connect_attempts';
 
 /**
  * The worker's one ConfigStore over `chrome.storage.local` (SPEC B1): all writes from the worker
@@ -57,12 +60,22 @@ const authManager = new AuthManager({
       (write) => void setTimeout(write, 0),
     ),
   now: () => Date.now(),
-  authorize: launchAuthFlow,
+  // Counted: the worker stays alive while an authorization window is open.
+  authorize: async (url) => {
+    authorizing++;
+    keepAlive.check();
+    try {
+      return await launchAuthFlow(url);
+    } finally {
+      authorizing--;
+    }
+  },
   store: credentialStore,
   redirectUri: oauthRedirectUri(),
   clientName: 'Remote MCP for Chrome',
 });
 
+let authorizing = 0;
 const offscreen = new OffscreenHost();
 const importChannel = new ImportChannel(() => offscreen.ensure());
 const worker = new McpWorkerClient(() => offscreen.ensure());
@@ -89,6 +102,7 @@ const manager = new McpManager({
   hasHostPermission: (url) => chrome.permissions.contains({ origins: [originPattern(url)] }),
   headersFor: (config) => headersWithOAuth(authManager, config, headersFor),
   newId,
+  saveAttempts: (attempts) => void chrome.storage.session.set({ [ATTEMPTS_KEY]: attempts }).catch(() => undefined),
 });
 const stepUps = new StepUpTracker({ auth: authManager, configOf, authConfigOf, handOver: request.handTokenToLiveSessions });
 
@@ -120,13 +134,36 @@ manager.onChange(pushState);
 worker.onEvent((event) => manager.handleEvent(event));
 offscreen.onLost(() => manager.handleOffscreenLost());
 
+/**
+ * What a previous worker instance left: the sessions of the offscreen document (which outlives
+ * the worker) and the connect attempts it had in progress. No document is created just to ask.
+ */
+async function findings(): Promise<StartFindings> {
+  const stored: Record<string, unknown> = await chrome.storage.session.get(ATTEMPTS_KEY).catch(() => ({}));
+  const attempts = (stored[ATTEMPTS_KEY] ?? {}) as Record<string, number>;
+  if (!(await offscreen.exists())) return { sessions: [], lost: [], attempts };
+  const claimed = await worker.request('offscreen:claim', {}).catch((e) => {
+    console.warn('[sw] the MCP host document could not be claimed', e);
+    return { sessions: [], lost: [] };
+  });
+  return { ...claimed, attempts };
+}
+
 async function loadConfig(startup: boolean) {
   const read = await configStore.read();
   configErrors = read.invalid;
-  manager.reconcile(read.servers, { startup });
+  if (startup) await manager.start(read.servers, await findings());
+  else manager.reconcile(read.servers);
+  // No enabled server left: the document and its sessions are closed on purpose (never on a Port drop).
+  if (!read.servers.some((s) => s.enabled)) {
+    await manager.disconnectsSettled();
+    if (!manager.hasPendingWork()) await offscreen.close();
+  }
 }
 
 const ready = loadConfig(true).catch((e) => console.error('[sw] could not load the configuration', e));
+// The bench splits a cold wake at this mark: worker start → start-up done (adopted) → first result.
+void ready.then(() => performance.mark('mcp:ready'));
 const use = setUpUseServers({
   manager,
   approvals: new ApprovalStore(chrome.storage.local),
@@ -164,6 +201,18 @@ declare global {
  * this composition root directly instead.
  */
 globalThis.remoteMcp = { agentTools: use.registry };
+
+/**
+ * Pending work keeps the worker alive (keep-alive.ts): calls and connect attempts (manager), open
+ * approvals (broker), authorization windows. Checked whenever any of them may have changed.
+ */
+const keepAlive = new KeepAlive({
+  pending: () => manager.hasPendingWork() || use.pendingApprovals().length > 0 || authorizing > 0,
+  touch: () => chrome.runtime.getPlatformInfo(),
+});
+manager.onChange(() => keepAlive.check());
+manager.observeCalls({ started: () => queueMicrotask(() => keepAlive.check()), settled: () => undefined });
+use.broker.onChange(() => keepAlive.check());
 
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   // Only this extension's own pages may drive the manager; the offscreen document uses its Port.

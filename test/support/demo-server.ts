@@ -37,6 +37,8 @@ export interface DemoServerOptions {
 interface DemoServerStats {
   sessionsOpened: number;
   sessionsClosed: number;
+  /** `initialize` requests received (a session adopted by a new worker sends none). */
+  initializeRequests: number;
   cancellations: string[];
   toolCalls: string[];
   /** What `confirm_booking` got back from each elicitation: the action and the content. */
@@ -203,7 +205,14 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 }
 
 export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
-  const stats: DemoServerStats = { sessionsOpened: 0, sessionsClosed: 0, cancellations: [], toolCalls: [], methods: {} };
+  const stats: DemoServerStats = {
+    sessionsOpened: 0,
+    sessionsClosed: 0,
+    initializeRequests: 0,
+    cancellations: [],
+    toolCalls: [],
+    methods: {},
+  };
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
   const extraTools: string[] = [];
   const name = options.name ?? 'demo';
@@ -227,6 +236,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       stats.methods[method] = (stats.methods[method] ?? 0) + 1;
       if (demo.hold?.methods.includes(method)) await demo.hold.until;
     }
+    if (isInitializeRequest(body)) stats.initializeRequests++;
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (existing) {
       await existing.transport.handleRequest(req, res, body);

@@ -13,12 +13,13 @@
  *   keeps its last valid list) after {@link checkCatalogItems} checked it item by item.
  */
 import type { McpServerConfig } from '../../storage/config-schema.js';
-import { DEFAULT_TIMEOUT_MS } from '../../storage/config-schema.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../../storage/config-schema.js';
 import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/mcp-shapes.js';
 import { MAX_SERVER_WARNINGS, MAX_WARNING_LENGTH, type ServerView } from '../../protocol/panel.js';
 import { RemoteError, toWireError, type WireError } from '../../protocol/result.js';
 import type { ErrorAction, WireErrorCode } from '../../protocol/error-codes.js';
 import type { OffscreenEvent, OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
+import { bindingFingerprint, sameBinding } from './binding.js';
 import {
   DISCONNECTED,
   isErrorKind,
@@ -51,6 +52,20 @@ export interface ManagerPorts {
   newId(): string;
   /** Waits between session-recovery attempts; injectable so tests need not sleep. */
   delay?(ms: number): Promise<void>;
+  now?(): number;
+  /**
+   * Told the start time (epoch ms) of every connect attempt in progress whenever that changes,
+   * so a new worker instance measures the attempt's time limit from its real start (SPEC C7).
+   */
+  saveAttempts?(attempts: Record<string, number>): void;
+}
+
+/** What a new worker instance found in the offscreen document it claimed (SPEC C6, C7). */
+export interface StartFindings {
+  sessions: OffscreenValue<'offscreen:claim'>['sessions'];
+  lost: OffscreenValue<'offscreen:claim'>['lost'];
+  /** serverId → start (epoch ms) of a connect attempt a previous instance left in progress. */
+  attempts: Record<string, number>;
 }
 
 export interface ManagerOptions {
@@ -101,6 +116,12 @@ interface Runtime {
   warnings: Map<CatalogCategory, string[]>;
   /** Set while the catalog kept from an earlier session is shown without a live session (C2). */
   cachedSince?: number;
+  /** Start (epoch ms) of the connect attempt in progress, while `connecting`. */
+  connectingSince?: number;
+  /** The start a previous worker instance recorded, taken over by the next attempt. */
+  resumeSince?: number;
+  /** Bumped when an attempt runs out of time: a handshake of an older value commits nothing. */
+  attemptSeq: number;
 }
 
 /** Codes that mean "the session the call ran on is gone", whatever layer noticed it. */
@@ -156,27 +177,6 @@ function defaultAction(w: WireError, auth: McpServerConfig['auth']['kind']): Err
 const superseded = () =>
   new RemoteError({ code: 'superseded', message: 'The configuration changed or the server was disconnected while connecting.' });
 
-/** What a live session depends on: a change to any of it needs the disconnect barrier (C3). */
-function sameBinding(a: McpServerConfig, b: McpServerConfig): boolean {
-  return (
-    a.url === b.url &&
-    a.timeoutMs === b.timeoutMs &&
-    JSON.stringify(sessionAuth(a)) === JSON.stringify(sessionAuth(b)) &&
-    JSON.stringify(a.headers) === JSON.stringify(b.headers)
-  );
-}
-
-/**
- * The auth settings a session depends on. A rotated refresh token, a registered client or the
- * pinned issuer of a configured client is written into the entry while a session runs on the
- * same binding: no reason to reconnect.
- */
-function sessionAuth(c: McpServerConfig): unknown {
-  if (c.auth.kind !== 'oauth') return c.auth;
-  const { tokens: _t, registration: _r, clientIssuer: _i, ...rest } = c.auth;
-  return rest;
-}
-
 const noop = () => undefined;
 
 const CATEGORY_LABEL: Record<CatalogCategory, string> = {
@@ -195,14 +195,22 @@ export class McpManager {
   readonly #unsent = new UnsentCalls();
   readonly #refreshIntervalMs: number;
   readonly #now: () => number;
+  readonly #disconnects = new Set<Promise<void>>();
+  /** Tool calls in flight, for the keep-alive (pending work). */
+  #callsInFlight = 0;
 
   constructor(
     private readonly ports: ManagerPorts,
     options: ManagerOptions = {},
   ) {
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? ports.now?.bind(ports) ?? Date.now;
     this.#refreshIntervalMs = options.refreshIntervalMs ?? REFRESH_INTERVAL_MS;
     this.#catalogs = new CatalogGenerations(this.#now);
+  }
+
+  /** Whether anything is in progress that the worker must stay alive for: a call or a connect attempt. */
+  hasPendingWork(): boolean {
+    return this.#callsInFlight > 0 || [...this.#servers.values()].some((rt) => rt.state.status === 'connecting');
   }
 
   onChange(listener: () => void): () => void {
@@ -223,9 +231,30 @@ export class McpManager {
   #apply(rt: Runtime, event: ConnectionEvent): boolean {
     const next = transition(rt.state, event);
     if (next === rt.state) return false;
-    rt.state = next;
+    this.#setState(rt, next);
     this.#changed();
     return true;
+  }
+
+  /** Every state change goes through here: it keeps the attempt's start time and saves it. */
+  #setState(rt: Runtime, next: ConnectionState) {
+    const was = rt.state.status;
+    rt.state = next;
+    if (next.status === 'connecting' && was !== 'connecting') {
+      rt.connectingSince = rt.resumeSince ?? this.#now();
+      rt.resumeSince = undefined;
+    } else if (next.status !== 'connecting') {
+      rt.connectingSince = undefined;
+    } else {
+      return;
+    }
+    this.#saveAttempts();
+  }
+
+  #saveAttempts() {
+    const attempts: Record<string, number> = {};
+    for (const [id, rt] of this.#servers) if (rt.connectingSince !== undefined) attempts[id] = rt.connectingSince;
+    this.ports.saveAttempts?.(attempts);
   }
 
   /** The committed connection, if the server is ready. */
@@ -241,6 +270,7 @@ export class McpManager {
       dirty: new Set(),
       warnings: new Map(),
       refreshers: new Map(),
+      attemptSeq: 0,
     };
     for (const category of CATALOG_CATEGORIES)
       rt.refreshers.set(
@@ -248,6 +278,49 @@ export class McpManager {
         coalesce(() => this.#refresh(rt, category), { minIntervalMs: this.#refreshIntervalMs, now: this.#now }),
       );
     return rt;
+  }
+
+  /**
+   * A new worker instance's start (SPEC C6, C7): adopts every session the offscreen document
+   * still holds whose binding fingerprint matches the stored entry — ready at once with the
+   * catalog the document kept, no new `initialize` — and closes the others; resumes the connect
+   * attempts a previous instance left in progress with their original start; then connects
+   * what connects on startup.
+   */
+  async start(configs: McpServerConfig[], found: StartFindings): Promise<void> {
+    const closing: Promise<unknown>[] = [];
+    for (const held of found.sessions) {
+      const config = configs.find((c) => c.id === held.serverId);
+      if (!config?.enabled || bindingFingerprint(config) !== held.fingerprint || this.#servers.has(config.id)) {
+        closing.push(this.ports.request('offscreen:close', { connectionId: held.connectionId }).catch(noop));
+        continue;
+      }
+      const rt = this.#create(config);
+      this.#servers.set(config.id, rt);
+      const listed = CATALOG_CATEGORIES.filter((c) => held.catalog[c] !== undefined);
+      this.#commit(
+        rt,
+        this.#catalogs.begin(config.id),
+        listed,
+        listed.map((c) => ({ ok: true, items: held.catalog[c]! })),
+      );
+      this.#setState(rt, { status: 'ready', connectionId: held.connectionId });
+      for (const c of CATALOG_CATEGORIES) if (held.stale.includes(c) || held.catalog[c] === undefined) this.#markDirty(rt, c);
+    }
+    const resume = new Map(Object.entries(found.attempts));
+    // A session that ended while no worker listened was live: it is rebuilt like a lost one.
+    for (const lost of found.lost) if (!resume.has(lost.serverId)) resume.set(lost.serverId, this.#now());
+    for (const [id, since] of resume) {
+      const config = configs.find((c) => c.id === id);
+      if (!config?.enabled || this.#servers.has(id)) continue;
+      const rt = this.#create(config);
+      rt.resumeSince = since;
+      this.#servers.set(id, rt);
+      void this.connect(id).catch(noop);
+    }
+    this.reconcile(configs, { startup: true });
+    this.#saveAttempts();
+    await Promise.all(closing);
   }
 
   /** Brings live sessions in line with the stored configuration (SPEC C2, C3). */
@@ -298,10 +371,10 @@ export class McpManager {
     const id = rt.config.id;
     if (!this.#queue.isCurrent(id, epoch) || this.#servers.get(id) !== rt) throw superseded();
     if (rt.state.status === 'ready') return;
-    if (rt.state.status === 'connecting') return this.#recover(rt, epoch);
-    this.#apply(rt, { type: 'connect' });
+    const recovering = rt.state.status === 'connecting';
+    if (!recovering) this.#apply(rt, { type: 'connect' });
     try {
-      await this.#handshake(rt, epoch);
+      await this.#withinConnectTimeout(rt, () => (recovering ? this.#recover(rt, epoch) : this.#handshake(rt, epoch)));
     } catch (e) {
       const w = toWireError(e);
       // A session lost during the handshake is retried with backoff, like a lost ready session (C7).
@@ -324,13 +397,51 @@ export class McpManager {
   }
 
   /**
+   * Runs one connect attempt (a handshake, or the recovery of a lost session) within the server's
+   * connect time limit, measured from the attempt's start — which a previous worker instance may
+   * have recorded (SPEC C7). When time runs out the attempt ends in `error`; a handshake still on
+   * the network commits nothing and closes its candidate when it ends.
+   */
+  async #withinConnectTimeout(rt: Runtime, work: () => Promise<void>): Promise<void> {
+    const limit = rt.config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const left = (rt.connectingSince ?? this.#now()) + limit - this.#now();
+    const timedOut = () => {
+      rt.attemptSeq++;
+      return new RemoteError({
+        code: 'timeout',
+        message: `"${rt.config.name}" did not complete the connection within ${Math.round(limit / 1000)} s (${new URL(rt.config.url).origin}).`,
+        action: 'retry',
+      });
+    };
+    // The time ran out while no worker instance was running: no new attempt at all.
+    if (left <= 0) throw timedOut();
+    const running = work();
+    running.catch(noop);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(timedOut()), left);
+    });
+    expired.catch(noop);
+    try {
+      await Promise.race([running, expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
    * Opens a candidate, lists its catalog and commits it only if the config still matches and no
    * disconnect happened meanwhile (C5). On any failure or drift the candidate is closed.
    */
   async #handshake(rt: Runtime, epoch: number): Promise<void> {
     const config = rt.config;
+    const seq = rt.attemptSeq;
     const stillWanted = () =>
-      this.#queue.isCurrent(config.id, epoch) && this.#servers.get(config.id) === rt && rt.config.enabled && sameBinding(rt.config, config);
+      this.#queue.isCurrent(config.id, epoch) &&
+      this.#servers.get(config.id) === rt &&
+      rt.attemptSeq === seq &&
+      rt.config.enabled &&
+      sameBinding(rt.config, config);
     if (!(await this.ports.hasHostPermission(config.url))) {
       throw new RemoteError({
         code: 'permission',
@@ -352,6 +463,7 @@ export class McpManager {
         url: config.url,
         headers,
         timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        fingerprint: bindingFingerprint(config),
       });
       opened = true;
       if (!stillWanted()) throw superseded();
@@ -375,7 +487,7 @@ export class McpManager {
       rt.cachedSince = undefined;
       const changedMeanwhile = [...rt.candidateChanged];
       rt.candidate = undefined;
-      rt.state = next;
+      this.#setState(rt, next);
       this.#changed();
       for (const c of changedMeanwhile) this.#markDirty(rt, c);
     } catch (e) {
@@ -444,7 +556,15 @@ export class McpManager {
     }
     rt.dirty.clear();
     const closing = connectionId ? this.ports.request('offscreen:close', { connectionId }).then(noop, noop) : Promise.resolve();
-    return this.#queue.disconnect(id, () => closing);
+    const done = this.#queue.disconnect(id, () => closing);
+    this.#disconnects.add(done);
+    void done.finally(() => this.#disconnects.delete(done)).catch(noop);
+    return done;
+  }
+
+  /** Resolves once every disconnect requested so far has finished (its session closed). */
+  async disconnectsSettled(): Promise<void> {
+    await Promise.allSettled([...this.#disconnects]);
   }
 
   /** Lazy connect on first use (SPEC C2). */
@@ -466,9 +586,11 @@ export class McpManager {
    */
   async callTool(serverId: string, tool: string, args: Record<string, unknown>, operationId: string): Promise<CallToolResult> {
     for (const o of this.#callObservers) o.started(operationId, { serverId, tool, arguments: args });
+    this.#callsInFlight++;
     try {
       return await this.#callTool(serverId, tool, args, operationId);
     } finally {
+      this.#callsInFlight--;
       for (const o of this.#callObservers) o.settled(operationId);
     }
   }
@@ -703,6 +825,7 @@ export class McpManager {
       connectOnStartup: rt.config.connectOnStartup,
       status: rt.state.status,
       ...('reason' in rt.state ? { reason: rt.state.reason } : {}),
+      ...(rt.state.status === 'connecting' && rt.connectingSince !== undefined ? { connectingSince: rt.connectingSince } : {}),
       tools: this.#items<Tool>(rt, 'tools'),
       prompts: this.#items<Prompt>(rt, 'prompts'),
       resources: this.#items<Resource>(rt, 'resources'),

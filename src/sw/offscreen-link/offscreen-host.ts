@@ -1,13 +1,15 @@
 /**
  * Creates the offscreen SDK host on demand, once (SPEC D3), and hands out the Port it opens
- * back to this worker. A document that exists without a Port to this worker instance belongs to
- * a previous worker: it is closed and replaced, never reused (SPEC C6).
+ * back to this worker. A document that outlived a previous worker instance keeps its sessions:
+ * it is asked to open its Port to this instance, which then claims it and adopts what matches
+ * (SPEC C6, C7). Only a document that does not answer is closed and replaced; otherwise the
+ * document is closed only deliberately ({@link OffscreenHost.close}).
  */
-import { OFFSCREEN_PATH, OFFSCREEN_PORT } from '../../protocol/offscreen.js';
+import { OFFSCREEN_PATH, OFFSCREEN_PORT, OFFSCREEN_RECONNECT } from '../../protocol/offscreen.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
-/** How long a previous worker's document gets to close itself before it is closed by force. */
-const OLD_DOCUMENT_GRACE_MS = 1_000;
+/** How long a document that outlived the previous worker gets to open its Port to this one. */
+const RECONNECT_TIMEOUT_MS = 3_000;
 
 export class OffscreenHost {
   #current: chrome.runtime.Port | undefined;
@@ -55,30 +57,48 @@ export class OffscreenHost {
     return this.#pending;
   }
 
-  async #create(): Promise<chrome.runtime.Port> {
+  /** Whether an offscreen document exists (whoever created it). */
+  async exists(): Promise<boolean> {
     const url = chrome.runtime.getURL(OFFSCREEN_PATH);
-    const exists = async () =>
-      (await chrome.runtime.getContexts({ contextTypes: [chrome.runtime.ContextType.OFFSCREEN_DOCUMENT], documentUrls: [url] })).length > 0;
-    if (await exists()) {
-      // A previous worker's document closes itself once its Port is gone, ending its sessions
-      // cleanly; give it that moment before forcing it, so the server is told (SPEC C6, C7).
-      const deadline = Date.now() + OLD_DOCUMENT_GRACE_MS;
-      while (!this.#current && Date.now() < deadline && (await exists())) await new Promise((r) => setTimeout(r, 50));
-      // A document still starting when the old worker stopped connects here instead: it holds no
-      // session yet, so it is ours to use.
-      if (this.#current) return this.#current;
-      if (await exists()) await chrome.offscreen.closeDocument().catch(() => undefined);
-    }
-    // Only a document created below may answer the waiter: one closed above must not.
-    const connected = new Promise<chrome.runtime.Port>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(Object.assign(new Error('The MCP host document did not start.'), { code: 'offscreen-lost' })),
-        CONNECT_TIMEOUT_MS,
-      );
-      this.#waiter = (port) => {
+    return (
+      (await chrome.runtime.getContexts({ contextTypes: [chrome.runtime.ContextType.OFFSCREEN_DOCUMENT], documentUrls: [url] })).length > 0
+    );
+  }
+
+  /** Closes the document and every session in it: a deliberate act, never a Port side effect. */
+  async close(): Promise<void> {
+    if (!(await this.exists())) return;
+    await chrome.offscreen.closeDocument().catch(() => undefined);
+  }
+
+  /** Resolves with the next Port the document opens, or undefined after `ms`. */
+  #nextPort(ms: number): Promise<chrome.runtime.Port | undefined> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        if (this.#waiter === waiter) this.#waiter = undefined;
+        resolve(undefined);
+      }, ms);
+      const waiter = (port: chrome.runtime.Port) => {
         clearTimeout(timer);
         resolve(port);
       };
+      this.#waiter = waiter;
+    });
+  }
+
+  async #create(): Promise<chrome.runtime.Port> {
+    if (await this.exists()) {
+      // A previous worker's document, still holding its sessions: ask it to connect here.
+      const next = this.#nextPort(RECONNECT_TIMEOUT_MS);
+      void chrome.runtime.sendMessage({ type: OFFSCREEN_RECONNECT }).catch(() => undefined);
+      const port = this.#current ?? (await next);
+      if (port) return port;
+      // It did not answer: it is broken, and its sessions with it.
+      await chrome.offscreen.closeDocument().catch(() => undefined);
+    }
+    const connected = this.#nextPort(CONNECT_TIMEOUT_MS).then((port) => {
+      if (!port) throw Object.assign(new Error('The MCP host document did not start.'), { code: 'offscreen-lost' });
+      return port;
     });
     await chrome.offscreen.createDocument({
       url: OFFSCREEN_PATH,

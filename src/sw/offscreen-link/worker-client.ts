@@ -34,7 +34,14 @@ export class McpWorkerClient {
   /** Count of dropped malformed inbound messages, exposed for tests and the log drawer. */
   dropped = 0;
 
-  constructor(private readonly getPort: () => Promise<PortLike>) {}
+  /**
+   * @param owner this worker instance's token: the offscreen document answers only the instance
+   * that claimed it last, so a late request of an older instance is refused (SPEC C6).
+   */
+  constructor(
+    private readonly getPort: () => Promise<PortLike>,
+    readonly owner: string = crypto.randomUUID().replace(/-/g, ''),
+  ) {}
 
   onEvent(listener: (event: OffscreenEvent) => void): () => void {
     this.#eventListeners.add(listener);
@@ -47,7 +54,7 @@ export class McpWorkerClient {
     return new Promise<OffscreenValue<M>>((resolve, reject) => {
       this.#pending.set(id, { method, resolve: resolve, reject });
       try {
-        port.postMessage({ kind: 'request', id, method, params });
+        port.postMessage({ kind: 'request', id, owner: this.owner, method, params });
       } catch {
         // A Port that died between attach and send: fail this request rather than leave it pending.
         this.#pending.delete(id);

@@ -79,6 +79,7 @@ async function setup(challenges: (i: number) => string) {
     url: MCP,
     headers: { Authorization: `Bearer ${first}` },
     timeoutMs: 60_000,
+    fingerprint: 'f'.repeat(64),
   });
   /** What panel:call-tool does. */
   const panelCall = () => stepUps.track('s1', 'admin', () => wrapped('offscreen:call-tool', CALL));

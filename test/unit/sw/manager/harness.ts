@@ -52,7 +52,11 @@ export const routine: Responder = (method, params) => {
 };
 
 /** Refreshes are not paced unless a test asks for it (`options.refreshIntervalMs`). */
-export function harness(responder: Responder = routine, options: ManagerOptions = { refreshIntervalMs: 0 }) {
+export function harness(
+  responder: Responder = routine,
+  options: ManagerOptions = { refreshIntervalMs: 0 },
+  extra: Partial<ManagerPorts> = {},
+) {
   const requests: Req[] = [];
   const delays: number[] = [];
   let next = 0;
@@ -87,6 +91,7 @@ export function harness(responder: Responder = routine, options: ManagerOptions 
     delay: async (ms) => {
       delays.push(ms);
     },
+    ...extra,
   };
   const manager = new McpManager(ports, options);
   return {

@@ -29,6 +29,7 @@ const connectParams = {
   url: oauthServer.url,
   headers: { Authorization: 'Bearer OLD' },
   timeoutMs: 60_000,
+  fingerprint: 'f'.repeat(64),
 };
 
 /** One request the fake offscreen received, its params typed by its method. */

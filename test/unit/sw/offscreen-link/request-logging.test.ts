@@ -29,6 +29,7 @@ describe('request logging (SPEC J2)', () => {
       url: 'http://127.0.0.1/mcp',
       headers: { Authorization: 'Bearer s3cret-token' },
       timeoutMs: 5000,
+      fingerprint: 'f'.repeat(64),
     });
     await request('offscreen:ping', { connectionId: 'c1' });
     assert.deepEqual(
@@ -50,6 +51,7 @@ describe('request logging (SPEC J2)', () => {
       url: 'http://127.0.0.1/mcp',
       headers: { Authorization: 'Bearer s3cret-token', 'X-Key': 'k3y' },
       timeoutMs: 5000,
+      fingerprint: 'f'.repeat(64),
     });
     await request('offscreen:set-authorization', { connectionId: 'c1', authorization: 'Bearer n3w-token' });
     const text = JSON.stringify(log);
@@ -63,7 +65,14 @@ describe('request logging (SPEC J2)', () => {
         ? { capabilities: {} }
         : new RemoteError({ code: 'http-status', message: 'Service unavailable', httpStatus: 503 }),
     );
-    await request('offscreen:connect', { serverId: 'demo', connectionId: 'c1', url: 'u', headers: {}, timeoutMs: 5000 });
+    await request('offscreen:connect', {
+      serverId: 'demo',
+      connectionId: 'c1',
+      url: 'u',
+      headers: {},
+      timeoutMs: 5000,
+      fingerprint: 'f'.repeat(64),
+    });
     await assert.rejects(request('offscreen:ping', { connectionId: 'c1' }), /Service unavailable/);
     assert.deepEqual([log[1]!.entry.status, log[1]!.entry.error, log[1]!.entry.responseBytes], [503, 'Service unavailable', 0]);
   });
@@ -72,7 +81,14 @@ describe('request logging (SPEC J2)', () => {
     const request = withRequestLogging((async () => ({ latencyMs: 1 })) as never, async () => {
       throw new Error('disk full');
     });
-    await request('offscreen:connect', { serverId: 'demo', connectionId: 'c1', url: 'u', headers: {}, timeoutMs: 5000 });
+    await request('offscreen:connect', {
+      serverId: 'demo',
+      connectionId: 'c1',
+      url: 'u',
+      headers: {},
+      timeoutMs: 5000,
+      fingerprint: 'f'.repeat(64),
+    });
     assert.deepEqual(await request('offscreen:ping', { connectionId: 'c1' }), { latencyMs: 1 });
   });
 });
