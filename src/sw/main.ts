@@ -207,7 +207,8 @@ globalThis.remoteMcp = { agentTools: use.registry };
  * approvals (broker), authorization windows. Checked whenever any of them may have changed.
  */
 const keepAlive = new KeepAlive({
-  pending: () => manager.hasPendingWork() || use.pendingApprovals().length > 0 || authorizing > 0,
+  // Only approvals a call still waits for: a `gone` card waits for a reader, not for this worker.
+  pending: () => manager.hasPendingWork() || use.broker.waiting() > 0 || authorizing > 0,
   touch: () => chrome.runtime.getPlatformInfo(),
 });
 manager.onChange(() => keepAlive.check());

@@ -116,6 +116,8 @@ interface Runtime {
   warnings: Map<CatalogCategory, string[]>;
   /** Set while the catalog kept from an earlier session is shown without a live session (C2). */
   cachedSince?: number;
+  /** The user pressed Disconnect: listing tools does not wake it again until something connects it. */
+  heldOff?: boolean;
   /** Start (epoch ms) of the connect attempt in progress, while `connecting`. */
   connectingSince?: number;
   /** The start a previous worker instance recorded, taken over by the next attempt. */
@@ -363,6 +365,7 @@ export class McpManager {
     if (!rt.config.enabled) {
       return Promise.reject(new RemoteError({ code: 'config-invalid', message: 'The server is disabled. Enable it to connect.' }));
     }
+    rt.heldOff = false;
     if (rt.state.status === 'ready') return Promise.resolve();
     return this.#queue.connect(serverId, (epoch) => this.#attempt(rt, epoch));
   }
@@ -534,7 +537,9 @@ export class McpManager {
   /** A barrier: no attempt started before it can commit, and later connects queue behind it (C4). */
   disconnect(serverId: string): Promise<void> {
     const rt = this.#servers.get(serverId);
-    return rt ? this.#disconnect(rt, { keepCatalog: true }) : Promise.resolve();
+    if (!rt) return Promise.resolve();
+    rt.heldOff = true;
+    return this.#disconnect(rt, { keepCatalog: true });
   }
 
   /**
@@ -662,11 +667,11 @@ export class McpManager {
   /**
    * First use of the catalog by an agent (C2): enabled lazy servers that are not connected start
    * connecting; their tools are announced through {@link onChange} once listed. A server that
-   * failed or needs authorization is left to the user.
+   * failed or needs authorization is left to the user, and so is one the user disconnected.
    */
   wakeLazyServers(): void {
     for (const rt of this.#servers.values()) {
-      if (rt.config.enabled && !rt.config.connectOnStartup && rt.state.status === 'disconnected')
+      if (rt.config.enabled && !rt.config.connectOnStartup && rt.state.status === 'disconnected' && !rt.heldOff)
         void this.connect(rt.config.id).catch(noop);
     }
   }

@@ -204,3 +204,23 @@ test('I3: call observers see every call start before it is sent and settle befor
   await assert.rejects(h.manager.callTool('a', 'nope', {}, 'op3'));
   assert.deepEqual(seen, ['start op1 a/echo {"text":"hi"}', 'settled op1', 'caller op1', 'start op2 a/nope {}', 'settled op2']);
 });
+
+test('C2: a lazy server the user disconnected is not woken by an agent listing tools; a Connect lifts that', async () => {
+  const h = harness();
+  h.manager.reconcile([cfg('lazy', { connectOnStartup: false })]);
+  h.manager.wakeLazyServers();
+  await flush();
+  assert.equal(h.view('lazy').status, 'ready');
+  await h.manager.disconnect('lazy');
+  h.manager.wakeLazyServers();
+  await flush();
+  assert.equal(h.view('lazy').status, 'disconnected');
+  assert.deepEqual(h.opened(), ['c1']);
+  await h.manager.connect('lazy');
+  await h.manager.disconnect('lazy');
+  await h.manager.connect('lazy');
+  h.manager.wakeLazyServers();
+  await flush();
+  assert.equal(h.view('lazy').status, 'ready');
+  assert.deepEqual(h.opened(), ['c1', 'c2', 'c3']);
+});
