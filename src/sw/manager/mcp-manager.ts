@@ -341,7 +341,9 @@ export class McpManager {
       if (!config.enabled) {
         if (rt.state.status !== 'disconnected' || this.#queue.isBusy(config.id) || rt.cachedSince !== undefined) void this.#disconnect(rt);
       } else if (!before.enabled) {
-        // Enabling is like a start for this server: it connects now only if it is not lazy (C2).
+        // Enabling is like a start for this server: it connects now only if it is not lazy (C2),
+        // and a lazy one is again woken by its first use.
+        rt.heldOff = false;
         if (config.connectOnStartup) void this.connect(config.id).catch(noop);
       } else if (!sameBinding(before, config)) {
         // Barrier first: the old client closes before the new binding connects (C3, C4).

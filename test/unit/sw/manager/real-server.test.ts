@@ -133,9 +133,11 @@ test('C2: a lazy server keeps its catalog (stale) after a disconnect, connects o
   assert.equal(view('lazy1').status, 'ready');
   assert.equal(view('lazy1').staleSince, undefined);
 
+  // The user's Disconnect sticks: an agent listing tools does not undo it.
   await manager.disconnect('lazy1');
   manager.wakeLazyServers();
-  await until(() => view('lazy1').status === 'ready', 'an agent listing to wake the lazy server');
+  await sleep(100);
+  assert.equal(view('lazy1').status, 'disconnected');
 
   const others = manager
     .views()
@@ -152,4 +154,6 @@ test('C2: a lazy server keeps its catalog (stale) after a disconnect, connects o
   await until(() => view('eager').status === 'ready', 'enabling an eager server to connect it');
   await sleep(100);
   assert.equal(view('lazy1').status, 'disconnected', 'enabling a lazy server leaves it for first use');
+  manager.wakeLazyServers();
+  await until(() => view('lazy1').status === 'ready', 'an agent listing to wake the re-enabled lazy server');
 });
