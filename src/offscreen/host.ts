@@ -181,8 +181,10 @@ export function startOffscreenHost(runtime: HostRuntime = chrome.runtime) {
         await session.close().catch(() => undefined);
         const code = (e as { code?: unknown }).code;
         if (code === 'stale-connection' || code === 'session-lost') throw e;
-        // The session died under the handshake (SPEC C7): the attempt fails and is retried, never committed.
-        throw session.lost ? handshakeLost() : wrap(e, p.url, session);
+        // The server forgot the session under the handshake (SPEC C7): the attempt fails and is
+        // retried, never committed. Any other failure (a 401, a refused initialize) says what it is:
+        // the SDK closes the transport on a failed initialize, so `lost` alone does not mean that.
+        throw session.lostCode === 'session-lost' ? handshakeLost() : wrap(e, p.url, session);
       }
     },
     async 'offscreen:list-category'(p) {

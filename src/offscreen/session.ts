@@ -114,11 +114,21 @@ export class McpSession {
   }
 
   #lostFlag = false;
+  #lostCode: WireErrorCode | undefined;
+
+  /**
+   * Why the session ended on its own: `session-lost` when the server no longer knew it. A failed
+   * `initialize` also ends it (the SDK closes the transport), with another code.
+   */
+  get lostCode(): WireErrorCode | undefined {
+    return this.#lostCode;
+  }
 
   #lost(code: WireErrorCode, message: string) {
     if (this.#closed) return;
     this.#closed = true;
     this.#lostFlag = true;
+    this.#lostCode = code;
     this.options.onClosed({ code, message });
   }
 
