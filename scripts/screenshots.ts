@@ -58,6 +58,11 @@ async function shoot(locale: 'en' | 'zh_CN'): Promise<string[]> {
         await panel.setViewport({ width, height: 900 });
         await panel.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
         const path = `${OUT}/cards-${locale}-${width}-${scheme}.png`;
+        // Tool rows use content-visibility: auto, so rows outside the viewport are not painted;
+        // a viewport as tall as the page paints every row, as a user scrolling would see them.
+        const height = await panel.evaluate('document.documentElement.scrollHeight');
+        await panel.setViewport({ width, height: Number(height) });
+        await new Promise((r) => setTimeout(r, 300));
         await panel.screenshot({ path, fullPage: true });
         written.push(path);
       }
