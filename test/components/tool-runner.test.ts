@@ -25,6 +25,20 @@ async function start(el: McpToolRunnerElement): Promise<RunToolEvent> {
   return await oneEvent<RunToolEvent>(el, RunToolEvent.type);
 }
 
+/** The runner's tool select, a way to choose a demo tool, and the form's input for an argument. */
+async function draftRunner() {
+  const el = await runner();
+  const root = el.shadowRoot!;
+  const select = root.querySelector('select')!;
+  const choose = (tool: string) => {
+    select.value = JSON.stringify(['demo', tool]);
+    select.dispatchEvent(new Event('change'));
+  };
+  const input = (name: string) =>
+    root.querySelector('mcp-schema-form')!.shadowRoot!.querySelector<HTMLInputElement>(`[name='${JSON.stringify([name])}']`)!;
+  return { el, select, choose, input };
+}
+
 describe('mcp-tool-runner', () => {
   it('gives every run its own operationId and offers Abort for it', async () => {
     const el = await runner();
@@ -95,13 +109,8 @@ describe('mcp-tool-runner', () => {
   });
 
   it('keeps the chosen tool and what was typed while its server is briefly not ready (a worker restart)', async () => {
-    const el = await runner();
-    const root = el.shadowRoot!;
-    const select = root.querySelector('select')!;
-    select.value = JSON.stringify(['demo', 'add']);
-    select.dispatchEvent(new Event('change'));
-    const form = () => root.querySelector('mcp-schema-form')!.shadowRoot!;
-    const input = (name: string) => form().querySelector<HTMLInputElement>(`[name='${JSON.stringify([name])}']`)!;
+    const { el, select, choose, input } = await draftRunner();
+    choose('add');
     input('a').value = '12';
     input('b').value = 'not a number yet';
     el.servers = [{ ...servers[0]!, status: 'connecting' }];
@@ -113,33 +122,22 @@ describe('mcp-tool-runner', () => {
   });
 
   it('keeps what was typed for each tool when switching between them', async () => {
-    const el = await runner();
-    const root = el.shadowRoot!;
-    const select = root.querySelector('select')!;
-    const choose = (tool: string) => {
-      select.value = JSON.stringify(['demo', tool]);
-      select.dispatchEvent(new Event('change'));
-    };
-    const form = () => root.querySelector('mcp-schema-form')!.shadowRoot!;
+    const { choose, input } = await draftRunner();
     choose('add');
-    form().querySelector<HTMLInputElement>(`[name='${JSON.stringify(['a'])}']`)!.value = '5';
+    input('a').value = '5';
     choose('slow');
     choose('add');
-    expect(form().querySelector<HTMLInputElement>(`[name='${JSON.stringify(['a'])}']`)!.value).to.equal('5');
+    expect(input('a').value).to.equal('5');
   });
 
   it('does not force a draft into a tool whose schema changed', async () => {
-    const el = await runner();
-    const root = el.shadowRoot!;
-    const select = root.querySelector('select')!;
-    select.value = JSON.stringify(['demo', 'add']);
-    select.dispatchEvent(new Event('change'));
-    const form = () => root.querySelector('mcp-schema-form')!.shadowRoot!;
-    form().querySelector<HTMLInputElement>(`[name='${JSON.stringify(['a'])}']`)!.value = '5';
+    const { el, select, choose, input } = await draftRunner();
+    choose('add');
+    input('a').value = '5';
     el.servers = [{ ...servers[0]!, status: 'connecting' }];
     const changed = { name: 'add', inputSchema: { type: 'object', properties: { a: { type: 'string' } } } };
     el.servers = [{ ...servers[0]!, tools: [servers[0]!.tools[0]!, changed] }];
     expect(select.value).to.equal(JSON.stringify(['demo', 'add']));
-    expect(form().querySelector<HTMLInputElement>(`[name='${JSON.stringify(['a'])}']`)!.value).to.equal('');
+    expect(input('a').value).to.equal('');
   });
 });
