@@ -28,7 +28,13 @@ const STATES_FIXTURE = `(() => {
   const approval = (o) => Object.assign(document.createElement('mcp-approval-card'), { approval: { id: 'ap' + o.status, serverId: 'demo',
     serverName: 'Demo', tool: 'echo', toolTitle: 'Echo', agentName: 'Agent', argumentsJson: '{\\n  "text": "hello"\\n}',
     annotations: { readOnlyHint: true }, requestedAt: 0, ...o } });
-  box.append(connecting, clicked, approval({ status: 'pending' }), approval({ status: 'gone' }));
+  const challenged = document.createElement('mcp-server-card');
+  challenged.server = view({ id: 'fixture3', name: 'Added without sign-in', status: 'needs-auth',
+    reason: { kind: 'auth', message: 'https://slow.example asks for OAuth sign-in (HTTP 401 with a Bearer challenge).', action: 'authorize' } });
+  const stale = document.createElement('mcp-server-card');
+  stale.server = view({ id: 'fixture4', name: 'Lazy server', status: 'disconnected', connectOnStartup: false, staleSince: Date.now() - 3_600_000,
+    tools: [{ name: 'echo', description: 'Returns the text it was given.', inputSchema: { type: 'object' } }] });
+  box.append(connecting, clicked, challenged, stale, approval({ status: 'pending' }), approval({ status: 'gone' }));
   document.body.prepend(box);
   setTimeout(() => clicked.shadowRoot.querySelector('[data-action="connect"]').click(), 50);
   return new Promise((r) => setTimeout(r, 300));

@@ -8,3 +8,11 @@ export function t(key: MessageKey, ...subs: string[]): string {
   const text = globalThis.chrome?.i18n?.getMessage(key, subs);
   return text || key;
 }
+
+/**
+ * The browser UI's language (what `chrome.i18n` picked the catalog by), for dates and numbers, so a
+ * zh_CN panel does not show "07:08 PM". Undefined (the runtime's default) outside the extension.
+ */
+export function uiLocale(): string | undefined {
+  return globalThis.chrome?.i18n?.getUILanguage?.() || undefined;
+}

@@ -17,7 +17,7 @@ import { ElementBase } from './element-base.js';
 import type { ServerView } from '../protocol/panel.js';
 import { el, sheet } from './dom.js';
 import { ServerActionEvent, type ServerAction } from './events.js';
-import { t } from './i18n.js';
+import { t, uiLocale } from './i18n.js';
 
 /** What "Test connection" reported, as shown under the actions. */
 export type PingOutcome = { ok: true; latencyMs: number } | { ok: false; message: string };
@@ -178,7 +178,7 @@ export class McpServerCardElement extends ElementBase {
     this.#stale.textContent =
       s.staleSince === undefined
         ? ''
-        : t('catalogStale', new Date(s.staleSince).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }));
+        : t('catalogStale', new Date(s.staleSince).toLocaleTimeString(uiLocale(), { hour: '2-digit', minute: '2-digit' }));
 
     const actions = this.#actions;
     const hadFocus = actions.contains(this.shadowRoot!.activeElement) ? this.shadowRoot!.activeElement?.getAttribute('data-action') : null;
@@ -186,7 +186,10 @@ export class McpServerCardElement extends ElementBase {
     // While connecting, the disconnect action stops the attempt: it reads Cancel.
     if (s.status === 'ready' || s.status === 'connecting')
       actions.append(this.#connectionButton('disconnect', s.status === 'connecting' ? t('cancel') : t('disconnect')));
-    else if (s.enabled) actions.append(this.#connectionButton('connect', t('connect')));
+    // A server that asked for sign-in gets nothing from Connect but the same refusal: the
+    // authorize (or switch-to-OAuth) action below is the way on.
+    else if (s.enabled && !(s.status === 'needs-auth' && s.reason?.action === 'authorize'))
+      actions.append(this.#connectionButton('connect', t('connect')));
     if (s.status === 'ready') {
       actions.append(
         this.#button(t('testConnection'), 'ping', () => {

@@ -43,6 +43,8 @@ describe('mcp-server-card actions', () => {
     const el = await card(server({ authKind: 'none', reason: { kind: 'auth', message: 'It asks for sign-in.', action: 'authorize' } }));
     expect(button(el, 'authorize')!.textContent).to.equal('Switch to OAuth and authorize');
     expect(button(el, 'forget-auth')).to.equal(null);
+    // Connect would only meet the same 401: the card offers the way on, not a dead end.
+    expect(button(el, 'connect')).to.equal(null);
     const edit = await card(server({ authKind: 'none', reason: { kind: 'auth', message: 'Choose OAuth or a token.', action: 'edit' } }));
     expect(button(edit, 'authorize')).to.equal(null);
   });
