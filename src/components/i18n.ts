@@ -10,9 +10,11 @@ export function t(key: MessageKey, ...subs: string[]): string {
 }
 
 /**
- * The browser UI's language (what `chrome.i18n` picked the catalog by), for dates and numbers, so a
- * zh_CN panel does not show "07:08 PM". Undefined (the runtime's default) outside the extension.
+ * The language of the catalog the strings come from, as a BCP 47 tag for dates and numbers, so a
+ * zh_CN panel does not show "07:08 PM". Read from the catalog itself: `getUILanguage()` and
+ * `@@ui_locale` can name another language than the catalog Chrome picked (seen on Linux).
  */
 export function uiLocale(): string | undefined {
-  return globalThis.chrome?.i18n?.getUILanguage?.() || undefined;
+  const tag = t('localeTag');
+  return tag === 'localeTag' ? undefined : tag;
 }

@@ -39,6 +39,8 @@ export const en = {
   oauthClientMetadataUrl: { message: 'Client metadata document URL (optional; used when the authorization server supports it)' },
   authorize: { message: 'Authorize' },
   reauthorize: { message: 'Re-authorize' },
+  /** The BCP 47 tag of this catalog, for dates and numbers shown beside its strings. */
+  localeTag: { message: 'en' },
   switchToOAuth: { message: 'Switch to OAuth and authorize' },
   grantMoreAccess: { message: 'Grant more access' },
   grantingMoreAccess: { message: 'Asking the authorization server for more access…' },

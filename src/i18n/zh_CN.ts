@@ -38,6 +38,7 @@ export const zh_CN: Catalog = {
   oauthClientMetadataUrl: { message: '客户端元数据文档 URL（可选；授权服务器支持时使用）' },
   authorize: { message: '授权' },
   reauthorize: { message: '重新授权' },
+  localeTag: { message: 'zh-CN' },
   switchToOAuth: { message: '切换为 OAuth 并授权' },
   grantMoreAccess: { message: '授予更多权限' },
   grantingMoreAccess: { message: '正在向授权服务器请求更多权限…' },
