@@ -66,7 +66,11 @@ export class McpSession {
   readonly #callTimers: CallTimers;
   #closed = false;
 
+  /** The server's origin, for messages; parsed once, not on every request. */
+  readonly #origin: string;
+
   constructor(private readonly options: SessionOptions) {
+    this.#origin = new URL(options.url).origin;
     this.#timeoutMs = options.timeoutMs;
     this.#callTimers = new CallTimers(options.questionLimitMs);
     const onElicitation = options.onElicitation;
@@ -167,9 +171,6 @@ export class McpSession {
 
   #authorization: string | undefined;
 
-  get #origin(): string {
-    return new URL(this.options.url).origin;
-  }
   #challenge: string | undefined;
 
   /** The `WWW-Authenticate` of the latest 401/403, which the SDK's error does not carry. */
