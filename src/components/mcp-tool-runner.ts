@@ -48,6 +48,7 @@ export class McpToolRunnerElement extends ElementBase {
   /** What was typed per tool (option value), with the schema it was typed for. */
   readonly #drafts = new Map<string, { schema: string; draft: SchemaFormDraft }>();
   readonly #select = el('select', { name: 'tool' });
+  readonly #picker = el('label', {}, t('tool'), this.#select);
   /** Arguments: a form generated from the tool's input schema, with a raw-JSON view (K3). */
   readonly #args = document.createElement('mcp-schema-form');
   readonly #run = el('button', { type: 'submit' }, t('run'));
@@ -63,7 +64,7 @@ export class McpToolRunnerElement extends ElementBase {
     const form = el(
       'form',
       { 'aria-label': t('toolRunner') },
-      el('label', {}, t('tool'), this.#select),
+      this.#picker,
       el('div', { class: 'args', role: 'group', 'aria-label': t('argumentsJson') }, this.#args),
       el('div', { class: 'buttons' }, this.#run, this.#abort),
       this.#progress,
@@ -92,6 +93,16 @@ export class McpToolRunnerElement extends ElementBase {
   }
   get servers() {
     return this.#servers;
+  }
+
+  /**
+   * Shows one tool, as the tool's detail view does: the picker is hidden and the form is the
+   * tool's. `undefined` brings the picker back.
+   */
+  select(serverId: string | undefined, tool?: string) {
+    this.#wanted = serverId && tool ? JSON.stringify([serverId, tool]) : undefined;
+    this.#picker.hidden = this.#wanted !== undefined;
+    this.#renderOptions();
   }
 
   /** The operationId of the call in flight, if any. */
