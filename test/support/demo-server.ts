@@ -4,6 +4,8 @@
  * It records what it saw (sessions, cancellations) so tests can assert on the server's side.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createSecureServer } from 'node:http2';
+import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -23,6 +25,11 @@ export interface DemoServerOptions {
    */
   elicitation?: boolean;
   /**
+   * `confirm_booking` asks on its call's own event stream (the specification's SHOULD) instead of
+   * the standalone GET stream, where `elicitInput` without a related request sends it.
+   */
+  elicitOnCallStream?: boolean;
+  /**
    * How a request with an unknown session id is answered: 404 as the specification says, or 400
    * "Bad Request: No valid session ID provided" as `@modelcontextprotocol/server-everything` does.
    */
@@ -32,6 +39,12 @@ export interface DemoServerOptions {
    * the catalog limits refuse, duplicates, `execution.taskSupport: "required"` (SPEC N8).
    */
   rawTools?: Record<string, unknown>[];
+  /** false: declare no list changes (tools, prompts, resources), as a server with a fixed catalog would. */
+  listChanged?: boolean;
+  /** Serve HTTPS with HTTP/2 (HTTP/1.1 still accepted) with this key and certificate (PEM). */
+  tls?: { key: string; cert: string };
+  /** Every request waits this long before it is handled: a network round trip of this length. */
+  delayMs?: number;
 }
 
 interface DemoServerStats {
@@ -45,6 +58,8 @@ interface DemoServerStats {
   elicitations?: Array<{ action: string; content?: Record<string, unknown> }>;
   /** JSON-RPC requests received, by method (`tools/list`: 3 …). */
   methods: Record<string, number>;
+  /** GET requests received: standalone event streams opened (or resumed). */
+  eventStreams: number;
 }
 
 export interface DemoServer {
@@ -64,7 +79,7 @@ export interface DemoServer {
   close(): Promise<void>;
 }
 
-function buildServer(name: string, stats: DemoServerStats, extraTools: string[], elicitation = false): McpServer {
+function buildServer(name: string, stats: DemoServerStats, extraTools: string[], options: DemoServerOptions): McpServer {
   const server = new McpServer({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
   server.registerTool(
     'echo',
@@ -128,7 +143,7 @@ function buildServer(name: string, stats: DemoServerStats, extraTools: string[],
     },
   );
   for (const extra of extraTools) registerExtra(server, extra);
-  if (elicitation) registerConfirmBooking(server, stats);
+  if (options.elicitation) registerConfirmBooking(server, stats, options.elicitOnCallStream === true);
   server.registerPrompt(
     'greet',
     { title: 'Greeting', description: 'A greeting for someone.', argsSchema: { name: z.string() } },
@@ -137,27 +152,37 @@ function buildServer(name: string, stats: DemoServerStats, extraTools: string[],
   server.registerResource('readme', 'demo://readme', { title: 'Read me', mimeType: 'text/plain' }, async (uri) => ({
     contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'This is the demo server of Remote MCP for Chrome.' }],
   }));
+  // McpServer declares list changes for every category it serves; a fixed catalog takes them back.
+  if (options.listChanged === false)
+    server.server.registerCapabilities({
+      tools: { listChanged: false },
+      prompts: { listChanged: false },
+      resources: { listChanged: false },
+    });
   return server;
 }
 
-function registerConfirmBooking(server: McpServer, stats: DemoServerStats) {
+function registerConfirmBooking(server: McpServer, stats: DemoServerStats, onCallStream: boolean) {
   server.registerTool(
     'confirm_booking',
     { description: 'Asks the user to confirm a booking (elicitation).', inputSchema: { place: z.string().default('Lisbon') } },
-    async ({ place }) => {
+    async ({ place }, extra) => {
       stats.toolCalls.push('confirm_booking');
-      const answer = await server.server.elicitInput({
-        message: `Confirm your booking in ${place}?`,
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            guests: { type: 'integer', title: 'Guests', minimum: 1, maximum: 8 },
-            seat: { type: 'string', title: 'Seat', enum: ['window', 'aisle'] },
-            newsletter: { type: 'boolean', title: 'Newsletter', default: false },
+      const answer = await server.server.elicitInput(
+        {
+          message: `Confirm your booking in ${place}?`,
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              guests: { type: 'integer', title: 'Guests', minimum: 1, maximum: 8 },
+              seat: { type: 'string', title: 'Seat', enum: ['window', 'aisle'] },
+              newsletter: { type: 'boolean', title: 'Newsletter', default: false },
+            },
+            required: ['guests'],
           },
-          required: ['guests'],
         },
-      });
+        onCallStream ? { relatedRequestId: extra.requestId } : undefined,
+      );
       (stats.elicitations ??= []).push({ action: answer.action, ...(answer.content ? { content: answer.content } : {}) });
       return { content: [{ type: 'text', text: `booking ${answer.action}: ${JSON.stringify(answer.content ?? {})}` }] };
     },
@@ -212,6 +237,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     cancellations: [],
     toolCalls: [],
     methods: {},
+    eventStreams: 0,
   };
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
   const extraTools: string[] = [];
@@ -229,6 +255,8 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
         .end(JSON.stringify({ error: 'invalid_token' }));
       return;
     }
+    if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+    if (req.method === 'GET') stats.eventStreams++;
     const sessionId = req.headers['mcp-session-id'];
     const body = req.method === 'POST' ? await readBody(req) : undefined;
     const method = (body as { method?: unknown } | undefined)?.method;
@@ -261,7 +289,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
         .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'No session' }, id: null }));
       return;
     }
-    const server = buildServer(name, stats, extraTools, options.elicitation);
+    const server = buildServer(name, stats, extraTools, options);
     wrapToolsList(server, options.rawTools ?? [], () => demo.failToolsList);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -278,16 +306,29 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     await transport.handleRequest(req, res, body);
   };
 
-  const http: Server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((e) => {
       if (!res.headersSent) res.writeHead(500).end(String(e));
     });
+  };
+  // The HTTP/2 compatibility API's request and response stand in for node:http's (as the SDK's own adapter expects).
+  const http: Server = options.tls
+    ? (createSecureServer({ ...options.tls, allowHTTP1: true }, listener as never) as unknown as Server)
+    : createServer(listener);
+  // Every TCP connection, so a restart or close can cut them (HTTP/2's server has no closeAllConnections).
+  const sockets = new Set<Socket>();
+  http.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
   });
+  const cutAll = () => {
+    for (const socket of sockets) socket.destroy();
+  };
   await new Promise<void>((resolve) => http.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (http.address() as { port: number }).port;
 
   const demo: DemoServer = {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/mcp`,
     port,
     stats,
     failToolsList: false,
@@ -303,13 +344,13 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     async restart() {
       const all = [...sessions.values()];
       sessions.clear();
-      http.closeAllConnections();
+      cutAll();
       await Promise.all(all.map((s) => s.server.close().catch(() => undefined)));
     },
     async close() {
       await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => undefined)));
       sessions.clear();
-      http.closeAllConnections();
+      cutAll();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
