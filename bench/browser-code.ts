@@ -54,6 +54,36 @@ globalThis.__bench = globalThis.__bench || {
     }
     return out;
   },
+  /**
+   * Panel side of an "always" grant: the next approval card pushed on a panel Port of its own is
+   * answered 'always' (the worker then runs that tool without asking, as after a user's choice).
+   */
+  grantAlwaysNext() {
+    return new Promise((resolve, reject) => {
+      const port = chrome.runtime.connect({ name: 'mcp-panel' });
+      const timer = setTimeout(() => { port.disconnect(); reject(new Error('no approval card within 10 s')); }, 10000);
+      port.onMessage.addListener(async (m) => {
+        if (!m || m.type !== 'panel:approvals' || !m.approvals.length) return;
+        const id = m.approvals[m.approvals.length - 1].id;
+        const r = await chrome.runtime.sendMessage({ type: 'panel:answer-approval', params: { approvalId: id, decision: 'always' } });
+        clearTimeout(timer);
+        port.disconnect();
+        if (r && r.ok) resolve(id); else reject(new Error('answer-approval failed: ' + JSON.stringify(r)));
+      });
+    });
+  },
+  /** Worker side: n sequential AgentTool.call of the named tool, as an agent engine makes them; ms per call. */
+  async agentBatch(name, n) {
+    const tools = globalThis.remoteMcp.agentTools;
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      const r = await tools.call(name, { text: 'x' });
+      out.push(performance.now() - t0);
+      if (!JSON.stringify(r.result).includes('echo: x')) throw new Error('unexpected agent answer: ' + JSON.stringify(r).slice(0, 200));
+    }
+    return out;
+  },
   /** n sequential panel → worker round trips of a request the worker refuses before any work. */
   async msgBatch(n) {
     const out = [];

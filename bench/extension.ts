@@ -3,7 +3,7 @@
  * servers configured the way `npm start` does (written to `chrome.storage.local`), and handles on
  * the panel page and the offscreen document with {@link BENCH_CODE} installed in both.
  */
-import { TargetType, type Page, type Target } from 'puppeteer-core';
+import { TargetType, type Page, type Target, type WebWorker } from 'puppeteer-core';
 import { launchExtension, type ExtensionBrowser } from '../test/support/browser.js';
 import { BENCH_CODE } from './browser-code.js';
 
@@ -18,8 +18,12 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-export async function startRig(): Promise<Rig> {
-  const ext = await launchExtension();
+/**
+ * `spki`: base64 SHA-256 of the bench certificate's public key. Chromium trusts exactly that key
+ * for this throwaway profile (`--ignore-certificate-errors-spki-list`), nothing else.
+ */
+export async function startRig({ spki }: { spki?: string } = {}): Promise<Rig> {
+  const ext = await launchExtension(spki ? { extraArgs: [`--ignore-certificate-errors-spki-list=${spki}`] } : {});
   const panel = await ext.openPanel();
   await panel.evaluate(BENCH_CODE);
   return { ext, panel, close: () => ext.close() };
@@ -66,6 +70,13 @@ export async function offscreenPage(rig: Rig): Promise<Page> {
   const page = await target.asPage();
   await page.evaluate(BENCH_CODE);
   return page;
+}
+
+/** The service worker, with the bench code installed (for the agent's own path). */
+export async function workerWithBench(rig: Rig): Promise<WebWorker> {
+  const worker = await rig.ext.serviceWorker();
+  await worker.evaluate(BENCH_CODE);
+  return worker;
 }
 
 /** JS heap of the offscreen document after a full GC (CDP Runtime.getHeapUsage). */

@@ -31,9 +31,33 @@ async function timed(n: number, run: () => Promise<number[]>): Promise<Batch> {
 
 export const nodeFetchBatch = (url: string, n: number) => timed(n, () => bench.fetchBatch(url, n));
 
-export async function sdkClient(url: string): Promise<Client> {
+type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+/**
+ * A fetch over HTTP/2 that trusts exactly the bench certificate, or the reason there is none.
+ * Node 20's global fetch speaks HTTP/1.1 only; undici's own `fetch` with an `Agent({ allowH2 })`
+ * negotiates h2. undici is not a dependency of this project: it is used when another package
+ * brought it into node_modules (hence the import by a variable name), else the h2 rows say why not.
+ */
+export async function h2Fetch(ca: string): Promise<{ fetch: FetchLike; version: string } | { reason: string }> {
+  const name = 'undici';
+  try {
+    const undici = (await import(name)) as {
+      Agent: new (o: object) => unknown;
+      fetch: (url: string | URL, init: object) => Promise<Response>;
+    };
+    const { createRequire } = await import('node:module');
+    const version = (createRequire(import.meta.url)(`${name}/package.json`) as { version: string }).version;
+    const dispatcher = new undici.Agent({ allowH2: true, connect: { ca } });
+    return { fetch: (url, init) => undici.fetch(url, { ...init, dispatcher }), version };
+  } catch (e) {
+    return { reason: `undici is not importable from node_modules (${String(e).slice(0, 120)}), and Node 20's fetch speaks HTTP/1.1 only` };
+  }
+}
+
+export async function sdkClient(url: string, fetch?: FetchLike): Promise<Client> {
   const client = new Client({ name: 'bench-sdk', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), fetch ? { fetch } : {}));
   return client;
 }
 

@@ -10,14 +10,25 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { median, ratioOf, summarize } from './stats.js';
-import { nodeFetchBatch, nodeSdkBatch, sdkClient, sdkColdCall, sdkConcurrent } from './node-clients.js';
-import { addServers, offscreenHeap, offscreenPage, startRig, stopWorker, waitReady, workerMarks, type Rig } from './extension.js';
+import { h2Fetch, nodeFetchBatch, nodeSdkBatch, sdkClient, sdkColdCall, sdkConcurrent } from './node-clients.js';
+import {
+  addServers,
+  offscreenHeap,
+  offscreenPage,
+  startRig,
+  stopWorker,
+  waitReady,
+  workerMarks,
+  workerWithBench,
+  type Rig,
+} from './extension.js';
 import { markdown, type Results } from './report.js';
+import { throwawayCert } from './tls.js';
 
 const smoke = process.argv.includes('--smoke');
 const P = smoke
-  ? { warm: 20, rounds: 3, batch: 10, cold: 2, conc: 20, perServer: 10, slowMs: 20, render: 2, keys: 10 }
-  : { warm: 300, rounds: 10, batch: 50, cold: 7, conc: 20, perServer: 50, slowMs: 50, render: 7, keys: 50 };
+  ? { warm: 20, rounds: 3, batch: 10, cold: 2, conc: 20, perServer: 10, slowMs: 20, render: 2, keys: 10, rttMs: 40, rttBatch: 3 }
+  : { warm: 300, rounds: 10, batch: 50, cold: 7, conc: 20, perServer: 50, slowMs: 50, render: 7, keys: 50, rttMs: 40, rttBatch: 10 };
 const started = Date.now();
 const log = (m: string) => console.log(`[bench +${((Date.now() - started) / 1000).toFixed(1)} s] ${m}`);
 
@@ -27,7 +38,15 @@ if (!existsSync(`${outDir}/manifest.json`)) {
   execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { stdio: 'inherit' });
 }
 
-/** The demo servers in a child process: [sse], [json], [20 × sse for concurrency], [1,000 tools]. */
+const tls = await throwawayCert();
+const cert = 'reason' in tls ? undefined : tls;
+const h2 = cert ? await h2Fetch(cert.cert) : undefined;
+const nodeH2 = h2 && 'fetch' in h2 ? h2 : undefined;
+
+/**
+ * The demo servers in a child process: [sse], [json], [20 × sse for concurrency], [1,000 tools],
+ * [sse over HTTPS + h2], [20 × the same], [sse, 40 ms added per request], [sse declaring no list changes].
+ */
 const child = spawn(
   process.execPath,
   [
@@ -39,39 +58,116 @@ const child = spawn(
       { jsonResponse: true, count: 1 },
       { jsonResponse: false, count: P.conc },
       { jsonResponse: true, count: 1, extraTools: 997 },
+      { jsonResponse: false, count: cert ? 1 : 0, tls: true },
+      { jsonResponse: false, count: cert ? P.conc : 0, tls: true },
+      { jsonResponse: false, count: 1, delayMs: P.rttMs },
+      { jsonResponse: false, count: 1, listChanged: false },
     ]),
   ],
-  { stdio: ['pipe', 'pipe', 'inherit'] },
+  {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ...(cert ? { BENCH_TLS: JSON.stringify({ key: cert.key, cert: cert.cert }) } : {}) },
+  },
 );
 const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
 const nextLine = async (): Promise<unknown> => JSON.parse((await lines.next()).value as string) as unknown;
 const { urls } = (await nextLine()) as { urls: string[][] };
-const [[sseUrl], [jsonUrl], concUrls, [manyUrl]] = urls as [[string], [string], string[], [string]];
+const [[sseUrl], [jsonUrl], concUrls, [manyUrl], [h2Url], h2ConcUrls, [rttUrl], [fixedUrl]] = urls as [
+  [string],
+  [string],
+  string[],
+  [string],
+  [string?],
+  string[],
+  [string],
+  [string],
+];
 const serverCalls = async (): Promise<number> => {
   child.stdin.write('stats\n');
   return ((await nextLine()) as { toolCalls: number[] }).toolCalls.reduce((a, b) => a + b, 0);
 };
 
 const results: Results = { smoke, startedAt: new Date().toISOString(), params: P, latency: [], ratios: [], notes: [] };
+if (!cert) results.notes.push(`HTTPS + HTTP/2 rows skipped: ${'reason' in tls ? tls.reason : ''}.`);
+if (h2 && 'reason' in h2) results.notes.push(`Node SDK over h2 skipped: ${h2.reason}.`);
+if (nodeH2)
+  results.notes.push(
+    `Node SDK over h2: undici ${nodeH2.version} fetch with Agent({ allowH2: true }), trusting only the bench certificate.`,
+  );
 let rig: Rig | undefined;
 try {
-  rig = await startRig();
+  rig = await startRig(cert ? { spki: cert.spki } : {});
   const panel = rig.panel;
   type B = { __bench: Record<string, (...a: never[]) => Promise<unknown>> };
   const inPage = <T>(page: typeof panel, method: string, ...args: unknown[]) =>
     page.evaluate((m: string, a: unknown[]) => (globalThis as unknown as B).__bench[m]!(...(a as never[])), method, args) as Promise<T>;
 
   // 1. Latency, both server flavours, eight variants interleaved round by round.
+  const firstIds = ['sse', 'json', 'rtt', ...(h2Url ? ['h2'] : [])];
   await addServers(rig, [
     { id: 'sse', url: sseUrl },
     { id: 'json', url: jsonUrl },
+    { id: 'rtt', url: rttUrl },
+    ...(h2Url ? [{ id: 'h2', url: h2Url }] : []),
   ]);
-  await waitReady(rig, ['sse', 'json']);
+  await waitReady(rig, firstIds);
   const off = await offscreenPage(rig);
-  const sdk = { sse: await sdkClient(sseUrl), json: await sdkClient(jsonUrl) };
+  const worker = await workerWithBench(rig);
+  const sdk = {
+    sse: await sdkClient(sseUrl),
+    json: await sdkClient(jsonUrl),
+    rtt: await sdkClient(rttUrl),
+    ...(h2Url && nodeH2 ? { h2: await sdkClient(h2Url, nodeH2.fetch) } : {}),
+  };
   const url = { sse: sseUrl, json: jsonUrl };
   type Run = (n: number) => Promise<{ ms: number[]; cpuMs?: number }>;
-  const variants: { key: string; what: string; run: Run }[] = [];
+  const variants: { key: string; what: string; run: Run; batch?: number }[] = [];
+  // The agent's path needs a standing "always" grant for the echo tool, given once as a user would.
+  await Promise.all([
+    worker.evaluate(`globalThis.remoteMcp.agentTools.call('mcp__sse__echo', { text: 'x' }).then(() => true)`),
+    inPage(panel, 'grantAlwaysNext'),
+  ]);
+  variants.push({
+    key: 'agent/sse',
+    what: 'Extension, agent path: AgentTool.call in the worker ("always" approval) → offscreen SDK → server → back (sse server)',
+    run: async (n) => ({ ms: (await worker.evaluate(`globalThis.__bench.agentBatch('mcp__sse__echo', ${n})`)) as number[] }),
+  });
+  if (h2Url) {
+    variants.push(
+      {
+        key: 'offscreen-fetch/h2',
+        what: 'Offscreen document: the same bare fetch (sse server, HTTPS + HTTP/2)',
+        run: async (n) => ({ ms: await inPage<number[]>(off, 'fetchBatch', h2Url, n) }),
+      },
+      {
+        key: 'extension/h2',
+        what: 'Extension: panel sendMessage → worker → offscreen SDK → server → back (sse server, HTTPS + HTTP/2)',
+        run: async (n) => ({ ms: await inPage<number[]>(panel, 'panelBatch', 'h2', n) }),
+      },
+    );
+    if (sdk.h2) {
+      const h2Client = sdk.h2;
+      variants.push({
+        key: 'node-sdk/h2',
+        what: 'Node: SDK Client.callTool over undici h2 (sse server, HTTPS + HTTP/2)',
+        run: (n) => nodeSdkBatch(h2Client, n),
+      });
+    }
+  }
+  variants.push(
+    {
+      key: 'node-sdk/rtt40',
+      what: `Node: SDK Client.callTool (sse server, ${P.rttMs} ms added per request)`,
+      run: (n) => nodeSdkBatch(sdk.rtt, n),
+      batch: P.rttBatch,
+    },
+    {
+      key: 'extension/rtt40',
+      what: `Extension: panel → worker → offscreen SDK → server → back (sse server, ${P.rttMs} ms added per request)`,
+      run: async (n) => ({ ms: await inPage<number[]>(panel, 'panelBatch', 'rtt', n) }),
+      batch: P.rttBatch,
+    },
+  );
   for (const f of ['sse', 'json'] as const) {
     variants.push(
       { key: `node-fetch/${f}`, what: `Node: bare fetch POST tools/call (${f} server)`, run: (n) => nodeFetchBatch(url[f], n) },
@@ -94,14 +190,14 @@ try {
     run: async (n) => ({ ms: await inPage<number[]>(panel, 'msgBatch', n) }),
   });
   log(`warm-up: ${P.warm} calls per variant`);
-  for (const v of variants) await v.run(P.warm);
+  for (const v of variants) await v.run(v.batch ?? P.warm);
   const samples = new Map<string, { ms: number[]; cpu: number[]; roundMedians: number[] }>(
     variants.map((v) => [v.key, { ms: [], cpu: [], roundMedians: [] }]),
   );
   for (let r = 0; r < P.rounds; r++) {
     const order = r % 2 === 0 ? variants : [...variants].reverse();
     for (const v of order) {
-      const b = await v.run(P.batch);
+      const b = await v.run(v.batch ?? P.batch);
       const s = samples.get(v.key)!;
       s.ms.push(...b.ms);
       if (b.cpuMs !== undefined) s.cpu.push(b.cpuMs);
@@ -119,6 +215,7 @@ try {
       name: `extension ÷ Node SDK (${f}), p50`,
       ...ratioOf(rounds(`extension/${f}`), rounds(`node-sdk/${f}`)),
       goal: '≤ 1.25',
+      limit: 1.25,
     });
     results.ratios.push({
       name: `offscreen fetch ÷ Node fetch (${f}), p50`,
@@ -130,6 +227,28 @@ try {
       ...ratioOf(rounds(`extension/${f}`), rounds(`offscreen-fetch/${f}`)),
     });
   }
+  const p50 = (k: string) => results.latency.find((l) => l.key === k)?.p50 ?? NaN;
+  results.agentPath = {
+    addedMsP50: median(rounds('agent/sse').map((a, i) => a - rounds('offscreen-fetch/sse')[i]!)),
+    panelAddedMsP50: median(rounds('extension/sse').map((a, i) => a - rounds('offscreen-fetch/sse')[i]!)),
+    agentP50: p50('agent/sse'),
+    fetchP50: p50('offscreen-fetch/sse'),
+    goal: '≤ 1 ms added at p50',
+    maxMs: 1,
+  };
+  results.ratios.push({
+    name: `extension ÷ Node SDK, ${P.rttMs} ms added per request, p50`,
+    ...ratioOf(rounds('extension/rtt40'), rounds('node-sdk/rtt40')),
+    goal: '≤ 1.05',
+    limit: 1.05,
+  });
+  if (h2Url && sdk.h2)
+    results.ratios.push({ name: 'extension ÷ Node SDK (HTTPS + h2), p50', ...ratioOf(rounds('extension/h2'), rounds('node-sdk/h2')) });
+  if (h2Url)
+    results.ratios.push({
+      name: 'extension ÷ offscreen fetch (HTTPS + h2), p50',
+      ...ratioOf(rounds('extension/h2'), rounds('offscreen-fetch/h2')),
+    });
   const heap2 = await offscreenHeap(rig);
 
   // 2. Cold wake: the worker is gone; the offscreen document (and its sessions) outlive it and are
@@ -173,7 +292,7 @@ try {
   results.cold = {
     extension: summarize(paths.adopt.firstResult),
     nodeSdk: summarize(coldSdk),
-    goal: 'extension p50 ≤ 300 ms',
+    goal: 'adopted session, first tool result p50 ≤ 50 ms',
     adopt: summarizeSplit(paths.adopt),
     reconnect: summarizeSplit(paths.reconnect),
   };
@@ -237,23 +356,78 @@ try {
     capRuns.ok.push(e.ok, n.ok);
   }
   await capClient.close();
+  // The same on a server that declares no list changes: no GET event stream, all 6 sockets carry calls.
+  await addServers(rig, [{ id: 'fixed', url: fixedUrl }]);
+  await waitReady(rig, ['fixed']);
+  const fixedRuns: number[] = [];
+  for (let r = 0; r < (smoke ? 1 : 3); r++) {
+    const e = await inPage<{ wallMs: number; ok: number }>(panel, 'panelConcurrent', ['fixed'], 50, { steps: 1, ms: 100 });
+    fixedRuns.push(e.wallMs);
+    capRuns.ok.push(e.ok);
+  }
   results.socketCap = {
     calls: 50,
     slowMs: 100,
     extensionWallMs: median(capRuns.ext),
     nodeSdkWallMs: median(capRuns.node),
     predictedCappedMs: Math.ceil(50 / 5) * 100,
+    noEventStreamWallMs: median(fixedRuns),
+    predictedNoEventStreamMs: Math.ceil(50 / 6) * 100,
     allCompleted: capRuns.ok.every((k) => k === 50),
   };
 
+  // 3c. The same 20 × perServer over HTTPS + HTTP/2: one connection per server multiplexes every call.
+  if (h2ConcUrls.length) {
+    log(`h2 concurrency: ${P.conc} servers × ${P.perServer}`);
+    const h2Ids = h2ConcUrls.map((_, i) => `h${String(i).padStart(2, '0')}`);
+    await addServers(
+      rig,
+      h2Ids.map((id, i) => ({ id, url: h2ConcUrls[i]! })),
+    );
+    await waitReady(rig, h2Ids);
+    const h2Clients = nodeH2 ? await Promise.all(h2ConcUrls.map((u) => sdkClient(u, nodeH2.fetch))) : [];
+    const before = await serverCalls();
+    const runs: Record<'extension' | 'nodeSdk', { wallMs: number; ok: number; latencies: number[]; errors?: string[] }[]> = {
+      extension: [],
+      nodeSdk: [],
+    };
+    for (let r = 0; r < (smoke ? 1 : 3); r++) {
+      runs.extension.push(await inPage(panel, 'panelConcurrent', h2Ids, P.perServer, args));
+      if (h2Clients.length) runs.nodeSdk.push(await sdkConcurrent(h2Clients, P.perServer, args));
+    }
+    const h2Sent = (runs.extension.length + runs.nodeSdk.length) * h2Ids.length * P.perServer;
+    const h2Ran = (await serverCalls()) - before;
+    const side = (x: typeof runs.extension) => ({
+      callsPerSecond: x.length ? tput(x) : NaN,
+      wallMs: x.map((y) => y.wallMs),
+      ok: x.map((y) => y.ok),
+      p50: x.length ? median(x.flatMap((y) => y.latencies)) : NaN,
+      max: x.length ? Math.max(...x.flatMap((y) => y.latencies)) : NaN,
+      errors: x.flatMap((y) => y.errors ?? []),
+    });
+    results.concurrencyH2 = {
+      servers: h2Ids.length,
+      perServer: P.perServer,
+      slowMs: P.slowMs,
+      extension: side(runs.extension),
+      nodeSdk: side(runs.nodeSdk),
+      sent: h2Sent,
+      serverRan: h2Ran,
+      noneLost: h2Ran === h2Sent && [...runs.extension, ...runs.nodeSdk].every((x) => x.ok === total),
+      idealCappedMs: P.slowMs,
+    };
+    for (const c of h2Clients) await c.close();
+  }
+
   // 4. Memory with all those sessions open.
   const heapN = await offscreenHeap(rig);
-  const connected = 2 + concIds.length;
+  const connected = firstIds.length + 1 + concIds.length + h2ConcUrls.length;
   results.memory = {
     servers2: heap2,
     [`servers${connected}`]: heapN,
     connected,
-    perServerBytes: (heapN.usedBytes - heap2.usedBytes) / (connected - 2),
+    baseConnected: firstIds.length,
+    perServerBytes: (heapN.usedBytes - heap2.usedBytes) / (connected - firstIds.length),
   };
 
   // 5. Panel with 1,000 tools.
@@ -288,8 +462,7 @@ try {
       : 'filter not present',
   };
   results.extensionErrors = rig.ext.errors.slice(0, 10);
-  await sdk.sse.close();
-  await sdk.json.close();
+  for (const c of Object.values(sdk)) await c.close();
 } finally {
   await rig?.close();
   child.stdin.end();

@@ -44,6 +44,8 @@ export async function launchExtension(
      * the brief attaches in `worker-lifecycle.ts` instead of `serviceWorker()`.
      */
     workerDevTools?: boolean;
+    /** Extra Chromium switches (the bench trusts its own throwaway certificate with one). */
+    extraArgs?: string[];
   } = {},
 ): Promise<ExtensionBrowser> {
   const dist = resolve(process.env.OUT_DIR || 'dist');
@@ -52,7 +54,7 @@ export async function launchExtension(
   const profile = join(dir, 'profile');
   await cp(dist, extDir, { recursive: true });
   const manifest = JSON.parse(await readFile(join(extDir, 'manifest.json'), 'utf8')) as { key: string; host_permissions?: string[] };
-  if (options.grantLoopback !== false) manifest.host_permissions = ['http://127.0.0.1/*', 'http://localhost/*'];
+  if (options.grantLoopback !== false) manifest.host_permissions = ['http://127.0.0.1/*', 'http://localhost/*', 'https://127.0.0.1/*'];
   await writeFile(join(extDir, 'manifest.json'), JSON.stringify(manifest));
   const extensionId = extensionIdFromKey(manifest.key);
 
@@ -75,6 +77,7 @@ export async function launchExtension(
       `--disable-extensions-except=${extDir}`,
       `--load-extension=${extDir}`,
       ...(options.locale ? [`--lang=${options.locale}`] : []),
+      ...(options.extraArgs ?? []),
     ],
   });
 
