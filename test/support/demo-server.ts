@@ -9,6 +9,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ElicitResultSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { registerEverything } from './demo-everything.js';
 
 export interface DemoServerOptions {
   port?: number;
@@ -32,6 +33,12 @@ export interface DemoServerOptions {
    * the catalog limits refuse, duplicates, `execution.taskSupport: "required"` (SPEC N8).
    */
   rawTools?: Record<string, unknown>[];
+  /**
+   * `npm start`'s richer demo (demo-everything.ts): elicitation with a multi-select, an image,
+   * resource links and embedded resources, structured output, a destructive tool, prompts with
+   * arguments, resources and a template. Off by default: tests count the default tools.
+   */
+  everything?: boolean;
 }
 
 interface DemoServerStats {
@@ -64,7 +71,7 @@ export interface DemoServer {
   close(): Promise<void>;
 }
 
-function buildServer(name: string, stats: DemoServerStats, extraTools: string[], elicitation = false): McpServer {
+function buildServer(name: string, stats: DemoServerStats, extraTools: string[], elicitation = false, everything = false): McpServer {
   const server = new McpServer({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
   server.registerTool(
     'echo',
@@ -129,6 +136,7 @@ function buildServer(name: string, stats: DemoServerStats, extraTools: string[],
   );
   for (const extra of extraTools) registerExtra(server, extra);
   if (elicitation) registerConfirmBooking(server, stats);
+  if (everything) registerEverything(server);
   server.registerPrompt(
     'greet',
     { title: 'Greeting', description: 'A greeting for someone.', argsSchema: { name: z.string() } },
@@ -261,7 +269,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
         .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'No session' }, id: null }));
       return;
     }
-    const server = buildServer(name, stats, extraTools, options.elicitation);
+    const server = buildServer(name, stats, extraTools, options.elicitation, options.everything);
     wrapToolsList(server, options.rawTools ?? [], () => demo.failToolsList);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
