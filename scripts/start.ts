@@ -1,35 +1,60 @@
 /**
- * `npm start`: builds the extension, starts the demo MCP server on 127.0.0.1, launches Chromium
- * with the extension loaded and the demo server already added, and opens the side panel page.
- * Headed when a display is available, headless otherwise. Ctrl+C stops everything.
+ * `npm start`: builds the extension, starts two demo MCP servers on 127.0.0.1 — one that shows
+ * every feature the panel offers (test/support/demo-everything.ts) and one behind a real OAuth
+ * authorization server (the oidc-provider AS of the tests) — launches Chromium with the extension
+ * loaded and both servers already added, and opens the side panel page. Headed when a display is
+ * available, headless otherwise. Ctrl+C stops everything.
  */
 import { execFileSync } from 'node:child_process';
 import { launchExtension } from '../test/support/browser.js';
 import { startDemoServer } from '../test/support/demo-server.js';
+import { startOAuthServers } from '../test/support/oauth-servers.js';
 
 const port = Number(process.env.DEMO_PORT ?? 3939);
 execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { stdio: 'inherit' });
 
-const server = await startDemoServer({ port });
+const server = await startDemoServer({ port, everything: true, name: 'Remote MCP demo' });
+const oauth = await startOAuthServers({ approval: 'button' });
 const headless = !process.env.DISPLAY;
 const ext = await launchExtension({ headless });
 const worker = await ext.serviceWorker();
-await worker.evaluate(async (url: string) => {
+
+const demos = [
+  { id: 'demo', name: 'Demo server', url: server.url, auth: { kind: 'none' } },
+  { id: 'demo-oauth', name: 'Demo with sign-in', url: oauth.mcpUrl, auth: { kind: 'oauth' } },
+];
+// Added the way a saved configuration looks; the loopback host permission comes with the test build.
+await worker.evaluate(async (entries: typeof demos) => {
   const got = await chrome.storage.local.get('mcp_servers');
   const list = Array.isArray(got.mcp_servers) ? got.mcp_servers : [];
-  if (!list.some((s: { url?: string }) => s.url === url)) {
-    list.push({ id: 'demo', name: 'Demo server', url, auth: { kind: 'none' }, enabled: true, disabledTools: [], connectOnStartup: true });
-    await chrome.storage.local.set({ mcp_servers: list });
+  for (const entry of entries) {
+    if (list.some((s: { url?: string }) => s.url === entry.url)) continue;
+    list.push({ ...entry, enabled: true, disabledTools: [], connectOnStartup: true });
   }
-}, server.url);
+  await chrome.storage.local.set({ mcp_servers: list });
+}, demos);
 const panel = await ext.openPanel();
 
+const importPaste = JSON.stringify({ mcpServers: { Demo: { url: server.url }, 'Demo with sign-in': { url: oauth.mcpUrl } } });
 console.log(`
 Remote MCP for Chrome is running.
-  demo MCP server : ${server.url}  (tools: echo, add, slow; prompt: greet; resource: demo://readme)
   Chromium        : ${headless ? 'headless (no DISPLAY; run under xvfb-run or a desktop to see it)' : 'window open'}, extension id ${ext.extensionId}
   side panel page : ${panel.url()}  (the toolbar icon opens the real side panel)
-Press Ctrl+C to stop the browser and the server.`);
+
+  Demo server     : ${server.url}   (added as "Demo server", no sign-in)
+    tools     echo, add (structured output), slow (progress, Abort), order_sushi (a question with a
+              multi-select of titled options), show_image (an image), find_note (a resource link and an
+              embedded resource), weather (structured output), delete_note (marked destructive: an agent asks first)
+    prompts   greet(name), summarize_notes(style, maxWords?), review_code(language, code)
+    resources demo://readme, demo://notes, demo://logo.png; template demo://notes/{id}
+  Demo with sign-in: ${oauth.mcpUrl}   (added as "Demo with sign-in", OAuth)
+    authorization server ${oauth.issuer} — click "Authorize" on its card, then "Approve" in the window.
+    tools     whoami, admin-op (asks for more scope: step-up)
+
+  Both are already added. To add them yourself instead, remove them and paste this under "Import":
+    ${importPaste}
+  or use "Add server" with either URL (choose OAuth for the second).
+Press Ctrl+C to stop the browser and the servers.`);
 
 let stopping = false;
 const stop = async () => {
@@ -37,6 +62,7 @@ const stop = async () => {
   stopping = true;
   await ext.close();
   await server.close();
+  await oauth.close();
   process.exit(0);
 };
 process.on('SIGINT', () => void stop());

@@ -95,6 +95,8 @@ async function toConfig(id: string, entry: ImportEntry, url: string, seal: Seale
     ...(headers.length ? { headers } : {}),
     enabled: entry.enabled,
     disabledTools: [...entry.disabledTools],
+    // Settled into disabledTools by the manager once the server's tools are known.
+    ...(entry.includeTools !== undefined ? { includeTools: [...entry.includeTools] } : {}),
     connectOnStartup: entry.connectOnStartup,
     ...(entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs } : {}),
   };

@@ -13,6 +13,8 @@ import type { McpServerListElement } from '../components/mcp-server-list.js';
 import type { PanelMethod, PanelParams, PanelValue } from '../protocol/panel.js';
 import { originPattern } from '../common/url-rules.js';
 
+const EXPORT_FILE = 'remote-mcp-servers.json';
+
 type Call = <M extends PanelMethod>(
   type: M,
   params: PanelParams<M>,
@@ -41,6 +43,7 @@ export function setUpManagePanel({ call, list, importer }: ManagePanelDeps) {
   });
 
   document.addEventListener(ImportApplyEvent.type, (e) => {
+    const chosen = new Set(importer.selectedEntries.map((entry) => entry.name));
     const origins = [
       ...new Set(
         importer.selectedEntries.flatMap((entry) =>
@@ -54,15 +57,18 @@ export function setUpManagePanel({ call, list, importer }: ManagePanelDeps) {
       const r = await call('panel:import-apply', e.detail);
       if (!r.ok) return importer.showError(r.message);
       const count = r.value.added.length + r.value.replaced.length;
-      if (count === 0) importer.showError(r.value.skipped.map((s) => `${s.name}: ${s.reason}`).join('\n') || t('importNothing'));
-      else importer.showImported(count);
+      // Entries the preview already skipped were shown there; only the chosen ones that failed now are news.
+      const problems = r.value.skipped.filter((s) => chosen.has(s.name)).map((s) => `${s.name}: ${s.reason}`);
+      if (count === 0) importer.showError(problems.length > 0 ? problems : t('importNothing'));
+      else importer.showImported(count, problems);
     })();
   });
 
   document.addEventListener(ExportConfigEvent.type, () => {
     void call('panel:export', {}).then((r) => {
-      if (r.ok) downloadText('remote-mcp-servers.json', r.value.json);
-      else importer.showError(r.message);
+      if (!r.ok) return importer.showError(r.message);
+      downloadText(EXPORT_FILE, r.value.json);
+      importer.showExported(r.value.count, EXPORT_FILE);
     });
   });
 

@@ -38,7 +38,7 @@ export const ManagePanelResponseSchemas = {
   'panel:set-disabled-tools': z.object({ disabledTools: z.array(z.string()) }),
   'panel:import-preview': ImportPreviewSchema,
   'panel:import-apply': ImportApplyResultSchema,
-  /** The export document as JSON text, ready to download. */
-  'panel:export': z.object({ json: z.string() }),
+  /** The export document as JSON text, ready to download, and how many servers it holds. */
+  'panel:export': z.object({ json: z.string(), count: z.number() }),
   'panel:get-log': RequestLogViewSchema,
 } as const;

@@ -17,6 +17,8 @@ interface ExportedServer {
   headerNames?: string[];
   enabled: boolean;
   disabledTools: string[];
+  /** An imported allow-list not settled yet (its server never listed its tools). */
+  includeTools?: string[];
   connectOnStartup: boolean;
   timeoutMs?: number;
 }
@@ -48,6 +50,7 @@ export function exportConfig(servers: readonly McpServerConfig[]): ExportDocumen
       };
       if (s.headers && s.headers.length > 0) out.headerNames = s.headers.map((h) => h.name);
       if (s.timeoutMs !== undefined) out.timeoutMs = s.timeoutMs;
+      if (s.includeTools !== undefined) out.includeTools = [...s.includeTools];
       return out;
     }),
   };

@@ -79,6 +79,11 @@ export const McpServerConfigSchema = z.object({
   headers: z.optional(z.array(StaticHeaderSchema).check(z.maxLength(32))),
   enabled: z.boolean(),
   disabledTools: z.array(z.string().check(z.maxLength(256))).check(z.maxLength(10000)),
+  /**
+   * An imported allow-list (Gemini CLI `includeTools`), kept until the server's tool list is first
+   * known: then every tool not on it joins `disabledTools` and this field is dropped.
+   */
+  includeTools: z.optional(z.array(z.string().check(z.maxLength(256))).check(z.maxLength(10000))),
   connectOnStartup: z.boolean(),
   timeoutMs: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(3_600_000))),
   /** Limit of one connect attempt, measured from its start across worker restarts (SPEC C7). */

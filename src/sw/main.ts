@@ -25,6 +25,7 @@ import { launchAuthFlow, oauthRedirectUri } from './chrome/identity.js';
 import { KeepAlive } from './chrome/keep-alive.js';
 import { authConfigOf, headersWithOAuth } from './chrome/oauth-runtime.js';
 import { createPanelApi } from './handlers/panel.js';
+import { settleIncludeTools } from './manager/include-tools.js';
 import { McpManager, type StartFindings } from './manager/mcp-manager.js';
 import { ImportChannel } from './offscreen-link/import-channel.js';
 import { withOAuthRetry } from './offscreen-link/oauth-requests.js';
@@ -103,6 +104,10 @@ const manager = new McpManager({
   headersFor: (config) => headersWithOAuth(authManager, config, headersFor),
   newId,
   saveAttempts: (attempts) => void chrome.storage.session.set({ [ATTEMPTS_KEY]: attempts }).catch(() => undefined),
+  saveIncludeTools: (serverId, toolNames) =>
+    void configStore
+      .update((servers) => servers.map((s) => (s.id === serverId ? settleIncludeTools(s, toolNames) : s)))
+      .catch((e) => console.warn('[sw] the imported tool selection could not be saved', e)),
 });
 const stepUps = new StepUpTracker({ auth: authManager, configOf, authConfigOf, handOver: request.handTokenToLiveSessions });
 

@@ -115,7 +115,119 @@ describe('mcp-import', () => {
     el.showImported(2);
     expect(el.value).to.equal('');
     expect(el.shadowRoot!.querySelector('input[data-token]')).to.equal(null);
-    expect($(el, '[role="status"]').textContent).to.equal('Imported 2 server(s).');
+    expect($(el, '[role="status"]').textContent).to.equal('Imported 2 servers.');
+  });
+
+  it('says "1 server" and "3 servers", and the result fades away', async () => {
+    const el = await fixture<McpImportElement>(html`<mcp-import></mcp-import>`);
+    el.resultVisibleMs = 20;
+    el.showImported(1);
+    expect($(el, '[role="status"]').textContent).to.equal('Imported 1 server.');
+    el.showImported(3, ['api: the bearer token is empty']);
+    expect($(el, '[role="status"]').textContent).to.equal('Imported 3 servers.');
+    expect([...el.shadowRoot!.querySelectorAll('ul.problems li')].map((li) => li.textContent)).to.deep.equal([
+      'api: the bearer token is empty',
+    ]);
+    await new Promise((r) => setTimeout(r, 20 + 700));
+    expect($(el, '[role="status"]').textContent).to.equal('');
+  });
+
+  it('says how many servers an export holds and in which file', async () => {
+    const el = await fixture<McpImportElement>(html`<mcp-import></mcp-import>`);
+    el.showExported(3, 'remote-mcp-servers.json');
+    expect($(el, '[role="status"]').textContent).to.equal('Exported 3 servers to remote-mcp-servers.json.');
+    el.showExported(1, 'remote-mcp-servers.json');
+    expect($(el, '[role="status"]').textContent).to.equal('Exported 1 server to remote-mcp-servers.json.');
+  });
+
+  it('names the dialect as users know it, and shows none for an unrecognised paste', async () => {
+    const el = await fixture<McpImportElement>(html`<mcp-import></mcp-import>`);
+    el.showPreview({ ...preview, dialect: 'gemini' });
+    expect($(el, '[data-dialect]').textContent).to.equal('Recognised format: Gemini CLI');
+    el.showPreview({ ...preview, dialect: 'vscode' });
+    expect($(el, '[data-dialect]').textContent).to.equal('Recognised format: VS Code');
+    el.showPreview({ dialect: 'unknown', errors: ['No MCP server configuration found.', 'Second problem.'], entries: [] });
+    expect(el.shadowRoot!.querySelector('[data-dialect]')).to.equal(null);
+    expect([...el.shadowRoot!.querySelectorAll('ul.errors li')].map((li) => li.textContent)).to.deep.equal([
+      'No MCP server configuration found.',
+      'Second problem.',
+    ]);
+  });
+
+  it('shows several problems one per line', async () => {
+    const el = await fixture<McpImportElement>(html`<mcp-import></mcp-import>`);
+    el.showError(['a: first reason', 'b: second reason']);
+    expect([...el.shadowRoot!.querySelectorAll('ul.problems li')].map((li) => li.textContent)).to.deep.equal([
+      'a: first reason',
+      'b: second reason',
+    ]);
+  });
+
+  it('summarises how each entry authorizes', async () => {
+    const el = await fixture<McpImportElement>(html`<mcp-import></mcp-import>`);
+    el.showPreview({
+      ...preview,
+      entries: [
+        ...preview.entries,
+        entry({ name: 'linear', url: 'https://mcp.linear.app/mcp', status: 'add', authKind: 'oauth' }),
+        entry({ name: 'keyed', url: 'https://k.example.com/mcp', status: 'add', headers: [{ name: 'X-Api-Key', value: 'k' }] }),
+      ],
+    });
+    const auth = (name: string) => $(el, `tr[data-entry="${name}"] [data-auth]`).textContent;
+    expect(auth('github')).to.equal('Authorization: Bearer token from ${GITHUB_TOKEN}');
+    expect(auth('demo')).to.equal('Authorization: No authorization');
+    expect(auth('linear')).to.equal('Authorization: OAuth');
+    expect(auth('keyed')).to.equal('Authorization: custom headers X-Api-Key');
+    expect(el.shadowRoot!.querySelector('tr[data-entry="local"] [data-auth]')).to.equal(null);
+  });
+
+  it('flags an empty value an entry to import needs at its field, and sends nothing until it is filled', async () => {
+    const el = await fixture<McpImportElement>(html`<mcp-import></mcp-import>`);
+    el.value = 'x';
+    $(el, '[data-action="preview"]').click();
+    el.showPreview(preview);
+    let sent = 0;
+    el.addEventListener(ImportApplyEvent.type, () => sent++);
+    $(el, '[data-action="import"]').click();
+    expect(sent).to.equal(0);
+    const field = $(el, 'input[data-token="${GITHUB_TOKEN}"]') as HTMLInputElement;
+    expect(field.getAttribute('aria-invalid')).to.equal('true');
+    const message = $(el, `#${field.getAttribute('aria-describedby')!}`);
+    expect(message.hidden).to.equal(false);
+    expect(message.textContent).to.equal('Fill this in to import.');
+    expect(el.shadowRoot!.activeElement).to.equal(field);
+    await expect(el).to.be.accessible();
+
+    field.value = 's3cret';
+    field.dispatchEvent(new Event('input'));
+    expect(field.hasAttribute('aria-invalid')).to.equal(false);
+    expect(message.hidden).to.equal(true);
+    $(el, '[data-action="import"]').click();
+    expect(sent).to.equal(1);
+  });
+
+  it('does not ask for the values of a conflict left unticked', async () => {
+    const el = await fixture<McpImportElement>(html`<mcp-import></mcp-import>`);
+    el.showPreview({
+      dialect: 'cursor',
+      errors: [],
+      entries: [
+        entry({ name: 'open', url: 'https://open.example.com/mcp', status: 'add' }),
+        entry({
+          name: 'demo',
+          url: 'http://127.0.0.1:3939/mcp',
+          status: 'conflict',
+          authKind: 'bearer',
+          bearerToken: '${T}',
+          placeholders: [{ field: 'bearerToken', token: '${T}', label: 'T', secret: true }],
+        }),
+      ],
+    });
+    let sent = 0;
+    el.addEventListener(ImportApplyEvent.type, () => sent++);
+    $(el, '[data-action="import"]').click();
+    expect(sent).to.equal(1);
+    expect($(el, 'input[data-token="${T}"]').hasAttribute('aria-invalid')).to.equal(false);
   });
 
   it('sends an export request', async () => {

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import type { Page } from 'puppeteer-core';
-import { addServerInPanel, launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { addServerInPanel, launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { dumpExtensionStorage } from '../support/storage-dump.js';
 
@@ -83,11 +83,13 @@ test('a pasted Cursor config is previewed, imported with its header sealed, and 
   const outcomes = await panel.$$eval('mcp-import >>> tbody [data-status]', (els) => els.map((e) => e.getAttribute('data-status')));
   assert.deepEqual(outcomes, ['add', 'skip']);
   assert.match(await textOf(panel, 'mcp-import >>> tr[data-entry="local"]'), /stdio/);
-  assert.match(await textOf(panel, 'mcp-import >>> .result p'), /cursor/);
+  assert.equal(await textOf(panel, 'mcp-import >>> [data-dialect]'), 'Recognised format: Cursor');
+  assert.equal(await textOf(panel, 'mcp-import >>> tr[data-entry="Demo"] [data-auth]'), 'Authorization: custom headers X-Demo-Key');
 
   await panel.click('mcp-import >>> button[data-action="import"]');
+  // The result fades after a few seconds: read it before waiting for the connection.
+  await until('the import result', async () => (await textOf(panel, 'mcp-import >>> [role="status"]')) === 'Imported 1 server.');
   await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`, 20_000);
-  assert.equal(await textOf(panel, 'mcp-import >>> [role="status"]'), 'Imported 1 server(s).');
   assert.equal(await textOf(panel, `${CARD} >>> .tool-count`), '3 of 3 tools enabled');
 
   const stored = await storedServers();
@@ -193,7 +195,7 @@ test('importing the same paste again is a conflict that is not applied without c
   const box = await waitFor(panel, 'mcp-import');
   await box.screenshot({ path: `${SHOTS}/import-preview-en-light.png` });
   await panel.click('mcp-import >>> button[data-action="import"]');
-  assert.match(await textOf(panel, 'mcp-import >>> p.error'), /Nothing to import/);
+  assert.match(await textOf(panel, 'mcp-import >>> ul.problems li'), /Nothing to import/);
   const stored = await storedServers();
   assert.equal(stored.length, 1);
 });

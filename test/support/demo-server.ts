@@ -11,6 +11,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ElicitResultSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { registerEverything } from './demo-everything.js';
 
 export interface DemoServerOptions {
   port?: number;
@@ -45,6 +46,12 @@ export interface DemoServerOptions {
   tls?: { key: string; cert: string };
   /** Every request waits this long before it is handled: a network round trip of this length. */
   delayMs?: number;
+  /**
+   * `npm start`'s richer demo (demo-everything.ts): elicitation with a multi-select, an image,
+   * resource links and embedded resources, structured output, a destructive tool, prompts with
+   * arguments, resources and a template. Off by default: tests count the default tools.
+   */
+  everything?: boolean;
 }
 
 interface DemoServerStats {
@@ -144,6 +151,7 @@ function buildServer(name: string, stats: DemoServerStats, extraTools: string[],
   );
   for (const extra of extraTools) registerExtra(server, extra);
   if (options.elicitation) registerConfirmBooking(server, stats, options.elicitOnCallStream === true);
+  if (options.everything) registerEverything(server);
   server.registerPrompt(
     'greet',
     { title: 'Greeting', description: 'A greeting for someone.', argsSchema: { name: z.string() } },

@@ -47,7 +47,10 @@ export function managePanelHandlers({ configStore, importChannel }: ManageHandle
       });
       return { added: outcome!.added, replaced: outcome!.replaced, skipped: outcome!.skipped };
     },
-    'panel:export': async () => ({ json: JSON.stringify(exportConfig((await configStore.read()).servers), null, 2) }),
+    'panel:export': async () => {
+      const doc = exportConfig((await configStore.read()).servers);
+      return { json: JSON.stringify(doc, null, 2), count: doc.servers.length };
+    },
     'panel:get-log': async (p) => ({ entries: (await readRequestLog(p.serverId)).slice(-LOG_LIMIT) }),
   };
 }

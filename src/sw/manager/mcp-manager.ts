@@ -40,6 +40,7 @@ import {
 } from './catalog-generations.js';
 import { checkCatalogItems } from './catalog-items.js';
 import { cancelledBeforeSending, UnsentCalls, unlessAborted } from './unsent-calls.js';
+import { settleIncludeTools } from './include-tools.js';
 
 export type Reason = ErrorReason;
 
@@ -58,6 +59,11 @@ export interface ManagerPorts {
    * so a new worker instance measures the attempt's time limit from its real start (SPEC C7).
    */
   saveAttempts?(attempts: Record<string, number>): void;
+  /**
+   * Told when a server's imported `includeTools` was settled against its first known tool list
+   * (the manager already uses the result), so the stored entry is settled the same way.
+   */
+  saveIncludeTools?(serverId: string, toolNames: string[]): void;
 }
 
 /** What a new worker instance found in the offscreen document it claimed (SPEC C6, C7). */
@@ -338,6 +344,8 @@ export class McpManager {
       }
       const before = rt.config;
       rt.config = config;
+      // The stored entry may not have caught up yet with an allow-list settled in memory.
+      this.#settleIncludeTools(rt);
       if (!config.enabled) {
         if (rt.state.status !== 'disconnected' || this.#queue.isBusy(config.id) || rt.cachedSince !== undefined) void this.#disconnect(rt);
       } else if (!before.enabled) {
@@ -771,6 +779,20 @@ export class McpManager {
       if (this.#catalogs.commit(rt.config.id, generation, category, result) === 'committed' && warnings)
         rt.warnings.set(category, warnings);
     });
+    if (categories.includes('tools')) this.#settleIncludeTools(rt);
+  }
+
+  /**
+   * Once the tools are first known, an imported allow-list becomes disabled tools — before any
+   * view or agent sees the list, so a tool left out is never offered, not even briefly.
+   */
+  #settleIncludeTools(rt: Runtime) {
+    if (rt.config.includeTools === undefined) return;
+    const tools = this.#catalogs.get<Tool>(rt.config.id, 'tools').items;
+    if (tools === null) return;
+    const names = tools.map((tool) => tool.name);
+    rt.config = settleIncludeTools(rt.config, names);
+    this.ports.saveIncludeTools?.(rt.config.id, names);
   }
 
   #items<T>(rt: Runtime, category: CatalogCategory): T[] {

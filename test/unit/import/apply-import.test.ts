@@ -41,6 +41,16 @@ describe('applying an import (SPEC B2)', () => {
     assert.ok(out.skipped.some((s) => s.name === 'local'));
   });
 
+  it("keeps Gemini's includeTools with the saved server, next to excludeTools as disabled tools", async () => {
+    const gemini = JSON.stringify({
+      mcpServers: { docs: { httpUrl: 'https://docs.example.com/mcp', includeTools: ['search'], excludeTools: ['drop'] } },
+    });
+    const out = await applyImport(parseImport(gemini, []), { values: {}, overwrite: [] }, [], new Set(), sealed);
+    const docs = out.servers.find((s) => s.id === 'docs')!;
+    assert.deepEqual(docs.includeTools, ['search']);
+    assert.deepEqual(docs.disabledTools, ['drop']);
+  });
+
   it('never overwrites an existing server without the confirmation flag', async () => {
     const preview = parseImport(paste, [saved]);
     const out = await applyImport(preview, { values: { '${DEMO_TOKEN}': 't0k' }, overwrite: [] }, [saved], new Set(['demo']), sealed);

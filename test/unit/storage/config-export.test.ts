@@ -55,3 +55,9 @@ test('the export carries no secret, sealed or not, and no binding or registratio
   });
   assert.deepEqual(doc.servers[1]!.auth, { kind: 'oauth', clientId: 'public-client', scopes: ['repo', 'read:user'] });
 });
+
+test('an allow-list not settled yet (the server never listed its tools) is exported, so a re-import keeps it', () => {
+  const doc = exportConfig([server('gemini', { includeTools: ['search'] }), server('plain')]);
+  assert.deepEqual(doc.servers[0]!.includeTools, ['search']);
+  assert.equal('includeTools' in doc.servers[1]!, false);
+});
