@@ -88,7 +88,9 @@ function block(token: Token): Node | null {
     case 'list': {
       const list = token as Tokens.List;
       const items = list.items.map((item) => el('li', {}, ...blocks(item.tokens)));
-      return list.ordered ? el('ol', typeof list.start === 'number' && list.start !== 1 ? { start: String(list.start) } : {}, ...items) : el('ul', {}, ...items);
+      return list.ordered
+        ? el('ol', typeof list.start === 'number' && list.start !== 1 ? { start: String(list.start) } : {}, ...items)
+        : el('ul', {}, ...items);
     }
     case 'table': {
       const table = token as Tokens.Table;

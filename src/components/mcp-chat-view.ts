@@ -60,7 +60,11 @@ const STEP_STATUS: Record<string, MessageKey> = {
   denied: 'chatStepDenied',
   cancelled: 'chatStepCancelled',
 };
-const NOTICE: Record<string, MessageKey> = { stopped: 'chatNoticeStopped', interrupted: 'chatNoticeInterrupted', 'step-limit': 'chatNoticeStepLimit' };
+const NOTICE: Record<string, MessageKey> = {
+  stopped: 'chatNoticeStopped',
+  interrupted: 'chatNoticeInterrupted',
+  'step-limit': 'chatNoticeStepLimit',
+};
 
 const toolKey = (serverId: string, tool: string) => `${serverId}:${tool}`;
 
@@ -168,7 +172,9 @@ export class McpChatViewElement extends ElementBase {
     const blocks = [...this.#composer.blocks];
     if (!text && !blocks.length) return;
     this.#status.textContent = '';
-    this.dispatchEvent(new ChatActionEvent({ action: 'send', chatId: this.#chat?.id, text, blocks, disabledTools: [...this.#disabledTools] }));
+    this.dispatchEvent(
+      new ChatActionEvent({ action: 'send', chatId: this.#chat?.id, text, blocks, disabledTools: [...this.#disabledTools] }),
+    );
     this.#composer.clear();
   }
 
@@ -187,8 +193,14 @@ export class McpChatViewElement extends ElementBase {
     const chat = this.#chat;
     const title = el('h2', {}, chat?.title || t('chatUntitled'));
     title.title = chat?.title || t('chatUntitled');
-    const p = chat?.provider ?? (this.#provider ? { kind: this.#provider.kind, model: this.#provider.model, host: new URL(this.#provider.baseUrl).host } : undefined);
-    const model = el('p', { class: 'model' }, p ? `${p.model} · ${p.kind === 'anthropic' ? t('chatKindAnthropic') : t('chatKindOpenai')} · ${p.host}` : '');
+    const p =
+      chat?.provider ??
+      (this.#provider ? { kind: this.#provider.kind, model: this.#provider.model, host: new URL(this.#provider.baseUrl).host } : undefined);
+    const model = el(
+      'p',
+      { class: 'model' },
+      p ? `${p.model} · ${p.kind === 'anthropic' ? t('chatKindAnthropic') : t('chatKindOpenai')} · ${p.host}` : '',
+    );
     const button = (label: string, cls: string, onClick: () => void, disabled = false) => {
       const b = el('button', { type: 'button', class: cls, 'data-role': 'quiet', disabled }, label);
       b.addEventListener('click', onClick);
@@ -210,7 +222,12 @@ export class McpChatViewElement extends ElementBase {
       history,
       button(t('chatRename'), 'rename', () => this.#rename(), none),
       button(t('chatDelete'), 'delete', () => chat && this.dispatchEvent(new ChatActionEvent({ action: 'delete', chatId: chat.id })), none),
-      button(t('chatExportMarkdown'), 'export-md', () => chat && downloadText(`chat-${chat.id}.md`, chatAsMarkdown(chat), 'text/markdown'), none),
+      button(
+        t('chatExportMarkdown'),
+        'export-md',
+        () => chat && downloadText(`chat-${chat.id}.md`, chatAsMarkdown(chat), 'text/markdown'),
+        none,
+      ),
       button(t('chatExportJson'), 'export-json', () => chat && downloadText(`chat-${chat.id}.json`, JSON.stringify(chat, null, 2)), none),
       button(t('chatSettings'), 'settings', () => {
         this.#showSettings = !this.#showSettings;
@@ -245,7 +262,12 @@ export class McpChatViewElement extends ElementBase {
     if (this.#settings.querySelector('form')) return; // keep what the user is typing
     const p = this.#provider;
     const field = (label: string, input: HTMLElement) => el('label', {}, label, input);
-    const kind = el('select', { name: 'kind' }, el('option', { value: 'openai' }, t('chatKindOpenai')), el('option', { value: 'anthropic' }, t('chatKindAnthropic')));
+    const kind = el(
+      'select',
+      { name: 'kind' },
+      el('option', { value: 'openai' }, t('chatKindOpenai')),
+      el('option', { value: 'anthropic' }, t('chatKindAnthropic')),
+    );
     kind.value = p?.kind ?? 'openai';
     const baseUrl = el('input', { name: 'base-url', type: 'url', required: true, placeholder: 'http://127.0.0.1:11434/v1' });
     baseUrl.value = p?.baseUrl ?? '';
@@ -341,7 +363,12 @@ export class McpChatViewElement extends ElementBase {
         return el('li', { class: 'assistant', 'data-id': e.id, 'aria-busy': e.streaming ? 'true' : false }, body, usage);
       }
       case 'tool': {
-        const summary = [e.toolName ?? e.name, e.serverName, t(STEP_STATUS[e.status]!), e.durationMs !== undefined ? `${e.durationMs} ms` : '']
+        const summary = [
+          e.toolName ?? e.name,
+          e.serverName,
+          t(STEP_STATUS[e.status]!),
+          e.durationMs !== undefined ? `${e.durationMs} ms` : '',
+        ]
           .filter(Boolean)
           .join(' · ');
         const details = el(

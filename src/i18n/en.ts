@@ -159,7 +159,10 @@ export const en = {
   chatExportMarkdown: { message: 'Export Markdown' },
   chatExportJson: { message: 'Export JSON' },
   chatSettings: { message: 'Provider settings' },
-  chatNoProvider: { message: 'To chat, add a model provider below: an OpenAI-compatible endpoint (OpenAI, OpenRouter, or Ollama on your computer) or Anthropic.' },
+  chatNoProvider: {
+    message:
+      'To chat, add a model provider below: an OpenAI-compatible endpoint (OpenAI, OpenRouter, or Ollama on your computer) or Anthropic.',
+  },
   chatProviderKind: { message: 'Provider' },
   chatKindOpenai: { message: 'OpenAI-compatible' },
   chatKindAnthropic: { message: 'Anthropic' },
@@ -185,7 +188,9 @@ export const en = {
   chatStepDenied: { message: 'denied' },
   chatStepCancelled: { message: 'cancelled' },
   chatNoticeStopped: { message: 'Stopped.' },
-  chatNoticeInterrupted: { message: 'Interrupted: the extension\'s background worker stopped during this answer. Nothing more was sent; ask again to go on.' },
+  chatNoticeInterrupted: {
+    message: "Interrupted: the extension's background worker stopped during this answer. Nothing more was sent; ask again to go on.",
+  },
   chatNoticeStepLimit: { message: 'Stopped at the step limit. Ask again to go on.' },
   chatCopy: { message: 'Copy' },
   chatCopied: { message: 'Copied' },

@@ -16,7 +16,10 @@ import { UsePanelPushSchema, type ApprovalView } from '../protocol/panel-use.js'
 export const CHAT_AGENT = 'Chat';
 
 export interface ChatDeps {
-  call<M extends PanelMethod>(type: M, params: PanelParams<M>): Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }>;
+  call: <M extends PanelMethod>(
+    type: M,
+    params: PanelParams<M>,
+  ) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }>;
   /** Where the view goes when the page has no Chat view yet. */
   fallbackHost: HTMLElement;
 }
@@ -25,7 +28,7 @@ export function isChatApproval(a: ApprovalView): boolean {
   return a.agentName === CHAT_AGENT;
 }
 
-export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush(message: unknown): void } {
+export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (message: unknown) => void } {
   const view = document.querySelector('mcp-chat-view') ?? deps.fallbackHost.appendChild(document.createElement('mcp-chat-view'));
   const { call } = deps;
 
