@@ -18,7 +18,6 @@ const UsageSchema = z.object({ inputTokens: z.optional(z.number()), outputTokens
 const ToolCallSchema = z.object({ id: z.string().check(z.maxLength(256)), name: z.string().check(z.maxLength(256)), arguments: text });
 
 const TOOL_STATUSES = ['running', 'done', 'error', 'denied', 'cancelled'] as const;
-export type ToolStepStatus = (typeof TOOL_STATUSES)[number];
 
 export const ChatEntrySchema = z.discriminatedUnion('kind', [
   z.object({
