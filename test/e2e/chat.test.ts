@@ -222,3 +222,48 @@ test('a panel closed and reopened mid-run re-attaches: the card is there and the
   await until('the final answer', async () => ((await lastAssistantText()).includes('Back again.') ? true : undefined));
   assert.deepEqual(ext.errors, []);
 });
+
+/** Bench figure (issue 17 §7): time to the first streamed token in the panel, through the extension ÷ a direct fetch from the panel page. */
+test('bench: time to first token through the extension vs a direct fetch from the same page', async () => {
+  const direct: number[] = [];
+  const via: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    provider.script({ kind: 'stream', text: ['Hi', ' there'] });
+    direct.push(
+      (await panel.evaluate(`(async () => {
+        const t0 = performance.now();
+        const r = await fetch(${JSON.stringify(provider.openAiBase)} + '/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', stream: true, messages: [] }) });
+        const reader = r.body.getReader();
+        const decoder = new TextDecoder();
+        let text = '';
+        while (!text.includes('"content":"Hi"')) { const { value, done } = await reader.read(); if (done) break; text += decoder.decode(value, { stream: true }); }
+        const ms = performance.now() - t0;
+        await reader.cancel();
+        return ms;
+      })()`)) as number,
+    );
+    await newChat();
+    provider.script({ kind: 'stream', text: ['Hi', ' there'] });
+    via.push(
+      (await panel.evaluate(`new Promise((resolve) => {
+        const root = document.querySelector('mcp-chat-view').shadowRoot;
+        const textarea = root.querySelector('mcp-composer').shadowRoot.querySelector('textarea');
+        const observer = new MutationObserver(() => {
+          const answer = [...root.querySelectorAll('li.assistant')].at(-1);
+          if (answer && answer.textContent.includes('Hi')) { observer.disconnect(); resolve(performance.now() - t0); }
+        });
+        observer.observe(root, { subtree: true, childList: true, characterData: true });
+        textarea.value = 'bench';
+        const t0 = performance.now();
+        textarea.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+      })`)) as number,
+    );
+    await until('the run to end', async () => ((await lastAssistantText()).includes('there') ? true : undefined));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const ratio = median(via) / median(direct);
+  console.log(
+    `[bench] first token: direct fetch ${median(direct).toFixed(1)} ms, via the extension ${median(via).toFixed(1)} ms, ratio ${ratio.toFixed(2)}×`,
+  );
+  assert.ok(Number.isFinite(ratio));
+});
