@@ -36,6 +36,16 @@ await worker.evaluate(async (entries: typeof demos) => {
 const panel = await ext.openPanel();
 
 const importPaste = JSON.stringify({ mcpServers: { Demo: { url: server.url }, 'Demo with sign-in': { url: oauth.mcpUrl } } });
+// CHAT_BASE_URL (+ CHAT_MODEL, CHAT_KIND, CHAT_API_KEY) points the Chat view at a provider, e.g. Ollama on loopback.
+const chatBase = process.env.CHAT_BASE_URL;
+if (chatBase) {
+  if (process.env.CHAT_KIND === 'anthropic') await (await panel.$('mcp-chat-view >>> select[name="kind"]'))?.select('anthropic');
+  await panel.type('mcp-chat-view >>> input[name="base-url"]', chatBase);
+  await panel.type('mcp-chat-view >>> input[name="model"]', process.env.CHAT_MODEL ?? 'llama3.1');
+  if (process.env.CHAT_API_KEY) await panel.type('mcp-chat-view >>> input[name="api-key"]', process.env.CHAT_API_KEY);
+  await panel.click('mcp-chat-view >>> form.provider button[type="submit"]');
+}
+
 console.log(`
 Remote MCP for Chrome is running.
   Chromium        : ${headless ? 'headless (no DISPLAY; run under xvfb-run or a desktop to see it)' : 'window open'}, extension id ${ext.extensionId}
@@ -54,6 +64,7 @@ Remote MCP for Chrome is running.
   Both are already added. To add them yourself instead, remove them and paste this under "Import":
     ${importPaste}
   or use "Add server" with either URL (choose OAuth for the second).
+  Chat provider   : ${chatBase ? `${chatBase} (${process.env.CHAT_MODEL ?? 'llama3.1'})` : 'none (set CHAT_BASE_URL, see README "Chat")'}
 Press Ctrl+C to stop the browser and the servers.`);
 
 let stopping = false;

@@ -4,6 +4,10 @@
  * Choosing one asks the worker (a {@link ComposerRequestEvent}) for an untrusted ContextBlock;
  * the blocks are listed under the message, and the message object an agent engine would
  * receive is shown as JSON text. Matching and the message shape live in `composer-model.ts`.
+ *
+ * With the `chat` attribute it is the chat's input (issue 17): no JSON preview, Enter sends (a
+ * {@link ComposerSendEvent}), Shift+Enter is a new line; in the suggestion list the arrow keys
+ * move and Esc closes it, back to the text.
  */
 import { ElementBase } from './element-base.js';
 import type { ServerView } from '../protocol/panel.js';
@@ -12,6 +16,7 @@ import { messageObject, promptArgumentSchema, suggestionsFor, triggerAt, type Su
 import { el, sheet } from './dom.js';
 import { ComposerRequestEvent } from './events.js';
 import { t } from './i18n.js';
+import { ComposerSendEvent } from './chat-events.js';
 
 const css = sheet(`
 :host { display: grid; gap: 6px; }
@@ -23,6 +28,7 @@ figure { margin: 0; border: 1px solid #8885; border-radius: 6px; padding: 4px 6p
 figcaption { display: flex; justify-content: space-between; gap: 6px; font-weight: 600; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 14em; overflow: auto; margin: 4px 0 0; font-size: 12px; }
 .chooser:empty { display: none; }
+:host([chat]) .message-json, :host([chat]) .message-label { display: none; }
 `);
 
 export class McpComposerElement extends ElementBase {
@@ -48,6 +54,25 @@ export class McpComposerElement extends ElementBase {
       if (e.key === 'ArrowDown' && this.#list.firstElementChild) {
         e.preventDefault();
         this.#list.querySelector('button')?.focus();
+      } else if (e.key === 'Escape' && this.#list.firstElementChild) {
+        e.preventDefault();
+        this.#closeList();
+      } else if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && this.hasAttribute('chat') && !this.#list.firstElementChild) {
+        e.preventDefault();
+        this.dispatchEvent(new ComposerSendEvent());
+      }
+    });
+    this.#list.addEventListener('keydown', (e) => {
+      const buttons = [...this.#list.querySelectorAll('button')];
+      const at = buttons.indexOf(this.shadowRoot!.activeElement as HTMLButtonElement);
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        const next = at + (e.key === 'ArrowDown' ? 1 : -1);
+        if (next < 0) this.#text.focus();
+        else buttons[Math.min(next, buttons.length - 1)]?.focus();
+      } else if (e.key === 'Escape') {
+        e.preventDefault();
+        this.#closeList();
       }
     });
     root.append(
@@ -56,7 +81,7 @@ export class McpComposerElement extends ElementBase {
       this.#chooser,
       this.#status,
       this.#blocksEl,
-      el('p', { class: 'muted' }, t('composerMessage')),
+      el('p', { class: 'muted message-label' }, t('composerMessage')),
       this.#message,
     );
     this.#renderMessage();
@@ -72,6 +97,29 @@ export class McpComposerElement extends ElementBase {
 
   get blocks(): readonly ContextBlockView[] {
     return this.#blocks;
+  }
+
+  /** The typed text. */
+  get text(): string {
+    return this.#text.value;
+  }
+
+  /** Empties the text and the attached blocks (after a send). */
+  clear() {
+    this.#text.value = '';
+    this.#blocks = [];
+    this.#closeList();
+    this.#renderBlocks();
+  }
+
+  override focus() {
+    this.#text.focus();
+  }
+
+  #closeList() {
+    this.#trigger = undefined;
+    this.#list.replaceChildren();
+    this.#text.focus();
   }
 
   /** A block the worker built for the last request. */

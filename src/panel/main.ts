@@ -12,6 +12,7 @@ import type { WireErrorCode } from '../protocol/error-codes.js';
 import { setUpUsePanel } from './use-servers.js';
 import { setUpManagePanel } from './manage-panel.js';
 import { setUpStepUp } from './step-up.js';
+import { isChatApproval, setUpChat } from './chat.js';
 
 defineAll();
 
@@ -50,13 +51,16 @@ const onUsePush = setUpUsePanel({
   approvals: document.querySelector<HTMLElement>('#approvals')!,
   elicitations: document.querySelector<HTMLElement>('#elicitations')!,
   composer,
+  shownElsewhere: isChatApproval,
 });
+const chat = setUpChat({ call, fallbackHost: document.querySelector('main')! });
 const stepUp = setUpStepUp({ call, after: runner });
 const ping = setUpManagePanel({ call, list, importer: document.querySelector('mcp-import')! });
 
 function connectPort() {
   const port = chrome.runtime.connect({ name: PANEL_PORT });
   port.onMessage.addListener(onUsePush);
+  port.onMessage.addListener(chat.onPush);
   port.onMessage.addListener((message) => {
     const push = PanelPushSchema.safeParse(message);
     if (!push.success) return;

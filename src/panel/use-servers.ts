@@ -25,6 +25,8 @@ export interface UsePanelElements {
   /** Where elicitation cards go: pending questions and failed ones, oldest first. */
   elicitations: HTMLElement;
   composer: McpComposerElement;
+  /** Approvals shown elsewhere (the chat's, inside the conversation), left out of `approvals`. */
+  shownElsewhere?: (approval: ApprovalView) => boolean;
 }
 
 async function call<M extends PanelMethod>(
@@ -63,7 +65,7 @@ function renderElicitations(container: HTMLElement, views: ElicitationView[]) {
   container.replaceChildren(...cards);
 }
 
-export function setUpUsePanel({ runner, approvals, elicitations, composer }: UsePanelElements): (message: unknown) => void {
+export function setUpUsePanel({ runner, approvals, elicitations, composer, shownElsewhere }: UsePanelElements): (message: unknown) => void {
   document.addEventListener(ApprovalDecisionEvent.type, (e) => {
     void chrome.runtime
       .sendMessage({ type: 'panel:answer-approval', params: { approvalId: e.approvalId, decision: e.decision } })
@@ -108,12 +110,16 @@ export function setUpUsePanel({ runner, approvals, elicitations, composer }: Use
       d.kind === 'prompt'
         ? call('panel:get-prompt-block', { serverId: d.serverId, prompt: d.prompt, arguments: d.arguments })
         : call('panel:read-resource-block', { serverId: d.serverId, uri: d.uri });
-    void pending.then((r) => (r.ok ? composer.addBlock(r.value) : composer.showError(r.message)));
+    // The composer that asked: the Chat view has its own inside its shadow root.
+    const asker = e.composedPath()[0];
+    const target = asker instanceof HTMLElement && asker.localName === 'mcp-composer' ? (asker as McpComposerElement) : composer;
+    void pending.then((r) => (r.ok ? target.addBlock(r.value) : target.showError(r.message)));
   });
   return (message) => {
     const push = UsePanelPushSchema.safeParse(message);
     if (!push.success) return;
-    if (push.data.type === 'panel:approvals') renderApprovals(approvals, push.data.approvals);
+    if (push.data.type === 'panel:approvals')
+      renderApprovals(approvals, shownElsewhere ? push.data.approvals.filter((a) => !shownElsewhere(a)) : push.data.approvals);
     else if (push.data.type === 'panel:elicitations') renderElicitations(elicitations, push.data.elicitations);
     else runner.showProgress(push.data.operationId, push.data.progress, push.data.total, push.data.message);
   };

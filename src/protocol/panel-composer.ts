@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 
 const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
 
-const ContextBlockViewSchema = z.object({
+export const ContextBlockViewSchema = z.object({
   kind: z.enum(['prompt', 'resource']),
   provenance: z.object({
     serverId: z.string(),

@@ -11,6 +11,7 @@ import { ErrorActionSchema, WireErrorCodeSchema } from './error-codes.js';
 import { UsePanelRequestSchemas, UsePanelResponseSchemas } from './panel-use.js';
 import { OAuthPanelRequestSchemas, OAuthPanelResponseSchemas } from './panel-oauth.js';
 import { ManagePanelRequestSchemas, ManagePanelResponseSchemas } from './panel-manage.js';
+import { ChatPanelRequestSchemas, ChatPanelResponseSchemas } from './panel-chat.js';
 
 export const PANEL_PORT = 'mcp-panel';
 
@@ -104,6 +105,7 @@ export const PanelRequestSchemas = {
   ...UsePanelRequestSchemas,
   ...OAuthPanelRequestSchemas,
   ...ManagePanelRequestSchemas,
+  ...ChatPanelRequestSchemas,
 } as const;
 
 const PanelResponseSchemas = {
@@ -119,6 +121,7 @@ const PanelResponseSchemas = {
   ...UsePanelResponseSchemas,
   ...OAuthPanelResponseSchemas,
   ...ManagePanelResponseSchemas,
+  ...ChatPanelResponseSchemas,
 } as const;
 
 export type PanelMethod = keyof typeof PanelRequestSchemas;

@@ -96,11 +96,13 @@ export async function open(blob: SealedBlob, purpose: string): Promise<string> {
   }
 }
 
-export type SecretKind = 'bearer' | 'refresh' | 'client-secret' | 'header';
+export type SecretKind = 'bearer' | 'refresh' | 'client-secret' | 'header' | 'provider-key';
 export interface PurposeScope {
   serverId?: string;
   binding?: AuthBinding;
   headerName?: string;
+  /** A chat provider's origin (`https://api.openai.com`): its API key opens only for requests there. */
+  providerOrigin?: string;
 }
 
 /**
@@ -109,7 +111,8 @@ export interface PurposeScope {
  * - `header`: the server and the header name (case-insensitive, as HTTP is);
  * - `refresh`: the (resource, issuer) binding (E10), nothing else, so it survives renames;
  * - `client-secret`: the binding for a dynamically registered client, otherwise the server
- *   for a client the user configured before any discovery.
+ *   for a client the user configured before any discovery;
+ * - `provider-key`: the chat provider's origin, so a key cannot follow a changed base URL elsewhere.
  * Missing parts throw, so a caller cannot accidentally seal with a weaker purpose.
  */
 export function purposeFor(kind: SecretKind, scope: PurposeScope): string {
@@ -131,6 +134,9 @@ export function purposeFor(kind: SecretKind, scope: PurposeScope): string {
       break;
     case 'client-secret':
       parts = scope.binding ? bindingParts(scope.binding) : { server: need(scope.serverId, 'serverId or binding') };
+      break;
+    case 'provider-key':
+      parts = { origin: need(scope.providerOrigin, 'providerOrigin') };
       break;
   }
   // JSON of a fixed key order keeps the encoding unambiguous whatever the values contain.

@@ -35,6 +35,9 @@ import { McpWorkerClient } from './offscreen-link/worker-client.js';
 import { ApprovalStore } from './use/approval-store.js';
 import type { AgentToolRegistry } from './use/tool-registry.js';
 import { setUpUseServers } from './use/use-servers.js';
+import { setUpChat } from './chat/chat-service.js';
+import { ChatStore } from '../storage/chat-store.js';
+import { ProviderSettingsStore } from '../storage/provider-settings.js';
 
 const newId = () => crypto.randomUUID().replace(/-/g, '');
 /** storage.session key: start (epoch ms) of each connect attempt in progress, read by the next worker instance. */
@@ -181,6 +184,23 @@ const use = setUpUseServers({
   },
   newId,
 });
+/**
+ * The chat engine runs here, beside the registry and the approval broker it uses (docs/architecture.md
+ * "Chat"); a run keeps the worker alive and its chat is saved after every step.
+ */
+const chat = setUpChat({
+  store: new ChatStore(),
+  providers: new ProviderSettingsStore(chromeArea(chrome.storage.local)),
+  registry: use.registry,
+  fetch: outgoingFetch,
+  hasHostPermission: (url) => chrome.permissions.contains({ origins: [originPattern(url)] }),
+  push: (message) => {
+    for (const p of panels) p.postMessage(message);
+  },
+  activityChanged: () => keepAlive.check(),
+  newId,
+  now: Date.now,
+});
 // Approvals and questions change the badge only; the panels get those from their own pushes.
 use.onWaitingChange(() => applyBadge(manager.views(), use.waiting()));
 const handlePanel = createPanelApi({
@@ -194,6 +214,7 @@ const handlePanel = createPanelApi({
   state,
   newOperationId: newId,
   useHandlers: use.handlers,
+  chatHandlers: chat.handlers,
 });
 
 declare global {
@@ -209,11 +230,11 @@ globalThis.remoteMcp = { agentTools: use.registry };
 
 /**
  * Pending work keeps the worker alive (keep-alive.ts): calls and connect attempts (manager), open
- * approvals (broker), authorization windows. Checked whenever any of them may have changed.
+ * approvals (broker), authorization windows, chat runs. Checked whenever any of them may have changed.
  */
 const keepAlive = new KeepAlive({
   // Only approvals a call still waits for: a `gone` card waits for a reader, not for this worker.
-  pending: () => manager.hasPendingWork() || use.broker.waiting() > 0 || authorizing > 0,
+  pending: () => manager.hasPendingWork() || use.broker.waiting() > 0 || authorizing > 0 || chat.active(),
   touch: () => chrome.runtime.getPlatformInfo(),
 });
 manager.onChange(() => keepAlive.check());

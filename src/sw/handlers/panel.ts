@@ -11,6 +11,7 @@ import {
   type PanelValue,
 } from '../../protocol/panel.js';
 import type { UsePanelRequestSchemas } from '../../protocol/panel-use.js';
+import type { ChatPanelRequestSchemas } from '../../protocol/panel-chat.js';
 import { fail, ok, RemoteError, toWireError, type Result } from '../../protocol/result.js';
 import type { McpServerConfig } from '../../storage/config-schema.js';
 import { slugify, type ConfigStore } from '../../storage/config-store.js';
@@ -32,9 +33,13 @@ export interface PanelApiDeps extends OAuthHandlerDeps, ManageHandlerDeps {
   newOperationId(): string;
   /** Approval and cancellation handlers (src/sw/use/use-servers.ts). */
   useHandlers: UseHandlers;
+  /** The chat's handlers (src/sw/chat/chat-service.ts). */
+  chatHandlers: ChatHandlers;
 }
 
 type UseHandlers = { [M in keyof typeof UsePanelRequestSchemas]: (p: PanelParams<M>) => Promise<PanelValue<M>> };
+
+type ChatHandlers = { [M in keyof typeof ChatPanelRequestSchemas]: (p: PanelParams<M>) => Promise<PanelValue<M>> };
 
 type Handlers = { [M in PanelMethod]: (p: PanelParams<M>) => Promise<PanelValue<M>> };
 
@@ -122,6 +127,7 @@ export function createPanelApi(deps: PanelApiDeps) {
       ).result,
     'panel:ping': async (p) => ({ latencyMs: await manager.ping(p.serverId) }),
     ...deps.useHandlers,
+    ...deps.chatHandlers,
     ...oauthPanelHandlers(deps),
     ...stepUpPanelHandlers(deps),
     ...managePanelHandlers(deps),

@@ -1,0 +1,33 @@
+/** What the chat view asks of the panel wiring (src/panel/chat.ts); bubbling and composed like every panel event. */
+import type { ContextBlockView } from '../protocol/panel-composer.js';
+import type { ProviderSettingsView } from '../protocol/panel-chat.js';
+
+export type ChatAction =
+  | { action: 'send'; chatId: string | undefined; text: string; blocks: ContextBlockView[]; disabledTools: string[] }
+  | { action: 'stop'; chatId: string }
+  | { action: 'new' }
+  | { action: 'open'; chatId: string }
+  | { action: 'rename'; chatId: string; title: string }
+  | { action: 'delete'; chatId: string }
+  | { action: 'save-provider'; provider: Omit<ProviderSettingsView, 'hasKey'> & { apiKey?: string } };
+
+export class ChatActionEvent extends Event {
+  static readonly type = 'mcp-chat-action';
+  constructor(readonly detail: ChatAction) {
+    super(ChatActionEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+/** The composer's Enter in chat mode. */
+export class ComposerSendEvent extends Event {
+  static readonly type = 'mcp-composer-send';
+  constructor() {
+    super(ComposerSendEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+declare global {
+  interface DocumentEventMap {
+    [ChatActionEvent.type]: ChatActionEvent;
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * Panel wiring of the Chat view (issue 17): loads the provider settings and the latest chat,
+ * turns the view's {@link ChatActionEvent}s into `panel:chat-*` requests, and feeds it the
+ * worker's pushes (the chat, streamed text, the servers, this chat's approval cards). A panel
+ * opened during a run re-attaches simply by opening the chat: the worker keeps it current.
+ * The provider origin's host permission is requested inside the Save click (SPEC L1).
+ */
+import { ChatActionEvent } from '../components/chat-events.js';
+import type { McpChatViewElement } from '../components/mcp-chat-view.js';
+import { originPattern } from '../common/url-rules.js';
+import { ChatPanelPushSchema } from '../protocol/panel-chat.js';
+import { PanelPushSchema, type PanelMethod, type PanelParams, type PanelValue } from '../protocol/panel.js';
+import { UsePanelPushSchema, type ApprovalView } from '../protocol/panel-use.js';
+
+/** Approvals asked by the chat's runs (the worker names them with this agent). */
+export const CHAT_AGENT = 'Chat';
+
+export interface ChatDeps {
+  call: <M extends PanelMethod>(
+    type: M,
+    params: PanelParams<M>,
+  ) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }>;
+  /** Where the view goes when the page has no Chat view yet. */
+  fallbackHost: HTMLElement;
+}
+
+export function isChatApproval(a: ApprovalView): boolean {
+  return a.agentName === CHAT_AGENT;
+}
+
+export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (message: unknown) => void } {
+  const view = document.querySelector('mcp-chat-view') ?? deps.fallbackHost.appendChild(document.createElement('mcp-chat-view'));
+  const { call } = deps;
+
+  const refreshList = () => void call('panel:chat-list', {}).then((r) => r.ok && (view.chats = r.value.chats));
+  const open = (chatId?: string) =>
+    void call('panel:chat-open', chatId ? { chatId } : {}).then((r) => {
+      if (r.ok) view.chat = r.value.chat;
+    });
+  void call('panel:chat-provider', {}).then((r) => (view.provider = r.ok ? r.value.provider : undefined));
+  open();
+  refreshList();
+
+  const show = (r: { ok: true } | { ok: false; message: string }) => {
+    if (!r.ok) view.showError(r.message);
+  };
+
+  document.addEventListener(ChatActionEvent.type, (e) => {
+    const d = e.detail;
+    switch (d.action) {
+      case 'save-provider': {
+        let origin: string;
+        try {
+          origin = originPattern(d.provider.baseUrl);
+        } catch {
+          view.showError(`Not a valid URL: ${d.provider.baseUrl}`);
+          return;
+        }
+        const permission = chrome.permissions.request({ origins: [origin] }).catch(() => false);
+        void permission.then(async (granted) => {
+          const r = await call('panel:chat-save-provider', d.provider);
+          if (!r.ok) return view.showError(r.message);
+          view.provider = r.value;
+          view.showSaved();
+          if (!granted) view.showError(`Chrome did not grant access to ${new URL(d.provider.baseUrl).origin}; the chat cannot reach it.`);
+        });
+        return;
+      }
+      case 'send':
+        void (async () => {
+          let chatId = d.chatId;
+          if (!chatId) {
+            const created = await call('panel:chat-new', {});
+            if (!created.ok) return view.showError(created.message);
+            view.chat = created.value;
+            chatId = created.value.id;
+          }
+          show(await call('panel:chat-send', { chatId, text: d.text, blocks: d.blocks, disabledTools: d.disabledTools }));
+          refreshList();
+        })();
+        return;
+      case 'stop':
+        void call('panel:chat-stop', { chatId: d.chatId });
+        return;
+      case 'new':
+        void call('panel:chat-new', {}).then((r) => {
+          if (r.ok) view.chat = r.value;
+          refreshList();
+        });
+        return;
+      case 'open':
+        open(d.chatId);
+        return;
+      case 'rename':
+        void call('panel:chat-rename', { chatId: d.chatId, title: d.title }).then((r) => {
+          show(r);
+          refreshList();
+        });
+        return;
+      case 'delete':
+        void call('panel:chat-delete', { chatId: d.chatId }).then((r) => {
+          show(r);
+          view.chat = undefined;
+          refreshList();
+        });
+    }
+  });
+
+  return {
+    view,
+    onPush(message) {
+      const chat = ChatPanelPushSchema.safeParse(message);
+      if (chat.success) {
+        const m = chat.data;
+        if (m.type === 'panel:chat') {
+          if (!view.chat || view.chat.id === m.chat.id) view.chat = m.chat;
+        } else if (m.type === 'panel:chat-text') view.setText(m.chatId, m.entryId, m.text);
+        else if (view.chat?.id === m.chatId) view.chat = undefined;
+        return;
+      }
+      const use = UsePanelPushSchema.safeParse(message);
+      if (use.success && use.data.type === 'panel:approvals') {
+        view.approvals = use.data.approvals.filter(isChatApproval);
+        return;
+      }
+      const state = PanelPushSchema.safeParse(message);
+      if (state.success) view.servers = state.data.state.servers;
+    },
+  };
+}

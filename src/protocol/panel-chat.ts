@@ -1,0 +1,135 @@
+/**
+ * Panel ↔ worker messages of the chat (issue 17). The conversation lives in the worker, which
+ * runs the loop; the panel sends the user's message and Stop, and renders what is pushed: the
+ * whole chat when its shape changes (`panel:chat`), and the growing text of the answer being
+ * streamed (`panel:chat-text`, the entry's full text so far, so a lost push loses nothing).
+ */
+import * as z from 'zod/mini';
+import { ContextBlockViewSchema } from './panel-composer.js';
+
+const id = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
+const MAX_TEXT = 400_000;
+const text = z.string().check(z.maxLength(MAX_TEXT));
+
+export const PROVIDER_KINDS = ['openai', 'anthropic'] as const;
+export const DEFAULT_MAX_STEPS = 20;
+
+const UsageSchema = z.object({ inputTokens: z.optional(z.number()), outputTokens: z.optional(z.number()) });
+const ToolCallSchema = z.object({ id: z.string().check(z.maxLength(256)), name: z.string().check(z.maxLength(256)), arguments: text });
+
+const TOOL_STATUSES = ['running', 'done', 'error', 'denied', 'cancelled'] as const;
+
+export const ChatEntrySchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('user'),
+    id,
+    text,
+    /** Attached prompt/resource blocks: a label for display and the fenced text sent to the model. */
+    blocks: z.array(z.object({ label: z.string().check(z.maxLength(2048)), text })).check(z.maxLength(20)),
+  }),
+  z.object({
+    kind: z.literal('assistant'),
+    id,
+    text,
+    toolCalls: z.array(ToolCallSchema).check(z.maxLength(64)),
+    usage: z.optional(UsageSchema),
+    /** Still arriving. */
+    streaming: z.optional(z.boolean()),
+  }),
+  z.object({
+    kind: z.literal('tool'),
+    id,
+    callId: z.string().check(z.maxLength(256)),
+    /** The agent-facing tool name the model used. */
+    name: z.string().check(z.maxLength(256)),
+    serverName: z.optional(z.string().check(z.maxLength(256))),
+    toolName: z.optional(z.string().check(z.maxLength(256))),
+    arguments: text,
+    status: z.enum(TOOL_STATUSES),
+    /** What the model was told: fenced, truncated result text, or why there is none. */
+    result: z.optional(text),
+    startedAt: z.number(),
+    durationMs: z.optional(z.number()),
+  }),
+  z.object({ kind: z.literal('error'), id, errorKind: z.string().check(z.maxLength(64)), message: z.string().check(z.maxLength(4096)) }),
+  z.object({ kind: z.literal('notice'), id, notice: z.enum(['stopped', 'interrupted', 'step-limit']) }),
+]);
+export type ChatEntry = z.infer<typeof ChatEntrySchema>;
+
+export const ChatViewSchema = z.object({
+  id,
+  title: z.string().check(z.maxLength(200)),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  /** Which provider and model answered last. */
+  provider: z.optional(
+    z.object({ kind: z.enum(PROVIDER_KINDS), model: z.string().check(z.maxLength(256)), host: z.string().check(z.maxLength(256)) }),
+  ),
+  /** Tools hidden from the model in this chat, as `serverId:toolName`. */
+  disabledTools: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(2000)),
+  status: z.enum(['idle', 'running']),
+  entries: z.array(ChatEntrySchema).check(z.maxLength(1000)),
+});
+export type ChatView = z.infer<typeof ChatViewSchema>;
+
+const ChatSummarySchema = z.object({
+  id,
+  title: z.string().check(z.maxLength(200)),
+  updatedAt: z.number(),
+  status: z.enum(['idle', 'running']),
+});
+export type ChatSummary = z.infer<typeof ChatSummarySchema>;
+
+/** The provider settings as the panel sees them: never the key, only whether one is stored. */
+export const ProviderSettingsViewSchema = z.object({
+  kind: z.enum(PROVIDER_KINDS),
+  baseUrl: z.string().check(z.maxLength(2048)),
+  model: z.string().check(z.maxLength(256)),
+  hasKey: z.boolean(),
+  maxSteps: z.number(),
+});
+export type ProviderSettingsView = z.infer<typeof ProviderSettingsViewSchema>;
+
+export const ChatPanelRequestSchemas = {
+  'panel:chat-provider': z.object({}),
+  /** `apiKey` absent keeps the stored key if the provider's origin did not change. */
+  'panel:chat-save-provider': z.object({
+    kind: z.enum(PROVIDER_KINDS),
+    baseUrl: z.string().check(z.minLength(1), z.maxLength(2048)),
+    model: z.string().check(z.minLength(1), z.maxLength(256)),
+    apiKey: z.optional(z.string().check(z.maxLength(8192))),
+    maxSteps: z.optional(z.number().check(z.int(), z.gte(1), z.lte(100))),
+  }),
+  'panel:chat-list': z.object({}),
+  /** Without `chatId`: the most recent chat, if any. */
+  'panel:chat-open': z.object({ chatId: z.optional(id) }),
+  'panel:chat-new': z.object({}),
+  'panel:chat-send': z.object({
+    chatId: id,
+    text: z.string().check(z.maxLength(100_000)),
+    blocks: z.array(ContextBlockViewSchema).check(z.maxLength(20)),
+    disabledTools: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(2000)),
+  }),
+  'panel:chat-stop': z.object({ chatId: id }),
+  'panel:chat-rename': z.object({ chatId: id, title: z.string().check(z.minLength(1), z.maxLength(200)) }),
+  'panel:chat-delete': z.object({ chatId: id }),
+} as const;
+
+export const ChatPanelResponseSchemas = {
+  'panel:chat-provider': z.object({ provider: z.optional(ProviderSettingsViewSchema) }),
+  'panel:chat-save-provider': ProviderSettingsViewSchema,
+  'panel:chat-list': z.object({ chats: z.array(ChatSummarySchema).check(z.maxLength(200)) }),
+  'panel:chat-open': z.object({ chat: z.optional(ChatViewSchema) }),
+  'panel:chat-new': ChatViewSchema,
+  'panel:chat-send': z.object({ started: z.boolean() }),
+  'panel:chat-stop': z.object({ stopped: z.boolean() }),
+  'panel:chat-rename': z.object({ renamed: z.boolean() }),
+  'panel:chat-delete': z.object({ deleted: z.boolean() }),
+} as const;
+
+export const ChatPanelPushSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('panel:chat'), chat: ChatViewSchema }),
+  z.object({ type: z.literal('panel:chat-text'), chatId: id, entryId: id, text }),
+  z.object({ type: z.literal('panel:chat-deleted'), chatId: id }),
+]);
+export type ChatPanelPush = z.infer<typeof ChatPanelPushSchema>;

@@ -1,0 +1,93 @@
+/**
+ * The chat's model provider (issue 17), in `chrome.storage.local` under {@link PROVIDER_KEY}:
+ * kind, base URL, model, step limit, and the API key sealed like a bearer token (SPEC F2) with a
+ * purpose naming the provider's origin, so a key stored for one origin cannot be opened for a
+ * request to another. The key is opened only in the worker, for the request.
+ */
+import * as z from 'zod/mini';
+import { SealedBlobSchema } from './config-schema.js';
+import type { KeyValueArea } from './ports.js';
+import { open, purposeFor, seal } from './seal.js';
+import { DEFAULT_MAX_STEPS, PROVIDER_KINDS, type ProviderSettingsView } from '../protocol/panel-chat.js';
+
+export const PROVIDER_KEY = 'mcp_chat_provider';
+
+const StoredProviderSchema = z.object({
+  kind: z.enum(PROVIDER_KINDS),
+  baseUrl: z.string().check(z.maxLength(2048)),
+  model: z.string().check(z.maxLength(256)),
+  apiKey: z.optional(SealedBlobSchema),
+  maxSteps: z.number(),
+});
+type StoredProvider = z.infer<typeof StoredProviderSchema>;
+
+export interface ProviderInput {
+  kind: (typeof PROVIDER_KINDS)[number];
+  baseUrl: string;
+  model: string;
+  apiKey?: string | undefined;
+  maxSteps?: number | undefined;
+}
+
+/** The provider as the worker calls it: with the key opened. */
+export interface OpenedProvider {
+  kind: (typeof PROVIDER_KINDS)[number];
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  maxSteps: number;
+}
+
+const keyPurpose = (baseUrl: string) => purposeFor('provider-key', { providerOrigin: new URL(baseUrl).origin });
+
+function view(p: StoredProvider): ProviderSettingsView {
+  return { kind: p.kind, baseUrl: p.baseUrl, model: p.model, hasKey: p.apiKey !== undefined, maxSteps: p.maxSteps };
+}
+
+export class ProviderSettingsStore {
+  constructor(private readonly area: KeyValueArea) {}
+
+  async #read(): Promise<StoredProvider | undefined> {
+    const parsed = StoredProviderSchema.safeParse((await this.area.get(PROVIDER_KEY))[PROVIDER_KEY]);
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  async view(): Promise<ProviderSettingsView | undefined> {
+    const p = await this.#read();
+    return p ? view(p) : undefined;
+  }
+
+  /** A new key is sealed; no key keeps the stored one when the origin is unchanged, and drops it otherwise. */
+  async save(input: ProviderInput): Promise<ProviderSettingsView> {
+    const old = await this.#read();
+    const origin = new URL(input.baseUrl).origin;
+    const key = input.apiKey?.trim();
+    const apiKey = key
+      ? await seal(key, keyPurpose(input.baseUrl))
+      : old?.apiKey && new URL(old.baseUrl).origin === origin
+        ? old.apiKey
+        : undefined;
+    const stored: StoredProvider = {
+      kind: input.kind,
+      baseUrl: input.baseUrl.replace(/\/+$/, ''),
+      model: input.model.trim(),
+      ...(apiKey ? { apiKey } : {}),
+      maxSteps: input.maxSteps ?? old?.maxSteps ?? DEFAULT_MAX_STEPS,
+    };
+    await this.area.set({ [PROVIDER_KEY]: stored });
+    return view(stored);
+  }
+
+  /** The settings with the key opened; undefined when no provider is set. Throws `SealError` on a key that cannot be opened. */
+  async opened(): Promise<OpenedProvider | undefined> {
+    const p = await this.#read();
+    if (!p) return undefined;
+    return {
+      kind: p.kind,
+      baseUrl: p.baseUrl,
+      model: p.model,
+      maxSteps: p.maxSteps,
+      ...(p.apiKey ? { apiKey: await open(p.apiKey, keyPurpose(p.baseUrl)) } : {}),
+    };
+  }
+}

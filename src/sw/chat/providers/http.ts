@@ -1,0 +1,133 @@
+/**
+ * One streamed provider request: POST, map a refusal to plain words, retry only what is safe.
+ * A 429 or a 5xx comes before any byte of the answer, so retrying it cannot repeat anything the
+ * user saw; it is retried at most {@link MAX_RETRIES} times, waiting what `Retry-After` asks
+ * (up to {@link MAX_RETRY_WAIT_MS}; a longer wait is reported instead). Once the body streams,
+ * nothing is retried. The API key never appears in a message: the provider's own words are
+ * quoted only with the key cut out.
+ */
+import { ProviderError, type FetchLike } from './types.js';
+
+const MAX_RETRIES = 2;
+export const MAX_RETRY_WAIT_MS = 10_000;
+const DEFAULT_RETRY_MS = 1_000;
+const MAX_DETAIL = 300;
+
+export interface PostOptions {
+  fetch: FetchLike;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  signal?: AbortSignal;
+  /** Cut from any provider text quoted in an error. */
+  secret?: string;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  now?: () => number;
+}
+
+/** `Retry-After` as delta-seconds or an HTTP date, in ms; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+const defaultSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }
+    function abort() {
+      clearTimeout(timer);
+      reject(new ProviderError('cancelled', 'Stopped.'));
+    }
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+
+export function cancelledError(): ProviderError {
+  return new ProviderError('cancelled', 'Stopped.');
+}
+
+function seconds(ms: number): string {
+  return `${Math.max(1, Math.ceil(ms / 1000))} s`;
+}
+
+/** The provider's own explanation, if its error body has one, without the key. */
+async function detailOf(response: Response, secret?: string): Promise<string> {
+  const text = await response.text().catch(() => '');
+  let message = text;
+  try {
+    const json = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    const m = typeof json.error === 'string' ? json.error : (json.error?.message ?? json.message);
+    if (typeof m === 'string') message = m;
+  } catch {
+    // Not JSON: the text itself.
+  }
+  if (secret) message = message.split(secret).join('[key]');
+  message = message.replace(/\s+/g, ' ').trim();
+  return message.length > MAX_DETAIL ? `${message.slice(0, MAX_DETAIL)}…` : message;
+}
+
+export async function errorFor(response: Response, secret?: string, now = Date.now()): Promise<ProviderError> {
+  const status = response.status;
+  const detail = await detailOf(response, secret);
+  const more = detail ? ` The provider said: “${detail}”` : '';
+  if (status === 401 || status === 403)
+    return new ProviderError(
+      'invalid-key',
+      `The provider refused the API key (HTTP ${status}). Check the key in the chat settings.${more}`,
+      status,
+    );
+  if (status === 429) {
+    const wait = retryAfterMs(response.headers.get('retry-after'), now);
+    const when = wait !== undefined ? `Try again in ${seconds(wait)}.` : 'Try again in a moment.';
+    return new ProviderError('rate-limit', `The provider's rate limit was reached (HTTP 429). ${when}${more}`, status, wait);
+  }
+  if (status === 404)
+    return new ProviderError(
+      'model-not-found',
+      `The provider does not know this model or address (HTTP 404). Check the model name and the base URL.${more}`,
+      status,
+    );
+  if (status >= 500)
+    return new ProviderError('server', `The provider had a server error (HTTP ${status}). Try again later.${more}`, status);
+  return new ProviderError('bad-response', `The provider refused the request (HTTP ${status}).${more}`, status);
+}
+
+/** POSTs and returns the response whose body is about to stream. */
+export async function postForStream(options: PostOptions): Promise<Response> {
+  const sleep = options.sleep ?? defaultSleep;
+  const now = options.now ?? Date.now;
+  for (let attempt = 0; ; attempt++) {
+    if (options.signal?.aborted) throw cancelledError();
+    let response: Response;
+    try {
+      response = await options.fetch(options.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...options.headers },
+        body: JSON.stringify(options.body),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } catch (e) {
+      if (options.signal?.aborted) throw cancelledError();
+      const host = new URL(options.url).host;
+      throw new ProviderError(
+        'network',
+        `Could not reach the provider at ${host}: the network failed or the address is wrong.${e instanceof Error && e.message ? ` (${e.message})` : ''}`,
+      );
+    }
+    if (response.ok) {
+      if (!response.body) throw new ProviderError('bad-response', 'The provider answered without a body.');
+      return response;
+    }
+    const error = await errorFor(response, options.secret, now());
+    const retriable = error.kind === 'rate-limit' || error.kind === 'server';
+    const wait = error.retryAfterMs ?? DEFAULT_RETRY_MS * 2 ** attempt;
+    if (!retriable || attempt >= MAX_RETRIES || wait > MAX_RETRY_WAIT_MS) throw error;
+    await sleep(wait, options.signal);
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * What the chat's run loop and the wire adapters share (issue 17): a neutral conversation that
+ * each adapter turns into its own request body, the events a streamed answer produces, and the
+ * provider's failures in plain words. Nothing here knows a wire format.
+ */
+
+export type ProviderKind = 'openai' | 'anthropic';
+
+/** A provider ready to be called: the API key is plaintext here, in memory only for the request. */
+export interface ProviderTarget {
+  kind: ProviderKind;
+  /** e.g. `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1`, `https://api.anthropic.com`. */
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+}
+
+/** A tool as the model sees it: the AgentTool name, its description and the server's raw `inputSchema`. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  /** The arguments as the model wrote them (JSON text, possibly invalid). */
+  arguments: string;
+}
+
+export type ChatTurn =
+  | { role: 'user'; text: string }
+  | { role: 'assistant'; text: string; toolCalls: ToolCallRequest[] }
+  | { role: 'tool'; callId: string; name: string; content: string; isError: boolean };
+
+export interface TurnRequest {
+  system?: string;
+  turns: ChatTurn[];
+  tools: ToolSpec[];
+}
+
+export interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+/** One assistant turn, complete. */
+export interface TurnResult {
+  text: string;
+  toolCalls: ToolCallRequest[];
+  usage: Usage;
+  stopReason: string;
+}
+
+export type ProviderErrorKind = 'invalid-key' | 'rate-limit' | 'model-not-found' | 'network' | 'server' | 'bad-response' | 'cancelled';
+
+/** A provider failure whose `message` is plain words for the user; it never contains the key. */
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+    readonly status?: number,
+    /** How long the provider asked us to wait (Retry-After), in ms. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface StreamHooks {
+  /** A piece of the answer's text, as it arrives. */
+  onText(delta: string): void;
+}
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;

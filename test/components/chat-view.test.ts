@@ -1,0 +1,76 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import './setup.js';
+import type { McpChatViewElement } from '../../src/components/mcp-chat-view.js';
+import type { McpComposerElement } from '../../src/components/mcp-composer.js';
+import { ChatActionEvent } from '../../src/components/chat-events.js';
+import { renderMarkdown } from '../../src/components/markdown.js';
+import type { ChatView } from '../../src/protocol/panel-chat.js';
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+describe('chat Markdown', () => {
+  it('renders structure with DOM only and leaves hostile input inert', () => {
+    const host = document.createElement('div');
+    host.append(
+      ...renderMarkdown(
+        '# Title\n\n- **a** `b`\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) [y](https://example.com) ![i](https://example.com/i.png)',
+      ),
+    );
+    expect(host.querySelector('h3')?.textContent).to.equal('Title');
+    expect(host.querySelector('li strong')?.textContent).to.equal('a');
+    expect(host.querySelector('script')).to.equal(null);
+    expect(host.querySelector('img')).to.equal(null);
+    expect([...host.querySelectorAll('a')].map((a) => a.getAttribute('href'))).to.deep.equal(['https://example.com/']);
+    expect(host.textContent).to.contain('<script>alert(1)</script>');
+  });
+});
+
+describe('mcp-chat-view', () => {
+  const chat: ChatView = {
+    id: 'c1',
+    title: 'Demo chat',
+    createdAt: 1,
+    updatedAt: 2,
+    disabledTools: [],
+    status: 'running',
+    provider: { kind: 'openai', model: 'm1', host: '127.0.0.1:1' },
+    entries: [
+      { kind: 'user', id: 'u1', text: 'hi', blocks: [] },
+      { kind: 'assistant', id: 'a1', text: 'Hel', toolCalls: [], streaming: true },
+    ],
+  };
+
+  it('without a provider says how to add one and shows the form', async () => {
+    const el = await fixture<McpChatViewElement>(html`<mcp-chat-view></mcp-chat-view>`);
+    el.provider = undefined;
+    await settle();
+    expect(el.shadowRoot!.querySelector('.no-provider')?.textContent).to.match(/provider/i);
+    expect(el.shadowRoot!.querySelector('form.provider')).to.not.equal(null);
+  });
+
+  it('streams text into the answer, shows Stop while running, and sends with Enter', async () => {
+    const el = await fixture<McpChatViewElement>(html`<mcp-chat-view></mcp-chat-view>`);
+    el.provider = { kind: 'openai', baseUrl: 'http://127.0.0.1:1/v1', model: 'm1', hasKey: false, maxSteps: 20 };
+    el.chat = structuredClone(chat);
+    await settle();
+    el.setText('c1', 'a1', 'Hello **there**');
+    const root = el.shadowRoot!;
+    expect(root.querySelector('li.assistant strong')?.textContent).to.equal('there');
+    expect((root.querySelector('button.stop') as HTMLElement).hidden).to.equal(false);
+    expect(root.querySelector('.model')?.textContent).to.contain('m1');
+
+    el.chat = { ...structuredClone(chat), status: 'idle' };
+    await settle();
+    const sent: ChatActionEvent[] = [];
+    el.addEventListener(ChatActionEvent.type, (e) => sent.push(e as ChatActionEvent));
+    const composer = root.querySelector('mcp-composer') as McpComposerElement;
+    const textarea = composer.shadowRoot!.querySelector('textarea')!;
+    textarea.value = 'next question';
+    textarea.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', shiftKey: true, bubbles: true }));
+    expect(sent.length).to.equal(0);
+    textarea.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    expect(sent.map((e) => e.detail.action)).to.deep.equal(['send']);
+    expect(sent[0]!.detail.action === 'send' && sent[0]!.detail.text).to.equal('next question');
+    expect(composer.text).to.equal('');
+  });
+});
