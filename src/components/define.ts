@@ -11,10 +11,12 @@ import { McpImportElement } from './mcp-import.js';
 import { McpSchemaFormElement } from './mcp-schema-form.js';
 import { McpElicitationCardElement } from './mcp-elicitation-card.js';
 import { McpComposerElement } from './mcp-composer.js';
+import { McpResultViewElement } from './mcp-result-view.js';
 
 export function defineAll(registry = customElements) {
   // Before the elements that create it, so it is upgraded before they set its properties.
   McpSchemaFormElement.define('mcp-schema-form', registry);
+  McpResultViewElement.define('mcp-result-view', registry);
   McpStatusBadgeElement.define('mcp-status-badge', registry);
   McpToolListElement.define('mcp-tool-list', registry);
   McpLogDrawerElement.define('mcp-log-drawer', registry);
@@ -42,5 +44,6 @@ declare global {
     'mcp-schema-form': McpSchemaFormElement;
     'mcp-elicitation-card': McpElicitationCardElement;
     'mcp-composer': McpComposerElement;
+    'mcp-result-view': McpResultViewElement;
   }
 }

@@ -172,6 +172,7 @@ export const en = {
   formItemsNumber: { message: 'items must be numbers' },
   formJson: { message: 'is not valid JSON' },
   formServerRejected: { message: 'The server did not accept these arguments:' },
+  argumentsRejected: { message: 'The server did not accept the arguments; the form shows what to change.' },
   waitingForAnswer: { message: 'Waiting for your answer' },
   resultText: { message: 'Text' },
   resultStructured: { message: 'Structured content' },

@@ -166,6 +166,7 @@ export const zh_CN: Catalog = {
   formItemsNumber: { message: '每一项必须是数字' },
   formJson: { message: '不是有效的 JSON' },
   formServerRejected: { message: '服务器不接受这些参数：' },
+  argumentsRejected: { message: '服务器不接受这些参数；表单中标出了需要修改的地方。' },
   waitingForAnswer: { message: '正在等待你的回答' },
   resultText: { message: '文本' },
   resultStructured: { message: '结构化内容' },
