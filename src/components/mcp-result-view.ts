@@ -20,7 +20,7 @@ const css = sheet(`
 .parts { display: grid; gap: var(--space-2); max-height: 24rem; overflow: auto; }
 .parts.expanded { max-height: none; overflow: visible; }
 :host([error]) .parts { border-left: 3px solid var(--danger); padding-left: var(--space-2); }
-section.part { display: grid; gap: var(--space-1); min-width: 0; }
+.part { display: grid; gap: var(--space-1); min-width: 0; }
 .part-head { display: flex; gap: var(--space-2); align-items: center; min-width: 0; }
 .part-head .label { font-size: var(--text-small); font-weight: 600; color: var(--fg-muted); flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .part-head button, .part-head a { padding: 0 var(--space-2); font-size: var(--text-small); }
@@ -124,7 +124,7 @@ export class McpResultViewElement extends ElementBase {
 
   /** What reading a resource link gave (text), or why it failed; shown under that link. */
   showResource(uri: string, outcome: { text: string } | { error: string }) {
-    for (const part of this.#parts.querySelectorAll<HTMLElement>('section.part-resource_link')) {
+    for (const part of this.#parts.querySelectorAll<HTMLElement>('.part-resource_link')) {
       if (part.dataset.uri !== uri) continue;
       const slot = part.querySelector('.read-out')!;
       slot.replaceChildren(
@@ -154,7 +154,8 @@ export class McpResultViewElement extends ElementBase {
   #part(name: string, type: string, body: Node, copy?: string, ...actions: Node[]): HTMLElement {
     const head = el('div', { class: 'part-head' }, el('span', { class: 'label' }, name), ...actions);
     if (copy !== undefined) head.append(this.#copyButton(name, copy));
-    return el('section', { class: `part part-${type}`, 'aria-label': name }, head, body);
+    // A group, not a section: several parts may share a label, and sections named alike are ambiguous landmarks.
+    return el('div', { class: `part part-${type}`, role: 'group', 'aria-label': name }, head, body);
   }
 
   #copyButton(part: string, text: string) {

@@ -271,7 +271,7 @@ export class McpSchemaFormElement extends ElementBase {
       });
       return el(
         'fieldset',
-        { class: 'choices', 'data-path': key, 'aria-describedby': describedBy, ...(f.required ? { 'aria-required': 'true' } : {}) },
+        { class: 'choices', 'data-path': key, 'aria-describedby': describedBy },
         el('legend', {}, title),
         description,
         ...boxes,
