@@ -88,6 +88,8 @@ export class McpResultViewElement extends ElementBase {
     this.removeAttribute('error');
     this.#status.replaceChildren();
     this.#parts.replaceChildren();
+    // Tests (and nothing else) may have emptied the output region from outside: put its two slots back.
+    this.#output.replaceChildren(this.#status, this.#parts);
     this.#fit();
   }
 
