@@ -12,10 +12,12 @@ import { McpSchemaFormElement } from './mcp-schema-form.js';
 import { McpElicitationCardElement } from './mcp-elicitation-card.js';
 import { McpComposerElement } from './mcp-composer.js';
 import { McpChatViewElement } from './mcp-chat-view.js';
+import { McpResultViewElement } from './mcp-result-view.js';
 
 export function defineAll(registry = customElements) {
   // Before the elements that create it, so it is upgraded before they set its properties.
   McpSchemaFormElement.define('mcp-schema-form', registry);
+  McpResultViewElement.define('mcp-result-view', registry);
   McpStatusBadgeElement.define('mcp-status-badge', registry);
   McpToolListElement.define('mcp-tool-list', registry);
   McpLogDrawerElement.define('mcp-log-drawer', registry);
@@ -45,5 +47,6 @@ declare global {
     'mcp-elicitation-card': McpElicitationCardElement;
     'mcp-composer': McpComposerElement;
     'mcp-chat-view': McpChatViewElement;
+    'mcp-result-view': McpResultViewElement;
   }
 }

@@ -162,6 +162,17 @@ export class ComposerRequestEvent extends Event {
   }
 }
 
+/** A result's resource link is to be read; the receiver answers with the viewer's `showResource`. */
+export class ReadResourceEvent extends Event {
+  static readonly type = 'mcp-read-resource';
+  constructor(
+    readonly serverId: string,
+    readonly uri: string,
+  ) {
+    super(ReadResourceEvent.type, { bubbles: true, composed: true });
+  }
+}
+
 /** Any event a panel element emits (ElementBase.emit). */
 export type PanelEvent = PanelEventMap[keyof PanelEventMap];
 
@@ -169,6 +180,7 @@ interface PanelEventMap {
   'mcp-elicitation-answer': ElicitationAnswerEvent;
   'mcp-interaction-action': InteractionActionEvent;
   'mcp-composer-request': ComposerRequestEvent;
+  'mcp-read-resource': ReadResourceEvent;
   'mcp-cancel-tool': CancelToolEvent;
   'mcp-approval-decision': ApprovalDecisionEvent;
   'mcp-approval-dismiss': ApprovalDismissEvent;

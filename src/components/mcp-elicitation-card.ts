@@ -11,8 +11,10 @@ import { ElicitationAnswerEvent, InteractionActionEvent } from './events.js';
 import { t } from './i18n.js';
 
 const css = sheet(`
-:host { border: 2px solid var(--accent, #1a73e8); border-radius: 8px; padding: 8px; margin: 6px 0; }
-:host([status="failed"]) { border-color: var(--danger, #b3261e); }
+:host { border: 2px solid var(--accent); border-radius: var(--radius); padding: var(--space-2); margin: var(--space-1) 0; }
+:host([status="failed"]) { border-color: var(--danger); }
+section:focus { outline: none; }
+:host(:focus-within) { box-shadow: 0 0 0 2px var(--focus); }
 h3 { margin: 0 0 4px; font-size: 14px; }
 .message { white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; }
 .actions { display: flex; gap: 6px; flex-wrap: wrap; margin-top: 6px; }
@@ -35,6 +37,14 @@ export class McpElicitationCardElement extends ElementBase {
   }
   get interaction() {
     return this.#view;
+  }
+
+  /**
+   * Moves focus to the question (the dialog, named by the server's message), for a card placed
+   * next to the call the user just started.
+   */
+  focusQuestion() {
+    this.shadowRoot!.querySelector<HTMLElement>('section')?.focus();
   }
 
   /** The outcome of a re-run, as text (the card stays until it is dismissed). */
@@ -76,7 +86,7 @@ export class McpElicitationCardElement extends ElementBase {
     };
     return el(
       'section',
-      { role: 'dialog', 'aria-labelledby': 'message', 'aria-describedby': 'from' },
+      { role: 'dialog', 'aria-labelledby': 'message', 'aria-describedby': 'from', tabindex: '-1' },
       el('p', { class: 'message', id: 'message' }, v.message),
       from,
       form,

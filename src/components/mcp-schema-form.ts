@@ -9,26 +9,37 @@
  * the most recent edit wins, so nothing typed is silently dropped. The JSON editor comes first
  * in the tree so that `… >>> textarea` finds it.
  *
+ * Controls follow the schema: checkbox groups for multiple choices, selects for single ones,
+ * number inputs with min/max/step, email/url/date/datetime-local inputs for string formats. Every
+ * message (a check made before sending, or a server's refusal mapped back by
+ * {@link McpSchemaFormElement.showServerErrors}) is shown at its field, which is marked
+ * `aria-invalid` and points at it with `aria-describedby`; what names no field is shown above
+ * the form in plain words.
+ *
  * Every label, description and enum title comes from the server and is set as text only (K5).
  */
 import { ElementBase } from './element-base.js';
 import { asText } from '../common/as-text.js';
 import { el, sheet } from './dom.js';
 import { t } from './i18n.js';
-import { buildFormModel, collectValues, type FieldModel, type FormValues, type ValueError } from './schema-form-model.js';
+import { buildFormModel, collectValues, serverValidation, type FieldModel, type FormValues, type ValueError } from './schema-form-model.js';
 
 const css = sheet(`
-:host { display: grid; gap: 6px; }
-.fields { display: grid; gap: 6px; }
-label, fieldset { display: grid; gap: 2px; }
-fieldset { border: 1px solid #8885; border-radius: 6px; padding: 4px 8px; }
-label.check { display: flex; gap: 6px; align-items: center; }
-input:not([type="checkbox"]), select, textarea { padding: 4px 6px; border: 1px solid #8888; border-radius: 6px; background: Field; color: FieldText; }
+:host { display: grid; gap: var(--space-2); }
+.fields { display: grid; gap: var(--space-2); }
+label, fieldset { display: grid; gap: 2px; min-width: 0; }
+fieldset { border: 1px solid var(--border); border-radius: var(--radius); padding: var(--space-1) var(--space-2); margin: 0; }
+fieldset.choices { gap: 0; }
+label.check { display: flex; gap: var(--space-2); align-items: center; }
+input:not([type="checkbox"]), select, textarea { min-width: 0; max-width: 100%; }
 textarea { font-family: ui-monospace, monospace; min-height: 3em; }
 textarea.json { min-height: 4em; }
-[aria-invalid="true"] { border-color: var(--danger, #b3261e); }
-.description { font-size: 12px; }
-.field-error:empty { display: none; }
+[aria-invalid="true"] { border-color: var(--danger); }
+fieldset[aria-invalid="true"] { border-color: var(--danger); }
+.description { font-size: var(--text-small); }
+.field-error:empty, .server-error:empty { display: none; }
+.server-error { margin: 0; padding: var(--space-1) var(--space-2); border-radius: var(--radius); background: var(--danger-soft); }
+.server-error ul { margin: 2px 0 0; padding-left: var(--space-4); }
 .toggle { justify-self: start; }
 `);
 
@@ -39,9 +50,20 @@ export interface SchemaFormDraft {
   fields: FormValues | null;
 }
 
-export type SchemaFormRead = { ok: true; value: Record<string, unknown> } | { ok: false; errors: ValueError[] };
+export type SchemaFormRead = { ok: true; value: Record<string, unknown> } | { ok: false; errors: Array<{ path: string; message: string }> };
 
 const pathKey = (path: string[]) => JSON.stringify(path);
+const messageOf = (e: ValueError) => t(e.key, ...(e.subs ?? []));
+
+/** A `date-time` value shown in a `datetime-local` input: local time, to the second. */
+function localDateTime(v: string): string {
+  const d = new Date(v);
+  if (Number.isNaN(d.getTime())) return '';
+  const local = new Date(d.getTime() - d.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 19);
+}
+
+type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
 export class McpSchemaFormElement extends ElementBase {
   #schema: unknown;
@@ -49,9 +71,12 @@ export class McpSchemaFormElement extends ElementBase {
   #jsonMode = false;
   /** The JSON text the form last wrote; a different text means the JSON editor was edited. */
   #mirrored = '';
+  /** Ids inside this shadow root, for `aria-describedby`. */
+  #ids = 0;
   readonly #toggle = el('button', { type: 'button', class: 'toggle', 'aria-pressed': 'false' }, t('editAsJson'));
   readonly #json = el('textarea', { name: 'arguments', class: 'json', spellcheck: 'false', 'aria-label': t('argumentsJson') }, '{}');
   readonly #jsonError = el('p', { class: 'error json-error', role: 'alert' });
+  readonly #serverError = el('div', { class: 'server-error error', role: 'alert' });
   readonly #fields = el('div', { class: 'fields' });
 
   constructor() {
@@ -61,7 +86,7 @@ export class McpSchemaFormElement extends ElementBase {
     this.#toggle.addEventListener('click', () => this.#setJsonMode(!this.#jsonMode));
     this.#fields.addEventListener('input', () => this.#mirror());
     this.#fields.addEventListener('change', () => this.#mirror());
-    root.append(this.#toggle, this.#json, this.#jsonError, this.#fields);
+    root.append(this.#serverError, this.#toggle, this.#json, this.#jsonError, this.#fields);
     this.update();
   }
 
@@ -100,6 +125,10 @@ export class McpSchemaFormElement extends ElementBase {
         if (v && typeof v === 'object') this.#fillRaw(f.fields, v as FormValues, path);
         continue;
       }
+      if (f.kind === 'multi') {
+        if (Array.isArray(v)) this.#setChoices(pathKey(path), v.map(String));
+        continue;
+      }
       const input = this.#input(pathKey(path));
       if (!input || v === undefined) continue;
       if (typeof v === 'boolean') (input as HTMLInputElement).checked = v;
@@ -116,10 +145,40 @@ export class McpSchemaFormElement extends ElementBase {
     if (this.#jsonMode || !this.#model || this.#json.value !== this.#mirrored) return this.#readJson();
     const { value, errors } = collectValues(this.#model, this.#raw(this.#model, []));
     if (errors.length) {
-      this.#showErrors(errors);
-      return { ok: false, errors };
+      const shown = errors.map((e) => ({ path: e.path, message: messageOf(e) }));
+      this.#showErrors(shown);
+      return { ok: false, errors: shown };
     }
     return { ok: true, value };
+  }
+
+  /**
+   * A server's refusal of the arguments sent (a `-32602` error or an `isError` result's text):
+   * messages for the fields it names go to those fields, the rest above the form in plain words.
+   * False when the text is not about invalid arguments (the caller shows it as it is).
+   */
+  showServerErrors(text: string): boolean {
+    const found = serverValidation(text, this.#model ?? []);
+    if (!found) return false;
+    this.#clearErrors();
+    if (this.#jsonMode && found.fields.length) {
+      // The fields are hidden: name them in the general list instead.
+      found.general.push(...found.fields.map((f) => `${f.path}: ${f.text}`));
+      found.fields = [];
+    }
+    if (found.general.length) {
+      this.#serverError.append(
+        el('p', { class: 'lead' }, t('formServerRejected')),
+        el('ul', {}, ...found.general.map((g) => el('li', {}, g))),
+      );
+    }
+    this.#showErrors(found.fields.map((f) => ({ path: f.path, message: f.text })));
+    return true;
+  }
+
+  /** Removes every message shown (the runner does this when a new run starts). */
+  clearErrors() {
+    this.#clearErrors();
   }
 
   #readJson(): SchemaFormRead {
@@ -155,6 +214,7 @@ export class McpSchemaFormElement extends ElementBase {
 
   protected override update() {
     this.#clearErrors();
+    this.#ids = 0;
     const model = this.#model;
     this.#fields.replaceChildren(...(model ? model.map((f) => this.#field(f, [])) : []));
     if (model && model.length === 0) this.#fields.append(el('p', { class: 'muted no-fields' }, t('noArguments')));
@@ -179,28 +239,52 @@ export class McpSchemaFormElement extends ElementBase {
     this.#mirrored = text;
   }
 
+  #id(what: string) {
+    return `${what}-${++this.#ids}`;
+  }
+
   #field(f: FieldModel, parent: string[]): HTMLElement {
     const path = [...parent, f.key];
     const key = pathKey(path);
-    const description = f.description ? el('span', { class: 'description muted' }, f.description) : null;
-    const error = el('span', { class: 'field-error error', 'data-path': key, role: 'alert' });
+    const descriptionId = f.description ? this.#id('d') : undefined;
+    const errorId = this.#id('e');
+    const describedBy = [descriptionId, errorId].filter(Boolean).join(' ');
+    const description = f.description ? el('span', { class: 'description muted', id: descriptionId }, f.description) : null;
+    const error = el('span', { class: 'field-error error', 'data-path': key, id: errorId });
     const title = `${f.label}${f.required ? ' *' : ''}`;
     if (f.kind === 'object') {
       return el(
         'fieldset',
-        { 'data-path': key },
+        { 'data-path': key, 'aria-describedby': describedBy },
         el('legend', {}, title),
         description,
         ...f.fields.map((c) => this.#field(c, path)),
         error,
       );
     }
+    if (f.kind === 'multi') {
+      const chosen = new Set(Array.isArray(f.default) ? f.default.map(String) : []);
+      const boxes = f.options.map((o) => {
+        const box = el('input', { type: 'checkbox', name: key, value: String(o.value), 'data-path': key });
+        box.checked = chosen.has(String(o.value));
+        return el('label', { class: 'check' }, box, el('span', {}, o.label));
+      });
+      return el(
+        'fieldset',
+        { class: 'choices', 'data-path': key, 'aria-describedby': describedBy },
+        el('legend', {}, title),
+        description,
+        ...boxes,
+        error,
+      );
+    }
     const control = this.#control(f, key);
+    control.setAttribute('aria-describedby', describedBy);
     if (f.kind === 'boolean') return el('label', { class: 'check' }, control, el('span', {}, title), description, error);
     return el('label', {}, el('span', {}, title), control, description, error);
   }
 
-  #control(f: Exclude<FieldModel, { kind: 'object' }>, key: string): HTMLElement {
+  #control(f: Exclude<FieldModel, { kind: 'object' | 'multi' }>, key: string): Control {
     const common = { 'data-path': key, name: key, ...(f.required ? { 'aria-required': 'true' } : {}) };
     const dflt = f.default;
     switch (f.kind) {
@@ -230,21 +314,42 @@ export class McpSchemaFormElement extends ElementBase {
         if (dflt !== undefined) area.value = JSON.stringify(dflt);
         return area;
       }
+      case 'number':
+      case 'integer': {
+        const step = f.multipleOf ?? (f.kind === 'integer' ? 1 : 'any');
+        const input = el('input', {
+          ...common,
+          type: 'number',
+          step: String(step),
+          ...(f.minimum !== undefined ? { min: String(f.minimum) } : {}),
+          ...(f.maximum !== undefined ? { max: String(f.maximum) } : {}),
+        });
+        if (typeof dflt === 'number') input.value = String(dflt);
+        return input;
+      }
       default: {
-        const numeric = f.kind === 'number' || f.kind === 'integer';
-        const type = numeric ? 'text' : f.format === 'email' ? 'email' : f.format === 'uri' ? 'url' : f.format === 'date' ? 'date' : 'text';
-        const input = el('input', { ...common, type, ...(numeric ? { inputmode: f.kind === 'integer' ? 'numeric' : 'decimal' } : {}) });
-        if (dflt !== undefined && dflt !== null && typeof dflt !== 'object') input.value = asText(dflt);
+        const type = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' }[f.format ?? ''] ?? 'text';
+        const input = el('input', { ...common, type, ...(type === 'datetime-local' ? { step: '1' } : {}) });
+        if (dflt !== undefined && dflt !== null && typeof dflt !== 'object')
+          input.value = type === 'datetime-local' ? localDateTime(asText(dflt)) : asText(dflt);
         return input;
       }
     }
   }
 
   #input(key: string) {
-    return this.#fields.querySelector<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(`[name="${CSS.escape(key)}"]`);
+    return this.#fields.querySelector<Control>(`[name="${CSS.escape(key)}"]`);
   }
 
-  /** Raw inputs as `collectValues` takes them: text as typed, booleans, nested records. */
+  #choices(key: string) {
+    return [...this.#fields.querySelectorAll<HTMLInputElement>(`input[type="checkbox"][name="${CSS.escape(key)}"]`)];
+  }
+
+  #setChoices(key: string, values: string[]) {
+    for (const box of this.#choices(key)) box.checked = values.includes(box.value);
+  }
+
+  /** Raw inputs as `collectValues` takes them: text as typed, booleans, chosen values, nested records. */
   #raw(fields: FieldModel[], parent: string[]): FormValues {
     const out: FormValues = {};
     for (const f of fields) {
@@ -253,9 +358,18 @@ export class McpSchemaFormElement extends ElementBase {
         out[f.key] = this.#raw(f.fields, path);
         continue;
       }
+      if (f.kind === 'multi') {
+        out[f.key] = this.#choices(pathKey(path))
+          .filter((b) => b.checked)
+          .map((b) => b.value);
+        continue;
+      }
       const input = this.#input(pathKey(path));
       if (!input) continue;
-      out[f.key] = f.kind === 'boolean' ? (input as HTMLInputElement).checked : input.value;
+      if (f.kind === 'boolean') out[f.key] = (input as HTMLInputElement).checked;
+      // A number input holding text that is not a number reports it as empty: keep it invalid.
+      else if (input instanceof HTMLInputElement && input.type === 'number' && input.validity.badInput) out[f.key] = 'NaN';
+      else out[f.key] = input.value;
     }
     return out;
   }
@@ -268,30 +382,42 @@ export class McpSchemaFormElement extends ElementBase {
         this.#fill(f.fields, v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}, path);
         continue;
       }
+      if (f.kind === 'multi') {
+        this.#setChoices(pathKey(path), Array.isArray(v) ? v.map(String) : []);
+        continue;
+      }
       const input = this.#input(pathKey(path));
       if (!input) continue;
       if (f.kind === 'boolean') (input as HTMLInputElement).checked = v === true;
       else if (v === undefined || v === null) input.value = '';
       else if (f.kind === 'array') input.value = Array.isArray(v) ? v.map(String).join('\n') : asText(v);
       else if (f.kind === 'json' || typeof v === 'object') input.value = JSON.stringify(v);
+      else if (input.type === 'datetime-local') input.value = localDateTime(asText(v));
       else input.value = asText(v);
     }
   }
 
   #clearErrors() {
     this.#jsonError.textContent = '';
+    this.#serverError.replaceChildren();
     this.#json.removeAttribute('aria-invalid');
     for (const e of this.#fields.querySelectorAll('.field-error')) e.textContent = '';
     for (const e of this.#fields.querySelectorAll('[aria-invalid]')) e.removeAttribute('aria-invalid');
   }
 
-  #showErrors(errors: ValueError[]) {
+  #showErrors(errors: Array<{ path: string; message: string }>) {
     for (const { path, message } of errors) {
       const key = pathKey(path.split('.'));
       const slot = this.#fields.querySelector(`.field-error[data-path="${CSS.escape(key)}"]`);
       if (slot) slot.textContent = slot.textContent ? `${slot.textContent}; ${message}` : message;
-      this.#input(key)?.setAttribute('aria-invalid', 'true');
+      const group = this.#fields.querySelector(`fieldset.choices[data-path="${CSS.escape(key)}"]`);
+      if (group) {
+        group.setAttribute('aria-invalid', 'true');
+        for (const box of this.#choices(key)) box.setAttribute('aria-invalid', 'true');
+      } else this.#input(key)?.setAttribute('aria-invalid', 'true');
     }
-    this.#fields.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    this.#fields
+      .querySelector<HTMLElement>('input[aria-invalid="true"], select[aria-invalid="true"], textarea[aria-invalid="true"]')
+      ?.focus();
   }
 }

@@ -1,9 +1,11 @@
 /**
  * Pick a ready server's enabled tool, give JSON arguments, run it, watch its progress, abort it,
  * read the result (SPEC H1, H2, K3). Each run carries its own operationId so the Abort button
- * and progress notifications name exactly this call. Results show text, images (data: URLs of
- * image/* types only), embedded resources, resource links, structured content and truncation
- * markers — every server string as text.
+ * and progress notifications name exactly this call. The result is shown by `mcp-result-view`,
+ * cleared when the user picks another tool. A server's refusal of the arguments is shown at the
+ * form's fields. A question the server asks during this call (an elicitation card whose
+ * operationId is {@link McpToolRunnerElement.operationId}) is slotted next to the Run/Abort
+ * buttons (`slot="question"`), and the runner says it is waiting for the user's answer.
  *
  * The chosen tool and what was typed for each tool are kept here, in the panel, keyed by server
  * and tool: a server that is briefly not ready (a worker restart, a reconnect) takes its tools
@@ -12,31 +14,20 @@
 import { ElementBase } from './element-base.js';
 import type { CallToolResult } from '../protocol/mcp-shapes.js';
 import type { ServerView } from '../protocol/panel.js';
-import { asText } from '../common/as-text.js';
 import { el, sheet } from './dom.js';
 import { CancelToolEvent, RunToolEvent } from './events.js';
 import { t } from './i18n.js';
 import type { SchemaFormDraft } from './mcp-schema-form.js';
 
 const css = sheet(`
-form { display: grid; gap: 6px; }
+form { display: grid; gap: var(--space-2); }
 label { display: grid; grid-template-columns: minmax(0, 1fr); gap: 2px; }
-select, textarea { min-width: 0; max-width: 100%; padding: 4px 6px; border: 1px solid #8888; border-radius: 6px; background: Field; color: FieldText; }
+select, textarea { min-width: 0; max-width: 100%; }
 textarea { font-family: ui-monospace, monospace; min-height: 4em; }
-pre { white-space: pre-wrap; overflow-wrap: anywhere; border: 1px solid #8885; border-radius: 6px; padding: 6px; margin: 0; }
-.buttons { display: flex; gap: 6px; }
+.buttons { display: flex; gap: var(--space-2); align-items: center; flex-wrap: wrap; }
+.waiting { margin: 0; font-weight: 600; color: var(--accent); }
 progress { width: 100%; }
-img { max-width: 100%; }
 `);
-
-/** An image part's data URL, only for a safe image/* MIME type and base64 data. */
-function imageDataUrl(block: Record<string, unknown>): string | undefined {
-  const mime = block.mimeType;
-  const data = block.data;
-  if (typeof mime !== 'string' || typeof data !== 'string') return undefined;
-  if (!/^image\/(png|jpeg|gif|webp|bmp|avif)$/i.test(mime) || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return undefined;
-  return `data:${mime.toLowerCase()};base64,${data}`;
-}
 
 const newOperationId = () => crypto.randomUUID().replace(/-/g, '');
 
@@ -51,11 +42,13 @@ export class McpToolRunnerElement extends ElementBase {
   readonly #picker = el('label', {}, t('tool'), this.#select);
   /** Arguments: a form generated from the tool's input schema, with a raw-JSON view (K3). */
   readonly #args = document.createElement('mcp-schema-form');
-  readonly #run = el('button', { type: 'submit' }, t('run'));
+  readonly #run = el('button', { type: 'submit', 'data-role': 'primary' }, t('run'));
   readonly #abort = el('button', { type: 'button', class: 'abort', hidden: true }, t('abort'));
   readonly #progress = el('progress', { 'aria-label': t('progress'), hidden: true });
   readonly #progressText = el('span', { class: 'progress-text muted' });
-  readonly #output = el('div', { class: 'output', role: 'region', 'aria-live': 'polite', 'aria-label': t('result') });
+  readonly #result = document.createElement('mcp-result-view');
+  readonly #waiting = el('p', { class: 'waiting', role: 'status' });
+  readonly #question = el('slot', { name: 'question' });
 
   constructor() {
     super();
@@ -67,14 +60,18 @@ export class McpToolRunnerElement extends ElementBase {
       this.#picker,
       el('div', { class: 'args', role: 'group', 'aria-label': t('argumentsJson') }, this.#args),
       el('div', { class: 'buttons' }, this.#run, this.#abort),
+      this.#waiting,
+      this.#question,
       this.#progress,
       this.#progressText,
-      this.#output,
+      this.#result,
     );
     this.#select.addEventListener('change', () => {
       this.#wanted = this.#select.value;
+      this.#result.clear();
       this.#applySchema();
     });
+    this.#question.addEventListener('slotchange', () => this.#showWaiting());
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       this.#submit();
@@ -100,7 +97,9 @@ export class McpToolRunnerElement extends ElementBase {
    * tool's. `undefined` brings the picker back.
    */
   select(serverId: string | undefined, tool?: string) {
-    this.#wanted = serverId && tool ? JSON.stringify([serverId, tool]) : undefined;
+    const wanted = serverId && tool ? JSON.stringify([serverId, tool]) : undefined;
+    if (wanted !== this.#wanted) this.#result.clear();
+    this.#wanted = wanted;
     this.#picker.hidden = this.#wanted !== undefined;
     this.#renderOptions();
   }
@@ -165,7 +164,7 @@ export class McpToolRunnerElement extends ElementBase {
     this.#progress.hidden = true;
     this.#progress.removeAttribute('value');
     this.#progressText.textContent = '';
-    this.#output.replaceChildren(el('p', { class: 'muted' }, t('running')));
+    this.#result.showStatus(t('running'));
     this.emit(new RunToolEvent(serverId, tool, args, operationId));
   }
 
@@ -190,42 +189,25 @@ export class McpToolRunnerElement extends ElementBase {
     this.#renderOptions();
   }
 
+  /** The call failed without a result; a refusal of the arguments is shown at the form instead. */
   showError(message: string) {
     this.#finish();
-    this.#output.replaceChildren(el('p', { class: 'error' }, message));
+    if (this.#args.showServerErrors(message)) this.#result.showError(t('argumentsRejected'));
+    else this.#result.showError(message);
   }
 
   showResult(result: CallToolResult) {
+    const serverId = this.#running?.serverId;
     this.#finish();
-    const parts: Node[] = [];
-    if (result.isError) parts.push(el('p', { class: 'error' }, t('toolReportedError')));
-    for (const block of result.content) parts.push(renderBlock(block));
-    if (result.structuredContent) parts.push(el('pre', { class: 'structured' }, JSON.stringify(result.structuredContent, null, 2)));
-    this.#output.replaceChildren(...parts);
+    const text = result.content.map((c) => (c.type === 'text' && typeof c.text === 'string' ? c.text : '')).join('\n');
+    // An error result that is the server refusing the arguments: shown at the fields, not as a raw dump.
+    if (result.isError && this.#args.showServerErrors(text)) this.#result.showError(t('argumentsRejected'));
+    else this.#result.showResult(result, serverId);
   }
-}
 
-function renderBlock(block: Record<string, unknown> & { type: string }): Node {
-  switch (block.type) {
-    case 'text': {
-      const text = typeof block.text === 'string' ? block.text : '';
-      // truncateToolResult's markers start with "[… truncated" or "[… N … omitted".
-      return el('pre', { class: /\[\u2026 (truncated|.*omitted)/.test(text) ? 'text truncated' : 'text' }, text);
-    }
-    case 'image': {
-      const src = imageDataUrl(block);
-      return src
-        ? el('img', { class: 'image', src, alt: `image (${String(block.mimeType)})` })
-        : el('p', { class: 'muted image-placeholder' }, `[image: ${asText(block.mimeType ?? 'unknown type')}]`);
-    }
-    case 'resource': {
-      const r = (block.resource ?? {}) as Record<string, unknown>;
-      const body = typeof r.text === 'string' ? r.text : `[binary ${asText(r.mimeType ?? '')}]`;
-      return el('figure', { class: 'resource' }, el('figcaption', {}, asText(r.uri ?? '')), el('pre', {}, body));
-    }
-    case 'resource_link':
-      return el('p', { class: 'resource-link' }, `${asText(block.name ?? '')} → ${asText(block.uri ?? '')}`);
-    default:
-      return el('p', { class: 'muted' }, `[${block.type}]`);
+  /** "Waiting for your answer" while a question of this call is slotted here. */
+  #showWaiting() {
+    const asking = this.#question.assignedElements().length > 0;
+    this.#waiting.textContent = asking ? t('waitingForAnswer') : '';
   }
 }

@@ -1,11 +1,19 @@
 /**
  * A form model from a JSON Schema (SPEC K3, I1): the plain, DOM-free half of the tool runner's
- * and the elicitation card's forms. It covers what people actually fill in — strings, numbers,
- * integers, booleans, enums, arrays of scalars and nested objects — and marks anything else
- * (`oneOf`, `$ref`, tuples, arrays of objects…) as `json`, to be edited as raw JSON. The schema
- * is the server's and untrusted: depth and field count are bounded, and nothing is evaluated.
+ * and the elicitation card's forms. It covers what people actually fill in — strings (with
+ * `format`, `pattern` and lengths), numbers and integers (ranges, `multipleOf`), booleans,
+ * single choices (`enum`, `enumNames`, `oneOf`/`anyOf` of `{const, title}`), multiple choices
+ * (arrays whose `items` are such a choice, with `minItems`/`maxItems` — the shapes of the MCP
+ * elicitation schema), arrays of scalars and nested objects — and marks anything else (`$ref`,
+ * tuples, arrays of objects…) as `json`, to be edited as raw JSON. The schema is the server's and
+ * untrusted: depth and field count are bounded, a `pattern` is compiled with `u` and only tried
+ * on bounded input, and nothing is evaluated.
+ *
+ * Errors are message keys of the i18n catalogs with their substitutions, so the element shows them
+ * in the panel's language.
  */
 import { asText } from '../common/as-text.js';
+import type { MessageKey } from '../i18n/en.js';
 
 type ScalarKind = 'string' | 'number' | 'integer' | 'boolean';
 
@@ -20,6 +28,9 @@ export type FieldModel =
       format?: string;
       minimum?: number;
       maximum?: number;
+      exclusiveMinimum?: number;
+      exclusiveMaximum?: number;
+      multipleOf?: number;
       minLength?: number;
       maxLength?: number;
       pattern?: string;
@@ -31,13 +42,28 @@ export type FieldModel =
       description?: string;
       required: boolean;
       default?: unknown;
-      options: Array<{ value: string | number | boolean; label: string }>;
+      options: Option[];
+    }
+  | {
+      kind: 'multi';
+      key: string;
+      label: string;
+      description?: string;
+      required: boolean;
+      default?: unknown;
+      options: Option[];
+      minItems?: number;
+      maxItems?: number;
     }
   | { kind: 'array'; key: string; label: string; description?: string; required: boolean; default?: unknown; items: ScalarKind }
   | { kind: 'object'; key: string; label: string; description?: string; required: boolean; fields: FieldModel[] }
   | { kind: 'json'; key: string; label: string; description?: string; required: boolean; default?: unknown };
 
+type Option = { value: string | number | boolean; label: string };
+
 const MAX_DEPTH = 4;
+/** Most options of one choice; a longer list is cut (the JSON editor still takes any value). */
+const MAX_OPTIONS = 500;
 export const MAX_FIELDS = 200;
 
 type Schema = Record<string, unknown>;
@@ -56,15 +82,20 @@ function typeOf(s: Schema): string | undefined {
   return undefined;
 }
 
-function enumOptions(s: Schema): Array<{ value: string | number | boolean; label: string }> | undefined {
+function enumOptions(s: Schema): Option[] | undefined {
   const scalar = (v: unknown): v is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof v);
   if (Array.isArray(s.enum) && s.enum.length > 0 && s.enum.every(scalar)) {
+    // enumNames: the legacy titled enum, still sent by servers (MCP 2025-11-25 keeps it as deprecated).
     const names = Array.isArray(s.enumNames) ? s.enumNames : [];
-    return s.enum.map((value, i) => ({ value, label: str(names[i]) ?? String(value) }));
+    return s.enum.slice(0, MAX_OPTIONS).map((value, i) => ({ value, label: str(names[i]) ?? String(value) }));
   }
-  // Elicitation's titled enums: oneOf of { const, title }.
-  if (Array.isArray(s.oneOf) && s.oneOf.length > 0 && s.oneOf.every((o) => isObj(o) && scalar(o.const))) {
-    return (s.oneOf as Schema[]).map((o) => ({ value: o.const as string | number | boolean, label: str(o.title) ?? String(o.const) }));
+  // Titled enums: oneOf (single select) or anyOf (multi-select items) of { const, title }.
+  for (const list of [s.oneOf, s.anyOf]) {
+    if (Array.isArray(list) && list.length > 0 && list.every((o) => isObj(o) && scalar(o.const))) {
+      return (list as Schema[])
+        .slice(0, MAX_OPTIONS)
+        .map((o) => ({ value: o.const as string | number | boolean, label: str(o.title) ?? String(o.const) }));
+    }
   }
   return undefined;
 }
@@ -89,17 +120,23 @@ function field(key: string, s: unknown, required: boolean, depth: number, budget
     case 'integer':
     case 'boolean': {
       const out: FieldModel = { kind: type, ...base, ...withDefault };
-      for (const k of ['minimum', 'maximum', 'minLength', 'maxLength'] as const) if (num(schema[k]) !== undefined) out[k] = num(schema[k])!;
+      for (const k of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength'] as const)
+        if (num(schema[k]) !== undefined) out[k] = num(schema[k])!;
+      if ((num(schema.multipleOf) ?? 0) > 0) out.multipleOf = num(schema.multipleOf)!;
       if (str(schema.format)) out.format = str(schema.format)!;
       if (str(schema.pattern)) out.pattern = str(schema.pattern)!;
       return out;
     }
     case 'array': {
+      const choices = isObj(schema.items) ? enumOptions(schema.items) : undefined;
+      if (choices) {
+        const out: FieldModel = { kind: 'multi', ...base, ...withDefault, options: choices };
+        if (num(schema.minItems) !== undefined) out.minItems = num(schema.minItems)!;
+        if (num(schema.maxItems) !== undefined) out.maxItems = num(schema.maxItems)!;
+        return out;
+      }
       const items = isObj(schema.items) ? typeOf(schema.items) : undefined;
-      if (
-        (items === 'string' || items === 'number' || items === 'integer' || items === 'boolean') &&
-        !enumOptions(schema.items as Schema)
-      ) {
+      if (items === 'string' || items === 'number' || items === 'integer' || items === 'boolean') {
         return { kind: 'array', ...base, ...withDefault, items };
       }
       return { kind: 'json', ...base, ...withDefault };
@@ -136,7 +173,58 @@ export function buildFormModel(schema: unknown): FieldModel[] | null {
 export type FormValues = Record<string, unknown>;
 export interface ValueError {
   path: string;
-  message: string;
+  /** A message of the i18n catalogs, with its substitutions. */
+  key: MessageKey;
+  subs?: string[];
+}
+
+/** Longest text a server's `pattern` is tried on: a hostile pattern cannot take long on it. */
+const MAX_PATTERN_INPUT = 10_000;
+
+/** Whether `s` matches the schema's `pattern`; a pattern that does not compile checks nothing. */
+function matchesPattern(pattern: string, s: string): boolean {
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern, 'u');
+  } catch {
+    return true;
+  }
+  return s.length > MAX_PATTERN_INPUT || re.test(s);
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The error key for a string that does not have its `format`, if it is one this form checks. */
+function formatError(format: string | undefined, s: string): MessageKey | undefined {
+  switch (format) {
+    case 'email':
+      return EMAIL.test(s) ? undefined : 'formEmail';
+    case 'uri': {
+      try {
+        new URL(s);
+        return undefined;
+      } catch {
+        return 'formUri';
+      }
+    }
+    case 'date':
+      return DATE.test(s) && !Number.isNaN(Date.parse(s)) ? undefined : 'formDate';
+    case 'date-time':
+      return Number.isNaN(Date.parse(s)) ? 'formDateTime' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A `date-time` value as the server expects it (RFC 3339 with a zone): the browser's
+ * `datetime-local` input gives local time without one, which is converted here.
+ */
+export function dateTimeValue(s: string): string {
+  if (/(Z|[+-]\d{2}:\d{2})$/i.test(s)) return s;
+  const d = new Date(s);
+  return Number.isNaN(d.getTime()) ? s : d.toISOString();
 }
 
 /**
@@ -150,7 +238,8 @@ export function collectValues(fields: FieldModel[], raw: FormValues, prefix = ''
   for (const f of fields) {
     const path = prefix ? `${prefix}.${f.key}` : f.key;
     const input = raw[f.key];
-    const fail = (message: string) => errors.push({ path, message });
+    const fail = (key: MessageKey, ...subs: (string | number)[]) =>
+      errors.push({ path, key, ...(subs.length ? { subs: subs.map(String) } : {}) });
     const empty = input === undefined || input === '' || (Array.isArray(input) && input.length === 0);
     if (f.kind === 'object') {
       // An optional object left entirely blank is omitted, its required members included.
@@ -166,31 +255,49 @@ export function collectValues(fields: FieldModel[], raw: FormValues, prefix = ''
       continue;
     }
     if (empty) {
-      if (f.required) fail('is required');
+      if (f.required)
+        fail(f.kind === 'multi' ? 'formChooseAtLeast' : 'formRequired', ...(f.kind === 'multi' ? [Math.max(1, f.minItems ?? 1)] : []));
       continue;
     }
     switch (f.kind) {
       case 'string': {
-        const s = asText(input);
-        if (f.minLength !== undefined && s.length < f.minLength) fail(`must be at least ${f.minLength} characters`);
-        else if (f.maxLength !== undefined && s.length > f.maxLength) fail(`must be at most ${f.maxLength} characters`);
+        const s = f.format === 'date-time' ? dateTimeValue(asText(input)) : asText(input);
+        // Lengths count code points, as JSON Schema does.
+        const length = [...s].length;
+        const format = formatError(f.format, s);
+        if (f.minLength !== undefined && length < f.minLength) fail('formMinLength', f.minLength);
+        else if (f.maxLength !== undefined && length > f.maxLength) fail('formMaxLength', f.maxLength);
+        else if (format) fail(format);
+        else if (f.pattern !== undefined && !matchesPattern(f.pattern, s)) fail('formPattern');
         else value[f.key] = s;
         break;
       }
       case 'number':
       case 'integer': {
         const n = Number(asText(input).trim());
-        if (!Number.isFinite(n)) fail('must be a number');
-        else if (f.kind === 'integer' && !Number.isInteger(n)) fail('must be a whole number');
-        else if (f.minimum !== undefined && n < f.minimum) fail(`must be at least ${f.minimum}`);
-        else if (f.maximum !== undefined && n > f.maximum) fail(`must be at most ${f.maximum}`);
+        if (!Number.isFinite(n)) fail('formNumber');
+        else if (f.kind === 'integer' && !Number.isInteger(n)) fail('formInteger');
+        else if (f.minimum !== undefined && n < f.minimum) fail('formMinimum', f.minimum);
+        else if (f.maximum !== undefined && n > f.maximum) fail('formMaximum', f.maximum);
+        else if (f.exclusiveMinimum !== undefined && n <= f.exclusiveMinimum) fail('formAbove', f.exclusiveMinimum);
+        else if (f.exclusiveMaximum !== undefined && n >= f.exclusiveMaximum) fail('formBelow', f.exclusiveMaximum);
+        else if (f.multipleOf !== undefined && !isMultiple(n, f.multipleOf)) fail('formMultipleOf', f.multipleOf);
         else value[f.key] = n;
         break;
       }
       case 'enum': {
         const match = f.options.find((o) => String(o.value) === asText(input));
-        if (!match) fail('must be one of the choices');
+        if (!match) fail('formChoice');
         else value[f.key] = match.value;
+        break;
+      }
+      case 'multi': {
+        const chosen = (Array.isArray(input) ? input : [input]).map((v) => asText(v));
+        const values = f.options.filter((o) => chosen.includes(String(o.value))).map((o) => o.value);
+        if (values.length !== new Set(chosen).size) fail('formChoice');
+        else if (f.minItems !== undefined && values.length < f.minItems) fail('formChooseAtLeast', f.minItems);
+        else if (f.maxItems !== undefined && values.length > f.maxItems) fail('formChooseAtMost', f.maxItems);
+        else value[f.key] = values;
         break;
       }
       case 'array': {
@@ -204,12 +311,12 @@ export function collectValues(fields: FieldModel[], raw: FormValues, prefix = ''
         for (const item of items) {
           if (f.items === 'string') out.push(item);
           else if (f.items === 'boolean') {
-            if (item !== 'true' && item !== 'false') fail('items must be true or false');
+            if (item !== 'true' && item !== 'false') fail('formItemsBoolean');
             out.push(item === 'true');
           } else {
             const n = Number(item);
             if (!Number.isFinite(n) || (f.items === 'integer' && !Number.isInteger(n)))
-              fail(`items must be ${f.items === 'integer' ? 'whole numbers' : 'numbers'}`);
+              fail(f.items === 'integer' ? 'formItemsInteger' : 'formItemsNumber');
             out.push(n);
           }
         }
@@ -220,7 +327,7 @@ export function collectValues(fields: FieldModel[], raw: FormValues, prefix = ''
         try {
           value[f.key] = typeof input === 'string' ? JSON.parse(input) : input;
         } catch {
-          fail('is not valid JSON');
+          fail('formJson');
         }
         break;
       }
@@ -229,8 +336,89 @@ export function collectValues(fields: FieldModel[], raw: FormValues, prefix = ''
   return { value, errors };
 }
 
+/** `n` is a multiple of `step`, allowing for binary fractions (0.3 is a multiple of 0.1). */
+function isMultiple(n: number, step: number): boolean {
+  const q = n / step;
+  return Math.abs(q - Math.round(q)) < 1e-9 * Math.max(1, Math.abs(q));
+}
+
 function hasInput(v: unknown): boolean {
   if (isObj(v)) return Object.values(v).some(hasInput);
   if (Array.isArray(v)) return v.length > 0;
   return v !== undefined && v !== '' && v !== false;
+}
+
+/** What a server said about invalid arguments: messages for named fields, and the rest in plain words. */
+export interface ServerValidation {
+  fields: Array<{ path: string; text: string }>;
+  general: string[];
+}
+
+const VALIDATION = /-32602|invalid (params|arguments|input)|validation (error|failed)/i;
+/** The SDK's wording around a zod issue list ("MCP error -32602: Input validation error: Invalid arguments for tool x:"). */
+const PREFIX = /^(MCP error -?\d+:\s*)?(Input validation error:\s*)?(Invalid arguments for tool [^:]*:\s*)?/i;
+
+/** Every field path of the model, nested ones dotted ("address.city"). */
+function paths(fields: FieldModel[], prefix = ''): string[] {
+  return fields.flatMap((f) => {
+    const path = prefix ? `${prefix}.${f.key}` : f.key;
+    return f.kind === 'object' ? [path, ...paths(f.fields, path)] : [path];
+  });
+}
+
+/** Issues as JSON Schema validators and zod list them: `[{ path: [...], message }]`, or `{ errors: [...] }`. */
+function issuesIn(text: string): Array<{ path: string; text: string }> | undefined {
+  const start = text.search(/[[{]/);
+  if (start < 0) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.slice(start));
+  } catch {
+    return undefined;
+  }
+  const list = Array.isArray(parsed)
+    ? parsed
+    : isObj(parsed) && Array.isArray(parsed.errors)
+      ? parsed.errors
+      : isObj(parsed)
+        ? [parsed]
+        : [];
+  const out: Array<{ path: string; text: string }> = [];
+  for (const issue of list.slice(0, 50)) {
+    if (!isObj(issue) || typeof issue.message !== 'string') continue;
+    const raw = issue.path ?? issue.instancePath ?? issue.field;
+    const path = Array.isArray(raw) ? raw.map(String).join('.') : typeof raw === 'string' ? raw.replace(/^\//, '').replace(/\//g, '.') : '';
+    out.push({ path, text: issue.message });
+  }
+  return out.length ? out : undefined;
+}
+
+/**
+ * Reads a server's refusal of the arguments — a JSON-RPC error `-32602` or an `isError` result's
+ * text — into messages for the fields it names and plain sentences for the rest (never the raw
+ * JSON). `undefined` when the text is not about invalid arguments.
+ */
+export function serverValidation(text: string, fields: FieldModel[]): ServerValidation | undefined {
+  if (!VALIDATION.test(text)) return undefined;
+  const known = paths(fields);
+  const rest = text.replace(PREFIX, '').trim();
+  const issues = issuesIn(rest);
+  const out: ServerValidation = { fields: [], general: [] };
+  if (issues) {
+    for (const issue of issues) {
+      if (known.includes(issue.path)) out.fields.push(issue);
+      else out.general.push(issue.path ? `${issue.path}: ${issue.text}` : issue.text);
+    }
+    return out;
+  }
+  // A sentence: the field it names in quotes, or after "field"/"property"/"parameter"/"argument".
+  const named = known
+    .filter((p) => {
+      const q = p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      return new RegExp(`["'\`]${q}["'\`]|\\b(field|property|parameter|argument|param)\\s+${q}\\b`, 'i').test(rest);
+    })
+    .sort((a, b) => b.length - a.length);
+  if (named[0]) out.fields.push({ path: named[0], text: rest });
+  else out.general.push(rest);
+  return out;
 }

@@ -170,6 +170,6 @@ document.addEventListener(RunToolEvent.type, (e) => {
     if (r.ok) runner.showResult(r.value);
     else runner.showError(r.message);
     // Refused for missing scope: offer the step-up; the user re-runs the call afterwards (E7, H3).
-    if (!r.ok && r.code === 'insufficient-scope') stepUp.offer(e.serverId, e.tool, r.message);
+    if (!r.ok && r.code === 'insufficient-scope') stepUp.offer(e.serverId, e.tool);
   });
 });

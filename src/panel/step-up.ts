@@ -3,6 +3,8 @@
  * the user started was refused with 403 `insufficient_scope`; its click asks the worker to run
  * the interactive step-up (`panel:step-up`, which may open the authorization window — hence only
  * from a click). The refused call is not re-sent: the user runs it again once access is granted.
+ * The worker's explanation of the refusal is the runner's error, right above: the offer adds only
+ * its button, and then what the step-up did.
  */
 import { el } from '../components/dom.js';
 import { t } from '../components/i18n.js';
@@ -15,8 +17,8 @@ type Call = <M extends PanelMethod>(
 ) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string; code?: WireErrorCode }>;
 
 export interface StepUpOffer {
-  /** Offer a step-up for this refused call, with the worker's explanation. */
-  offer(serverId: string, tool: string, message: string): void;
+  /** Offer a step-up for this refused call (the runner already shows why it was refused). */
+  offer(serverId: string, tool: string): void;
   /** A new run started: the old offer no longer applies. */
   clear(): void;
 }
@@ -51,10 +53,10 @@ export function setUpStepUp(deps: { call: Call; after: Element }): StepUpOffer {
   });
 
   return {
-    offer(serverId, tool, message) {
+    offer(serverId, tool) {
       target = { serverId, tool };
-      text.className = 'error step-up-text';
-      text.textContent = message;
+      text.className = 'step-up-text';
+      text.textContent = '';
       button.hidden = false;
       button.disabled = false;
       box.hidden = false;

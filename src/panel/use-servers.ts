@@ -1,8 +1,10 @@
 /**
  * Panel side of using servers (SPEC G1, G2, G3, H1, H2, I1–I3, K3, K4): approval cards from
  * `panel:approvals` pushes, elicitation cards from `panel:elicitations`, progress for the tool
- * runner, the Abort button → `panel:cancel-call`, answers and re-runs of interactions, and the
- * composer's ContextBlock requests. `main.ts` feeds it the panel Port's messages; pushes and
+ * runner, the Abort button → `panel:cancel-call`, answers and re-runs of interactions, the
+ * composer's ContextBlock requests and the result viewer's resource reads. A question raised by
+ * the call the user started in the tool runner is shown inside the runner, next to its buttons,
+ * and focused; every other one stays in the elicitations container. `main.ts` feeds it the panel Port's messages; pushes and
  * answers are validated on receipt.
  */
 import {
@@ -12,7 +14,10 @@ import {
   ComposerRequestEvent,
   ElicitationAnswerEvent,
   InteractionActionEvent,
+  ReadResourceEvent,
 } from '../components/events.js';
+import type { McpElicitationCardElement } from '../components/mcp-elicitation-card.js';
+import type { McpResultViewElement } from '../components/mcp-result-view.js';
 import type { McpComposerElement } from '../components/mcp-composer.js';
 import type { McpToolRunnerElement } from '../components/mcp-tool-runner.js';
 import { UsePanelPushSchema, type ApprovalView, type ElicitationView } from '../protocol/panel-use.js';
@@ -49,20 +54,38 @@ function renderApprovals(container: HTMLElement, approvals: ApprovalView[]) {
     if (card.approval?.id !== a.id || card.approval.status !== a.status) card.approval = a;
     return card;
   });
+  for (const c of cards) c.removeAttribute('slot');
   container.replaceChildren(...cards);
 }
 
-/** Keeps a card whose id and status did not change, so a half-filled form survives a push. */
-function renderElicitations(container: HTMLElement, views: ElicitationView[]) {
-  const existing = new Map([...container.querySelectorAll('mcp-elicitation-card')].map((c) => [c.interaction?.id, c]));
-  const cards = views.map((v) => {
+/**
+ * Keeps a card whose id and status did not change, so a half-filled form survives a push. A
+ * pending question of the runner's call in flight goes into the runner (`slot="question"`) and
+ * is focused when it arrives there; the others go to the container.
+ */
+function renderElicitations(container: HTMLElement, runner: McpToolRunnerElement, views: ElicitationView[]) {
+  const shown = [...container.querySelectorAll('mcp-elicitation-card'), ...runner.querySelectorAll('mcp-elicitation-card')];
+  const existing = new Map(shown.map((c) => [c.interaction?.id, c]));
+  const inRunner: McpElicitationCardElement[] = [];
+  const cards: McpElicitationCardElement[] = [];
+  for (const v of views) {
     const card = existing.get(v.id) ?? document.createElement('mcp-elicitation-card');
     if (card.interaction?.id !== v.id || card.interaction.status !== v.status) card.interaction = v;
-    return card;
-  });
+    const mine = v.status === 'pending' && v.operationId !== undefined && v.operationId === runner.operationId;
+    (mine ? inRunner : cards).push(card);
+  }
   // A re-run card stays (showing its outcome) until it is dismissed.
-  for (const c of existing.values()) if (c.dataset.rerun && !cards.includes(c)) cards.push(c);
+  for (const c of existing.values()) if (c.dataset.rerun && !cards.includes(c) && !inRunner.includes(c)) cards.push(c);
+  for (const c of cards) c.removeAttribute('slot');
   container.replaceChildren(...cards);
+  for (const c of runner.querySelectorAll('mcp-elicitation-card')) if (!inRunner.includes(c)) c.remove();
+  for (const card of inRunner) {
+    if (card.parentElement === runner) continue;
+    card.slot = 'question';
+    runner.append(card);
+    // The card renders in a microtask; focus once its question is there.
+    queueMicrotask(() => card.focusQuestion());
+  }
 }
 
 export function setUpUsePanel({ runner, approvals, elicitations, composer, shownElsewhere }: UsePanelElements): (message: unknown) => void {
@@ -115,12 +138,18 @@ export function setUpUsePanel({ runner, approvals, elicitations, composer, shown
     const target = asker instanceof HTMLElement && asker.localName === 'mcp-composer' ? (asker as McpComposerElement) : composer;
     void pending.then((r) => (r.ok ? target.addBlock(r.value) : target.showError(r.message)));
   });
+  document.addEventListener(ReadResourceEvent.type, (e) => {
+    const view = e.composedPath()[0] as McpResultViewElement;
+    void call('panel:read-resource-block', { serverId: e.serverId, uri: e.uri }).then((r) =>
+      view.showResource(e.uri, r.ok ? { text: r.value.text } : { error: r.message }),
+    );
+  });
   return (message) => {
     const push = UsePanelPushSchema.safeParse(message);
     if (!push.success) return;
     if (push.data.type === 'panel:approvals')
       renderApprovals(approvals, shownElsewhere ? push.data.approvals.filter((a) => !shownElsewhere(a)) : push.data.approvals);
-    else if (push.data.type === 'panel:elicitations') renderElicitations(elicitations, push.data.elicitations);
+    else if (push.data.type === 'panel:elicitations') renderElicitations(elicitations, runner, push.data.elicitations);
     else runner.showProgress(push.data.operationId, push.data.progress, push.data.total, push.data.message);
   };
 }

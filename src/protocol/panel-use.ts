@@ -46,6 +46,11 @@ const ElicitationViewSchema = z.object({
   serverId,
   serverName: z.string().check(z.maxLength(256)),
   tool: z.optional(z.string().check(z.maxLength(128))),
+  /**
+   * The operationId of the tool call during which the server asked, when known: the panel shows
+   * the card next to the runner that started that call.
+   */
+  operationId: z.optional(z.string().check(z.maxLength(128))),
   message: z.string().check(z.maxLength(4096)),
   requestedSchema: z.unknown(),
   status: z.enum(['pending', 'failed']),

@@ -75,4 +75,12 @@ describe('mcp-elicitation-card', () => {
     const e = await oneEvent<InteractionActionEvent>(el, InteractionActionEvent.type);
     expect([e.interactionId, e.action]).to.deep.equal(['q1', 'rerun']);
   });
+
+  it('focusQuestion moves focus to the question, named by its message', async () => {
+    const el = await card(pending);
+    el.focusQuestion();
+    const section = el.shadowRoot!.activeElement!;
+    expect(section.getAttribute('role')).to.equal('dialog');
+    expect(el.shadowRoot!.getElementById(section.getAttribute('aria-labelledby')!)!.textContent).to.equal('Confirm <script>x</script>?');
+  });
 });

@@ -34,6 +34,7 @@ describe('mcp-schema-form', () => {
     const el = await form();
     expect(field(el, 'name').type).to.equal('text');
     expect(field(el, 'count').value).to.equal('3');
+    expect([field(el, 'count').type, field(el, 'count').min, field(el, 'count').step]).to.deep.equal(['number', '1', '1']);
     expect(field(el, 'ok').checked).to.equal(true);
     const color = field<HTMLSelectElement>(el, 'color');
     expect([...color.options].map((o) => o.textContent)).to.deep.equal(['—', 'Red', 'Green']);
@@ -64,6 +65,12 @@ describe('mcp-schema-form', () => {
     type(field(el, 'name'), 'A');
     type(field(el, 'count'), '1.5');
     const r = el.read();
+    expect(el.shadowRoot!.activeElement).to.equal(field(el, 'name'), 'the first invalid field is focused');
+    const describedBy = field(el, 'name').getAttribute('aria-describedby')!.split(' ');
+    expect(describedBy.map((id) => el.shadowRoot!.getElementById(id)!.textContent)).to.deep.equal([
+      '<b>your</b> name',
+      'must be at least 2 characters',
+    ]);
     expect(r.ok).to.equal(false);
     expect(q(el, `.field-error[data-path="${CSS.escape(JSON.stringify(['name']))}"]`).textContent).to.equal(
       'must be at least 2 characters',
@@ -94,5 +101,71 @@ describe('mcp-schema-form', () => {
     q<HTMLTextAreaElement>(el, 'textarea.json').value = '[1]';
     expect(el.read().ok).to.equal(false);
     expect(q(el, '.json-error').textContent).to.contain('JSON object');
+  });
+
+  it('draws multiple choices as checkbox groups labelled with titles, bounded by minItems/maxItems', async () => {
+    const el = await form({
+      type: 'object',
+      properties: {
+        fish: {
+          type: 'array',
+          title: 'Fish',
+          minItems: 1,
+          maxItems: 2,
+          items: {
+            anyOf: [
+              { const: 'fish-1', title: 'Tuna' },
+              { const: 'fish-2', title: 'Salmon' },
+              { const: 'fish-3', title: 'Trout' },
+            ],
+          },
+          default: ['fish-1'],
+        },
+        hero: {
+          type: 'string',
+          oneOf: [
+            { const: 'hero-1', title: 'Superman' },
+            { const: 'hero-2', title: 'Wonder Woman' },
+          ],
+          default: 'hero-2',
+        },
+        email: { type: 'string', format: 'email' },
+        homepage: { type: 'string', format: 'uri' },
+        birthdate: { type: 'string', format: 'date' },
+        at: { type: 'string', format: 'date-time' },
+      },
+      required: ['fish'],
+    });
+    const group = q<HTMLFieldSetElement>(el, 'fieldset.choices');
+    expect(group.querySelector('legend')!.textContent).to.equal('Fish *');
+    const boxes = [...group.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')];
+    expect(boxes.map((b) => b.parentElement!.textContent)).to.deep.equal(['Tuna', 'Salmon', 'Trout']);
+    expect(boxes.map((b) => b.checked)).to.deep.equal([true, false, false]);
+    expect(field<HTMLSelectElement>(el, 'hero').selectedOptions[0]!.textContent).to.equal('Wonder Woman');
+    expect(['email', 'homepage', 'birthdate', 'at'].map((k) => field(el, k).type)).to.deep.equal([
+      'email',
+      'url',
+      'date',
+      'datetime-local',
+    ]);
+    boxes[1]!.click();
+    boxes[2]!.click();
+    expect(el.read().ok).to.equal(false);
+    expect(group.getAttribute('aria-invalid')).to.equal('true');
+    expect(q(el, `.field-error[data-path="${CSS.escape(JSON.stringify(['fish']))}"]`).textContent).to.equal('choose at most 2');
+    boxes[0]!.click();
+    expect(el.read()).to.deep.equal({ ok: true, value: { fish: ['fish-2', 'fish-3'], hero: 'hero-2' } });
+    await expect(el).to.be.accessible();
+  });
+
+  it("shows a server's refusal at the field it names, and the rest above the form in plain words", async () => {
+    const el = await form();
+    const text =
+      'MCP error -32602: Input validation error: Invalid arguments for tool x: [{"code":"custom","path":["ratio"],"message":"Too large"},{"code":"custom","path":[],"message":"Slow down"}]';
+    expect(el.showServerErrors(text)).to.equal(true);
+    expect(field(el, 'ratio').getAttribute('aria-invalid')).to.equal('true');
+    expect(q(el, `.field-error[data-path="${CSS.escape(JSON.stringify(['ratio']))}"]`).textContent).to.equal('Too large');
+    expect(q(el, '.server-error').textContent).to.equal('The server did not accept these arguments:Slow down');
+    expect(el.showServerErrors('connection reset')).to.equal(false);
   });
 });

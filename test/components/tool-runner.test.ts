@@ -66,26 +66,53 @@ describe('mcp-tool-runner', () => {
     expect(el.shadowRoot!.querySelector<HTMLButtonElement>('button.abort')!.hidden).to.equal(true);
   });
 
-  it('renders images only from image/* data, and resources and links as text', async () => {
-    const el = await runner();
+  it('shows the result in its viewer, and clears it when another tool is picked', async () => {
+    const { el, choose } = await draftRunner();
+    choose('add');
+    el.showResult({ content: [{ type: 'text', text: 'sum=5' }], structuredContent: { sum: 5 } });
+    const view = el.shadowRoot!.querySelector('mcp-result-view')!;
+    expect(view.shadowRoot!.querySelector('pre.text')!.textContent).to.equal('sum=5');
+    expect(view.shadowRoot!.querySelector('.structured')!.textContent).to.contain('sum: 5');
+    choose('slow');
+    expect(view.shadowRoot!.querySelector('.parts')!.children.length).to.equal(0);
+  });
+
+  it("maps a server's refusal of the arguments to the form's field instead of showing it raw", async () => {
+    const { el, choose, input } = await draftRunner();
+    choose('add');
+    input('a').value = '1';
+    input('b').value = '2';
+    await start(el);
     el.showResult({
+      isError: true,
       content: [
-        { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
-        { type: 'image', mimeType: 'text/html', data: 'PGI+' },
-        { type: 'resource', resource: { uri: 'demo://x', text: '<b>hi</b>' } },
-        { type: 'resource_link', uri: 'demo://y', name: 'Y' },
-        { type: 'text', text: 'abc\n[… truncated: 2.0 KiB cut to fit the result size budget]' },
+        {
+          type: 'text',
+          text: 'MCP error -32602: Input validation error: Invalid arguments for tool add: [{"code":"too_big","path":["b"],"message":"Too big: expected number to be <=1"}]',
+        },
       ],
     });
-    const root = el.shadowRoot!;
-    const imgs = root.querySelectorAll('img');
-    expect(imgs.length).to.equal(1);
-    expect(imgs[0]!.getAttribute('src')).to.equal('data:image/png;base64,iVBORw0KGgo=');
-    expect(root.querySelector('.image-placeholder')!.textContent).to.contain('text/html');
-    expect(root.querySelector('.resource pre')!.textContent).to.equal('<b>hi</b>');
-    expect(root.querySelector('b')).to.equal(null);
-    expect(root.querySelector('.resource-link')!.textContent).to.equal('Y → demo://y');
-    expect(root.querySelector('pre.truncated')).to.not.equal(null);
+    expect(input('b').getAttribute('aria-invalid')).to.equal('true');
+    const form = el.shadowRoot!.querySelector('mcp-schema-form')!;
+    expect(form.shadowRoot!.querySelector('.field-error[data-path=\'["b"]\']')!.textContent).to.equal('Too big: expected number to be <=1');
+    const view = el.shadowRoot!.querySelector('mcp-result-view')!;
+    expect(view.shadowRoot!.querySelector('.output')!.textContent).to.not.contain('too_big');
+    expect(view.shadowRoot!.querySelector('p.error')!.textContent).to.contain('did not accept');
+  });
+
+  it('says it waits for an answer while a question of its call is slotted next to its buttons', async () => {
+    const el = await runner();
+    await start(el);
+    const card = document.createElement('mcp-elicitation-card');
+    card.slot = 'question';
+    el.append(card);
+    await new Promise((r) => setTimeout(r));
+    const waiting = el.shadowRoot!.querySelector('.waiting')!;
+    expect(waiting.textContent).to.equal('Waiting for your answer');
+    expect(el.shadowRoot!.querySelector<HTMLSlotElement>('slot[name="question"]')!.assignedElements()).to.deep.equal([card]);
+    card.remove();
+    await new Promise((r) => setTimeout(r));
+    expect(waiting.textContent).to.equal('');
   });
 
   it("fills a form generated from the chosen tool's schema, and does not run with invalid input", async () => {
@@ -96,12 +123,13 @@ describe('mcp-tool-runner', () => {
     const form = el.shadowRoot!.querySelector('mcp-schema-form')!;
     const a = form.shadowRoot!.querySelector<HTMLInputElement>(`[name='${JSON.stringify(['a'])}']`)!;
     const b = form.shadowRoot!.querySelector<HTMLInputElement>(`[name='${JSON.stringify(['b'])}']`)!;
-    a.value = 'x';
+    a.value = '';
     let ran = false;
     el.addEventListener(RunToolEvent.type, () => (ran = true), { once: true });
     el.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
     expect(ran).to.equal(false);
-    expect(form.shadowRoot!.querySelector('.field-error')!.textContent).to.equal('must be a number');
+    expect(form.shadowRoot!.querySelector('.field-error')!.textContent).to.equal('is required');
+    expect(a.type).to.equal('number');
     a.value = '2';
     b.value = '3';
     const run = await start(el);
@@ -112,13 +140,13 @@ describe('mcp-tool-runner', () => {
     const { el, select, choose, input } = await draftRunner();
     choose('add');
     input('a').value = '12';
-    input('b').value = 'not a number yet';
+    input('b').value = '-7';
     el.servers = [{ ...servers[0]!, status: 'connecting' }];
     expect(select.options.length).to.equal(0);
     el.servers = [{ ...servers[0]!, status: 'ready' }];
     expect(select.value).to.equal(JSON.stringify(['demo', 'add']));
     expect(input('a').value).to.equal('12');
-    expect(input('b').value).to.equal('not a number yet', 'kept as typed, even when not valid yet');
+    expect(input('b').value).to.equal('-7');
   });
 
   it('keeps what was typed for each tool when switching between them', async () => {

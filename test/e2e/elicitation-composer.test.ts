@@ -18,7 +18,8 @@ let panel: Page;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const READY = 'mcp-server-list >>> mcp-server-card >>> mcp-status-badge[status="ready"]';
-const CARD = '#elicitations mcp-elicitation-card';
+/** Anywhere: a question of the runner's own call is shown inside the runner, the others in #elicitations. */
+const CARD = 'mcp-elicitation-card';
 
 before(async () => {
   server = await startDemoServer({ elicitation: true });

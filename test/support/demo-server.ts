@@ -52,6 +52,11 @@ export interface DemoServerOptions {
    * arguments, resources and a template. Off by default: tests count the default tools.
    */
   everything?: boolean;
+  /**
+   * Also offer `show_parts` (a result with text, structured content, an image and a resource link)
+   * and `pick_fish` (a multi-select elicitation with titled choices), for the results viewer.
+   */
+  results?: boolean;
 }
 
 interface DemoServerStats {
@@ -152,6 +157,7 @@ function buildServer(name: string, stats: DemoServerStats, extraTools: string[],
   for (const extra of extraTools) registerExtra(server, extra);
   if (options.elicitation) registerConfirmBooking(server, stats, options.elicitOnCallStream === true);
   if (options.everything) registerEverything(server);
+  if (options.results) registerResultTools(server, stats);
   server.registerPrompt(
     'greet',
     { title: 'Greeting', description: 'A greeting for someone.', argsSchema: { name: z.string() } },
@@ -209,6 +215,68 @@ function registerConfirmBooking(server: McpServer, stats: DemoServerStats, onCal
     return { content: [{ type: 'text', text: `link ${answer.action}` }] };
   });
 }
+
+// ---- Results viewer and schema forms (issue 16): a many-part result and a multi-select question ----
+
+/** A 1×1 PNG. */
+const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+function registerResultTools(server: McpServer, stats: DemoServerStats) {
+  server.registerTool(
+    'show_parts',
+    {
+      title: 'Show every kind of part',
+      description: 'Returns text, structured content, an image and a link to a resource.',
+      inputSchema: {},
+      outputSchema: { city: z.string(), temperature: z.number(), tags: z.array(z.string()) },
+    },
+    async () => {
+      stats.toolCalls.push('show_parts');
+      return {
+        content: [
+          { type: 'text', text: 'Weather in Lisbon: sunny' },
+          { type: 'image', mimeType: 'image/png', data: PIXEL_PNG },
+          { type: 'resource_link', uri: 'demo://readme', name: 'readme', title: 'Read me', mimeType: 'text/plain' },
+        ],
+        structuredContent: { city: 'Lisbon', temperature: 21.5, tags: ['sunny', 'calm'] },
+      };
+    },
+  );
+  server.registerTool(
+    'pick_fish',
+    { title: 'Pick fish', description: 'Asks which fish you like (a multi-select question).', inputSchema: {} },
+    async () => {
+      stats.toolCalls.push('pick_fish');
+      const answer = await server.server.elicitInput({
+        message: 'Which fish do you like?',
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            fish: {
+              type: 'array',
+              title: 'Fish',
+              minItems: 1,
+              maxItems: 2,
+              items: {
+                anyOf: [
+                  { const: 'fish-1', title: 'Tuna' },
+                  { const: 'fish-2', title: 'Salmon' },
+                  { const: 'fish-3', title: 'Trout' },
+                ],
+              },
+              default: ['fish-1'],
+            },
+          },
+          required: ['fish'],
+        },
+      });
+      (stats.elicitations ??= []).push({ action: answer.action, ...(answer.content ? { content: answer.content } : {}) });
+      return { content: [{ type: 'text', text: `fish ${answer.action}: ${JSON.stringify(answer.content ?? {})}` }] };
+    },
+  );
+}
+
+// ---- end of the results viewer block ----
 
 type RequestHandler = (request: unknown, extra: unknown) => Promise<{ tools: unknown[] }>;
 

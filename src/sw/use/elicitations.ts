@@ -19,6 +19,8 @@ import type { Interaction, InteractionStore } from '../../storage/interaction-st
 export const RESTART_REASON =
   'the extension restarted while this question was open, so the answer could not be delivered and the tool call failed.';
 export const FAILED_KEY = 'mcp_failed_interactions';
+/** Stored for a question whose call the offscreen host could not name. */
+const UNKNOWN_OPERATION = 'unknown';
 
 export interface CallInfo {
   tool: string;
@@ -89,6 +91,7 @@ export class Elicitations {
       serverId: i.serverId,
       serverName: this.deps.serverName(i.serverId).slice(0, 256),
       ...(r.call ? { tool: r.call.tool } : {}),
+      ...(i.operationId && i.operationId !== UNKNOWN_OPERATION ? { operationId: i.operationId.slice(0, 128) } : {}),
       message: String(r.message ?? '').slice(0, 4096),
       requestedSchema: r.requestedSchema ?? {},
       status: i.status === 'pending' ? 'pending' : 'failed',
@@ -118,7 +121,7 @@ export class Elicitations {
       id: event.elicitationId,
       serverId: server.serverId,
       connectionId: event.connectionId,
-      operationId: event.operationId ?? 'unknown',
+      operationId: event.operationId ?? UNKNOWN_OPERATION,
       request,
     });
     await this.#push();

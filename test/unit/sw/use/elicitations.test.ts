@@ -55,8 +55,9 @@ test('a question is stored before it is pushed, and answered exactly once', asyn
   const { e, sent, pushes } = setUp();
   await e.onEvent(event('q1'));
   assert.deepEqual(
-    pushes.at(-1)!.map((v) => [v.id, v.status, v.tool, v.canRerun]),
-    [['q1', 'pending', 'book', true]],
+    pushes.at(-1)!.map((v) => [v.id, v.status, v.tool, v.canRerun, v.operationId]),
+    [['q1', 'pending', 'book', true, 'op1']],
+    'the operationId names the call, so the panel shows the card next to the runner that started it',
   );
   assert.deepEqual(await e.answer({ interactionId: 'q1', action: 'accept', content: { n: 1 } }), { delivered: true });
   assert.deepEqual(await e.answer({ interactionId: 'q1', action: 'decline' }), { delivered: false });
