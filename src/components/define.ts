@@ -11,6 +11,7 @@ import { McpImportElement } from './mcp-import.js';
 import { McpSchemaFormElement } from './mcp-schema-form.js';
 import { McpElicitationCardElement } from './mcp-elicitation-card.js';
 import { McpComposerElement } from './mcp-composer.js';
+import { McpServerSettingsElement } from './mcp-server-settings.js';
 
 export function defineAll(registry = customElements) {
   // Before the elements that create it, so it is upgraded before they set its properties.
@@ -26,6 +27,7 @@ export function defineAll(registry = customElements) {
   McpApprovalCardElement.define('mcp-approval-card', registry);
   McpElicitationCardElement.define('mcp-elicitation-card', registry);
   McpComposerElement.define('mcp-composer', registry);
+  McpServerSettingsElement.define('mcp-server-settings', registry);
 }
 
 declare global {
@@ -42,5 +44,6 @@ declare global {
     'mcp-schema-form': McpSchemaFormElement;
     'mcp-elicitation-card': McpElicitationCardElement;
     'mcp-composer': McpComposerElement;
+    'mcp-server-settings': McpServerSettingsElement;
   }
 }

@@ -55,7 +55,9 @@ export const EditPanelRequestSchemas = {
     url,
     auth: UpdateAuthSchema,
     /** The headers to keep, by name; a `value` replaces the stored one. Absent: headers unchanged. */
-    headers: z.optional(z.array(z.object({ name: headerName, value: z.optional(z.string().check(z.maxLength(8192))) })).check(z.maxLength(32))),
+    headers: z.optional(
+      z.array(z.object({ name: headerName, value: z.optional(z.string().check(z.maxLength(8192))) })).check(z.maxLength(32)),
+    ),
     /** null: back to the default. */
     connectTimeoutMs: z.nullable(z.number().check(z.int(), z.gte(1000), z.lte(600_000))),
     connectOnStartup: z.boolean(),

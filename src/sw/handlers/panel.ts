@@ -71,7 +71,10 @@ export function createPanelApi(deps: PanelApiDeps) {
         };
         if (p.headers?.length) {
           config.headers = await Promise.all(
-            p.headers.map(async (h) => ({ name: h.name, value: await seal(h.value, purposeFor('header', { serverId, headerName: h.name })) })),
+            p.headers.map(async (h) => ({
+              name: h.name,
+              value: await seal(h.value, purposeFor('header', { serverId, headerName: h.name })),
+            })),
           );
         }
         return [...servers, config];
