@@ -26,7 +26,6 @@ label { display: grid; gap: 2px; }
 .step { display: grid; gap: var(--space-2); }
 .summary { display: flex; gap: var(--space-2); align-items: center; min-width: 0; }
 .summary .url { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-details { display: grid; gap: var(--space-2); }
 details[open] > summary { margin-bottom: var(--space-2); }
 .advanced { display: grid; gap: var(--space-2); }
 .field-error, .message, .note { margin: 0; }
@@ -41,7 +40,7 @@ type AuthKind = 'none' | 'bearer' | 'oauth';
 const SUCCESS_MS = 4000;
 
 export class McpAddServerElement extends ElementBase {
-  readonly #url = el('input', {
+  readonly #url: HTMLInputElement = el('input', {
     name: 'url',
     type: 'text',
     inputmode: 'url',
@@ -50,9 +49,9 @@ export class McpAddServerElement extends ElementBase {
     spellcheck: 'false',
     placeholder: 'https://example.com/mcp',
   });
-  readonly #urlError = new FieldError(this.#url);
-  readonly #continue = el('button', { type: 'submit', name: 'continue', 'data-role': 'primary' }, t('continueAdd'));
-  readonly #stepUrl = el(
+  readonly #urlError: FieldError = new FieldError(this.#url);
+  readonly #continue: HTMLButtonElement = el('button', { type: 'submit', name: 'continue', 'data-role': 'primary' }, t('continueAdd'));
+  readonly #stepUrl: HTMLDivElement = el(
     'div',
     { class: 'step url-step' },
     el('label', {}, t('serverUrl'), this.#url),
@@ -60,24 +59,29 @@ export class McpAddServerElement extends ElementBase {
     this.#continue,
   );
 
-  readonly #shownUrl = el('span', { class: 'url' });
-  readonly #note = el('p', { class: 'note muted' });
-  readonly #name = el('input', { name: 'name', required: true, autocomplete: 'off', maxlength: '120' });
-  readonly #authKind = el(
+  readonly #shownUrl: HTMLSpanElement = el('span', { class: 'url' });
+  readonly #note: HTMLParagraphElement = el('p', { class: 'note muted' });
+  readonly #name: HTMLInputElement = el('input', { name: 'name', required: true, autocomplete: 'off', maxlength: '120' });
+  readonly #authKind: HTMLSelectElement = el(
     'select',
     { name: 'auth-kind' },
     el('option', { value: 'none' }, t('authNone')),
     el('option', { value: 'bearer' }, t('authBearer')),
     el('option', { value: 'oauth' }, t('authOAuth')),
   );
-  readonly #token = el('input', { name: 'token', type: 'password', autocomplete: 'off', spellcheck: 'false' });
-  readonly #tokenError = new FieldError(this.#token);
-  readonly #tokenLabel = el('label', { hidden: true }, t('bearerToken'), this.#token);
-  readonly #clientId = el('input', { name: 'client-id', autocomplete: 'off', spellcheck: 'false', maxlength: '512' });
-  readonly #clientSecret = el('input', { name: 'client-secret', type: 'password', autocomplete: 'off', spellcheck: 'false' });
-  readonly #secretError = new FieldError(this.#clientSecret);
-  readonly #scopes = el('input', { name: 'scopes', autocomplete: 'off', spellcheck: 'false' });
-  readonly #clientMetadataUrl = el('input', {
+  readonly #token: HTMLInputElement = el('input', { name: 'token', type: 'password', autocomplete: 'off', spellcheck: 'false' });
+  readonly #tokenError: FieldError = new FieldError(this.#token);
+  readonly #tokenLabel: HTMLLabelElement = el('label', { hidden: true }, t('bearerToken'), this.#token);
+  readonly #clientId: HTMLInputElement = el('input', { name: 'client-id', autocomplete: 'off', spellcheck: 'false', maxlength: '512' });
+  readonly #clientSecret: HTMLInputElement = el('input', {
+    name: 'client-secret',
+    type: 'password',
+    autocomplete: 'off',
+    spellcheck: 'false',
+  });
+  readonly #secretError: FieldError = new FieldError(this.#clientSecret);
+  readonly #scopes: HTMLInputElement = el('input', { name: 'scopes', autocomplete: 'off', spellcheck: 'false' });
+  readonly #clientMetadataUrl: HTMLInputElement = el('input', {
     name: 'client-metadata-url',
     type: 'url',
     autocomplete: 'off',
@@ -85,8 +89,8 @@ export class McpAddServerElement extends ElementBase {
     maxlength: '2048',
     placeholder: 'https://example.com/client.json',
   });
-  readonly #metadataError = new FieldError(this.#clientMetadataUrl);
-  readonly #oauthFields = el(
+  readonly #metadataError: FieldError = new FieldError(this.#clientMetadataUrl);
+  readonly #oauthFields: HTMLDivElement = el(
     'div',
     { class: 'oauth advanced', hidden: true },
     el('label', {}, t('oauthClientId'), this.#clientId),
@@ -96,11 +100,18 @@ export class McpAddServerElement extends ElementBase {
     el('label', {}, t('oauthClientMetadataUrl'), this.#clientMetadataUrl),
     this.#metadataError.node,
   );
-  readonly #timeout = el('input', { name: 'connect-timeout', type: 'number', min: '1', max: '600', step: '1', inputmode: 'numeric' });
-  readonly #timeoutError = new FieldError(this.#timeout);
-  readonly #headers = el('textarea', { name: 'headers', autocomplete: 'off', spellcheck: 'false', rows: '2' });
-  readonly #headersError = new FieldError(this.#headers);
-  readonly #advanced = el(
+  readonly #timeout: HTMLInputElement = el('input', {
+    name: 'connect-timeout',
+    type: 'number',
+    min: '1',
+    max: '600',
+    step: '1',
+    inputmode: 'numeric',
+  });
+  readonly #timeoutError: FieldError = new FieldError(this.#timeout);
+  readonly #headers: HTMLTextAreaElement = el('textarea', { name: 'headers', autocomplete: 'off', spellcheck: 'false', rows: '2' });
+  readonly #headersError: FieldError = new FieldError(this.#headers);
+  readonly #advanced: HTMLDetailsElement = el(
     'details',
     { class: 'more' },
     el('summary', {}, t('advancedSettings')),
@@ -114,8 +125,8 @@ export class McpAddServerElement extends ElementBase {
       this.#headersError.node,
     ),
   );
-  readonly #submit = el('button', { type: 'submit', name: 'add', 'data-role': 'primary' }, t('add'));
-  readonly #stepDetails = el(
+  readonly #submit: HTMLButtonElement = el('button', { type: 'submit', name: 'add', 'data-role': 'primary' }, t('add'));
+  readonly #stepDetails: HTMLDivElement = el(
     'div',
     { class: 'step details-step', hidden: true },
     el(
@@ -132,7 +143,7 @@ export class McpAddServerElement extends ElementBase {
     this.#advanced,
     this.#submit,
   );
-  readonly #message = el('p', { class: 'message', role: 'status', 'aria-live': 'polite' });
+  readonly #message: HTMLParagraphElement = el('p', { class: 'message', role: 'status', 'aria-live': 'polite' });
   /** The URL Continue accepted; the details step adds this one. */
   #checkedUrl = '';
   #fadeTimer: ReturnType<typeof setTimeout> | undefined;

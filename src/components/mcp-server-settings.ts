@@ -45,36 +45,48 @@ export class McpServerSettingsElement extends ElementBase {
   /** The update waiting for the user to confirm what it drops. */
   #pending: Pending | undefined;
 
-  readonly #form = el('form', { novalidate: true, hidden: true });
-  readonly #name = el('input', { name: 'name', required: true, autocomplete: 'off', maxlength: '120' });
-  readonly #nameError = new FieldError(this.#name);
-  readonly #url = el('input', { name: 'url', type: 'text', inputmode: 'url', required: true, autocomplete: 'off', spellcheck: 'false' });
-  readonly #urlError = new FieldError(this.#url);
-  readonly #authKind = el(
+  readonly #form: HTMLFormElement = el('form', { novalidate: true, hidden: true });
+  readonly #name: HTMLInputElement = el('input', { name: 'name', required: true, autocomplete: 'off', maxlength: '120' });
+  readonly #nameError: FieldError = new FieldError(this.#name);
+  readonly #url: HTMLInputElement = el('input', {
+    name: 'url',
+    type: 'text',
+    inputmode: 'url',
+    required: true,
+    autocomplete: 'off',
+    spellcheck: 'false',
+  });
+  readonly #urlError: FieldError = new FieldError(this.#url);
+  readonly #authKind: HTMLSelectElement = el(
     'select',
     { name: 'auth-kind' },
     el('option', { value: 'none' }, t('authNone')),
     el('option', { value: 'bearer' }, t('authBearer')),
     el('option', { value: 'oauth' }, t('authOAuth')),
   );
-  readonly #token = el('input', { name: 'token', type: 'password', autocomplete: 'off', spellcheck: 'false' });
-  readonly #tokenError = new FieldError(this.#token);
-  readonly #tokenLabel = el('label', {}, t('bearerToken'), this.#token);
-  readonly #clientId = el('input', { name: 'client-id', autocomplete: 'off', spellcheck: 'false', maxlength: '512' });
-  readonly #clientSecret = el('input', { name: 'client-secret', type: 'password', autocomplete: 'off', spellcheck: 'false' });
-  readonly #secretError = new FieldError(this.#clientSecret);
-  readonly #removeSecret = el('input', { name: 'remove-client-secret', type: 'checkbox' });
-  readonly #removeSecretLabel = el('label', { class: 'check' }, this.#removeSecret, t('removeClientSecret'));
-  readonly #scopes = el('input', { name: 'scopes', autocomplete: 'off', spellcheck: 'false' });
-  readonly #clientMetadataUrl = el('input', {
+  readonly #token: HTMLInputElement = el('input', { name: 'token', type: 'password', autocomplete: 'off', spellcheck: 'false' });
+  readonly #tokenError: FieldError = new FieldError(this.#token);
+  readonly #tokenLabel: HTMLLabelElement = el('label', {}, t('bearerToken'), this.#token);
+  readonly #clientId: HTMLInputElement = el('input', { name: 'client-id', autocomplete: 'off', spellcheck: 'false', maxlength: '512' });
+  readonly #clientSecret: HTMLInputElement = el('input', {
+    name: 'client-secret',
+    type: 'password',
+    autocomplete: 'off',
+    spellcheck: 'false',
+  });
+  readonly #secretError: FieldError = new FieldError(this.#clientSecret);
+  readonly #removeSecret: HTMLInputElement = el('input', { name: 'remove-client-secret', type: 'checkbox' });
+  readonly #removeSecretLabel: HTMLLabelElement = el('label', { class: 'check' }, this.#removeSecret, t('removeClientSecret'));
+  readonly #scopes: HTMLInputElement = el('input', { name: 'scopes', autocomplete: 'off', spellcheck: 'false' });
+  readonly #clientMetadataUrl: HTMLInputElement = el('input', {
     name: 'client-metadata-url',
     type: 'url',
     autocomplete: 'off',
     spellcheck: 'false',
     maxlength: '2048',
   });
-  readonly #metadataError = new FieldError(this.#clientMetadataUrl);
-  readonly #oauthFields = el(
+  readonly #metadataError: FieldError = new FieldError(this.#clientMetadataUrl);
+  readonly #oauthFields: HTMLDivElement = el(
     'div',
     { class: 'oauth' },
     el('label', {}, t('oauthClientId'), this.#clientId),
@@ -85,14 +97,21 @@ export class McpServerSettingsElement extends ElementBase {
     el('label', {}, t('oauthClientMetadataUrl'), this.#clientMetadataUrl),
     this.#metadataError.node,
   );
-  readonly #headers = el('fieldset', { class: 'headers' });
+  readonly #headers: HTMLFieldSetElement = el('fieldset', { class: 'headers' });
   readonly #headerRows: { name: string; value: HTMLInputElement; remove: HTMLInputElement }[] = [];
-  readonly #timeout = el('input', { name: 'connect-timeout', type: 'number', min: '1', max: '600', step: '1', inputmode: 'numeric' });
-  readonly #timeoutError = new FieldError(this.#timeout);
-  readonly #startup = el('input', { name: 'connect-on-startup', type: 'checkbox' });
-  readonly #drops = el('div', { class: 'drops', hidden: true, role: 'alert' });
-  readonly #save = el('button', { type: 'submit', name: 'save', 'data-role': 'primary' }, t('saveSettings'));
-  readonly #message = el('p', { class: 'message muted', role: 'status', 'aria-live': 'polite' });
+  readonly #timeout: HTMLInputElement = el('input', {
+    name: 'connect-timeout',
+    type: 'number',
+    min: '1',
+    max: '600',
+    step: '1',
+    inputmode: 'numeric',
+  });
+  readonly #timeoutError: FieldError = new FieldError(this.#timeout);
+  readonly #startup: HTMLInputElement = el('input', { name: 'connect-on-startup', type: 'checkbox' });
+  readonly #drops: HTMLDivElement = el('div', { class: 'drops', hidden: true, role: 'alert' });
+  readonly #save: HTMLButtonElement = el('button', { type: 'submit', name: 'save', 'data-role': 'primary' }, t('saveSettings'));
+  readonly #message: HTMLParagraphElement = el('p', { class: 'message muted', role: 'status', 'aria-live': 'polite' });
 
   constructor() {
     super();
