@@ -194,7 +194,8 @@ export class McpServerSettingsElement extends ElementBase {
     this.#hideDrops();
     this.#showAuthFields();
     this.#form.hidden = false;
-    this.#message.textContent = '';
+    // A reload after a save keeps its "Saved." in view.
+    if (this.#message.textContent === t('loadingSettings')) this.#message.textContent = '';
   }
 
   showError(message: string) {

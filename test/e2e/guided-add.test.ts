@@ -85,7 +85,10 @@ test('an invalid URL is reported at the field, and an unreachable server can sti
   await panel.click('mcp-add-server >>> button[name="continue"]');
   const invalid = await panel.$eval('mcp-add-server >>> input[name="url"]', (el) => {
     const id = el.getAttribute('aria-describedby');
-    return { invalid: el.getAttribute('aria-invalid'), error: id ? (el.getRootNode() as ShadowRoot).getElementById(id)?.textContent : null };
+    return {
+      invalid: el.getAttribute('aria-invalid'),
+      error: id ? (el.getRootNode() as ShadowRoot).getElementById(id)?.textContent : null,
+    };
   });
   assert.deepEqual(invalid, { invalid: 'true', error: 'Use https://. Plain http:// is allowed only for localhost, 127.0.0.1 or [::1].' });
 

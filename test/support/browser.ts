@@ -214,7 +214,7 @@ export async function addServerInPanel(
   await (await waitFor(page, 'mcp-add-server >>> select[name="auth-kind"]')).select(server.authKind ?? 'none');
   if (server.token !== undefined) await page.type('mcp-add-server >>> input[name="token"]', server.token);
   if (server.clientId !== undefined || server.clientSecret !== undefined || server.clientMetadataUrl !== undefined)
-    await page.$eval('mcp-add-server >>> details', (el) => ((el as HTMLDetailsElement).open = true));
+    await page.$eval('mcp-add-server >>> details', (el) => (el.open = true));
   if (server.clientId !== undefined) await page.type('mcp-add-server >>> input[name="client-id"]', server.clientId);
   if (server.clientSecret !== undefined) await page.type('mcp-add-server >>> input[name="client-secret"]', server.clientSecret);
   if (server.clientMetadataUrl !== undefined)
