@@ -13,6 +13,7 @@ import { McpElicitationCardElement } from './mcp-elicitation-card.js';
 import { McpComposerElement } from './mcp-composer.js';
 import { McpChatViewElement } from './mcp-chat-view.js';
 import { McpResultViewElement } from './mcp-result-view.js';
+import { McpServerSettingsElement } from './mcp-server-settings.js';
 
 export function defineAll(registry = customElements) {
   // Before the elements that create it, so it is upgraded before they set its properties.
@@ -30,6 +31,7 @@ export function defineAll(registry = customElements) {
   McpElicitationCardElement.define('mcp-elicitation-card', registry);
   McpComposerElement.define('mcp-composer', registry);
   McpChatViewElement.define('mcp-chat-view', registry);
+  McpServerSettingsElement.define('mcp-server-settings', registry);
 }
 
 declare global {
@@ -48,5 +50,6 @@ declare global {
     'mcp-composer': McpComposerElement;
     'mcp-chat-view': McpChatViewElement;
     'mcp-result-view': McpResultViewElement;
+    'mcp-server-settings': McpServerSettingsElement;
   }
 }

@@ -2,6 +2,8 @@
  * Every signal a panel element sends out. Typed, bubbling and composed, so `main.ts` can listen
  * once at the top; `cancelable` where a parent may veto.
  */
+import type { PanelParams } from '../protocol/panel.js';
+
 export type ServerAction = 'connect' | 'disconnect' | 'delete' | 'enable' | 'disable' | 'ping' | 'grant' | 'authorize' | 'forget-auth';
 
 export class AddServerEvent extends Event {
@@ -17,9 +19,41 @@ export class AddServerEvent extends Event {
       scopes?: string[];
       /** A Client ID Metadata Document URL the user opts in with (SPEC E8). */
       clientMetadataUrl?: string;
+      headers?: { name: string; value: string }[];
+      connectTimeoutMs?: number;
     },
   ) {
     super(AddServerEvent.type, { bubbles: true, composed: true, cancelable: true });
+  }
+}
+
+/** The guided add's Continue: the receiver asks Chrome for the origin inside this click, then probes it. */
+export class ProbeServerEvent extends Event {
+  static readonly type = 'mcp-probe-server';
+  constructor(readonly url: string) {
+    super(ProbeServerEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+/** A settings form needs its server's stored settings; the receiver answers with `form.settings = …`. */
+export class ServerSettingsRequestEvent extends Event {
+  static readonly type = 'mcp-server-settings-request';
+  constructor(readonly serverId: string) {
+    super(ServerSettingsRequestEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+/**
+ * Save of a settings form. `newOrigin`: the URL moved to another origin, whose host permission
+ * the receiver asks for inside this click (SPEC L1).
+ */
+export class UpdateServerEvent extends Event {
+  static readonly type = 'mcp-update-server';
+  constructor(
+    readonly detail: PanelParams<'panel:update-server'>,
+    readonly newOrigin: boolean,
+  ) {
+    super(UpdateServerEvent.type, { bubbles: true, composed: true });
   }
 }
 
@@ -185,6 +219,9 @@ interface PanelEventMap {
   'mcp-approval-decision': ApprovalDecisionEvent;
   'mcp-approval-dismiss': ApprovalDismissEvent;
   'mcp-add-server': AddServerEvent;
+  'mcp-probe-server': ProbeServerEvent;
+  'mcp-server-settings-request': ServerSettingsRequestEvent;
+  'mcp-update-server': UpdateServerEvent;
   'mcp-server-action': ServerActionEvent;
   'mcp-tool-toggle': ToolToggleEvent;
   'mcp-run-tool': RunToolEvent;

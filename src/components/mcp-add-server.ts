@@ -1,33 +1,87 @@
 /**
- * The "add server" form: name, URL (HTTPS or explicit loopback HTTP), auth kind (SPEC K1).
- * Validation happens here for immediate feedback and again in the worker.
+ * The guided add (issue 16, SPEC K1): the URL first (`https://` added when no scheme is typed,
+ * `http://` for a loopback host), then Continue asks Chrome for the origin and has the worker
+ * probe the server, whose answer proposes the authorization (none / bearer / OAuth) and the name.
+ * The user can change both; the rarely needed fields are folded under "Advanced". Errors show at
+ * their field. Validation happens here for immediate feedback and again in the worker.
  */
 import { ElementBase } from './element-base.js';
-import { checkServerUrl } from '../common/url-rules.js';
 import { el, sheet } from './dom.js';
-import { AddServerEvent } from './events.js';
+import { AddServerEvent, ProbeServerEvent } from './events.js';
 import { t } from './i18n.js';
+import { FieldError } from './field-error.js';
+import {
+  checkClientMetadataUrlField,
+  checkHeaderLines,
+  checkTimeoutField,
+  checkUrlField,
+  proposedName,
+  scopesOf,
+  type FieldCheck,
+} from './server-form-model.js';
 
 const css = sheet(`
-form { display: grid; gap: 6px; }
+form { display: grid; gap: var(--space-2); }
 label { display: grid; gap: 2px; }
-input, select { padding: 4px 6px; border: 1px solid #8888; border-radius: 6px; background: Field; color: FieldText; }
+.step { display: grid; gap: var(--space-2); }
+.summary { display: flex; gap: var(--space-2); align-items: center; min-width: 0; }
+.summary .url { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+details[open] > summary { margin-bottom: var(--space-2); }
+.advanced { display: grid; gap: var(--space-2); }
+.field-error, .message, .note { margin: 0; }
+.message.fade { transition: opacity 0.6s ease; }
+.message.fade.gone { opacity: 0; }
+textarea { min-height: 3em; resize: vertical; }
 `);
 
+type AuthKind = 'none' | 'bearer' | 'oauth';
+
+/** How long the success message stays before it fades. */
+const SUCCESS_MS = 4000;
+
 export class McpAddServerElement extends ElementBase {
-  readonly #name = el('input', { name: 'name', required: true, autocomplete: 'off', maxlength: '120' });
-  readonly #url = el('input', { name: 'url', type: 'url', required: true, autocomplete: 'off', placeholder: 'https://example.com/mcp' });
-  readonly #authKind = el(
+  readonly #url: HTMLInputElement = el('input', {
+    name: 'url',
+    type: 'text',
+    inputmode: 'url',
+    required: true,
+    autocomplete: 'off',
+    spellcheck: 'false',
+    placeholder: 'https://example.com/mcp',
+  });
+  readonly #urlError: FieldError = new FieldError(this.#url);
+  readonly #continue: HTMLButtonElement = el('button', { type: 'submit', name: 'continue', 'data-role': 'primary' }, t('continueAdd'));
+  readonly #stepUrl: HTMLDivElement = el(
+    'div',
+    { class: 'step url-step' },
+    el('label', {}, t('serverUrl'), this.#url),
+    this.#urlError.node,
+    this.#continue,
+  );
+
+  readonly #shownUrl: HTMLSpanElement = el('span', { class: 'url' });
+  readonly #note: HTMLParagraphElement = el('p', { class: 'note muted' });
+  readonly #name: HTMLInputElement = el('input', { name: 'name', required: true, autocomplete: 'off', maxlength: '120' });
+  readonly #authKind: HTMLSelectElement = el(
     'select',
     { name: 'auth-kind' },
     el('option', { value: 'none' }, t('authNone')),
     el('option', { value: 'bearer' }, t('authBearer')),
     el('option', { value: 'oauth' }, t('authOAuth')),
   );
-  readonly #clientId = el('input', { name: 'client-id', autocomplete: 'off', spellcheck: 'false', maxlength: '512' });
-  readonly #clientSecret = el('input', { name: 'client-secret', type: 'password', autocomplete: 'off', spellcheck: 'false' });
-  readonly #scopes = el('input', { name: 'scopes', autocomplete: 'off', spellcheck: 'false' });
-  readonly #clientMetadataUrl = el('input', {
+  readonly #token: HTMLInputElement = el('input', { name: 'token', type: 'password', autocomplete: 'off', spellcheck: 'false' });
+  readonly #tokenError: FieldError = new FieldError(this.#token);
+  readonly #tokenLabel: HTMLLabelElement = el('label', { hidden: true }, t('bearerToken'), this.#token);
+  readonly #clientId: HTMLInputElement = el('input', { name: 'client-id', autocomplete: 'off', spellcheck: 'false', maxlength: '512' });
+  readonly #clientSecret: HTMLInputElement = el('input', {
+    name: 'client-secret',
+    type: 'password',
+    autocomplete: 'off',
+    spellcheck: 'false',
+  });
+  readonly #secretError: FieldError = new FieldError(this.#clientSecret);
+  readonly #scopes: HTMLInputElement = el('input', { name: 'scopes', autocomplete: 'off', spellcheck: 'false' });
+  readonly #clientMetadataUrl: HTMLInputElement = el('input', {
     name: 'client-metadata-url',
     type: 'url',
     autocomplete: 'off',
@@ -35,58 +89,151 @@ export class McpAddServerElement extends ElementBase {
     maxlength: '2048',
     placeholder: 'https://example.com/client.json',
   });
-  readonly #oauthFields = el(
+  readonly #metadataError: FieldError = new FieldError(this.#clientMetadataUrl);
+  readonly #oauthFields: HTMLDivElement = el(
     'div',
-    { class: 'oauth', hidden: true },
+    { class: 'oauth advanced', hidden: true },
     el('label', {}, t('oauthClientId'), this.#clientId),
     el('label', {}, t('oauthClientSecret'), this.#clientSecret),
+    this.#secretError.node,
     el('label', {}, t('oauthScopes'), this.#scopes),
     el('label', {}, t('oauthClientMetadataUrl'), this.#clientMetadataUrl),
+    this.#metadataError.node,
   );
-  readonly #token = el('input', { name: 'token', type: 'password', autocomplete: 'off', spellcheck: 'false' });
-  readonly #tokenLabel = el('label', { hidden: true }, t('bearerToken'), this.#token);
-  readonly #message = el('p', { class: 'message', role: 'status', 'aria-live': 'polite' });
-  readonly #submit = el('button', { type: 'submit' }, t('add'));
+  readonly #timeout: HTMLInputElement = el('input', {
+    name: 'connect-timeout',
+    type: 'number',
+    min: '1',
+    max: '600',
+    step: '1',
+    inputmode: 'numeric',
+  });
+  readonly #timeoutError: FieldError = new FieldError(this.#timeout);
+  readonly #headers: HTMLTextAreaElement = el('textarea', { name: 'headers', autocomplete: 'off', spellcheck: 'false', rows: '2' });
+  readonly #headersError: FieldError = new FieldError(this.#headers);
+  readonly #advanced: HTMLDetailsElement = el(
+    'details',
+    { class: 'more' },
+    el('summary', {}, t('advancedSettings')),
+    el(
+      'div',
+      { class: 'advanced' },
+      this.#oauthFields,
+      el('label', {}, t('connectTimeoutSeconds'), this.#timeout),
+      this.#timeoutError.node,
+      el('label', {}, t('headersField'), this.#headers),
+      this.#headersError.node,
+    ),
+  );
+  readonly #submit: HTMLButtonElement = el('button', { type: 'submit', name: 'add', 'data-role': 'primary' }, t('add'));
+  readonly #stepDetails: HTMLDivElement = el(
+    'div',
+    { class: 'step details-step', hidden: true },
+    el(
+      'p',
+      { class: 'summary' },
+      this.#shownUrl,
+      el('button', { type: 'button', name: 'change-url', 'data-role': 'quiet' }, t('changeUrl')),
+    ),
+    this.#note,
+    el('label', {}, t('serverName'), this.#name),
+    el('label', {}, t('authKind'), this.#authKind),
+    this.#tokenLabel,
+    this.#tokenError.node,
+    this.#advanced,
+    this.#submit,
+  );
+  readonly #message: HTMLParagraphElement = el('p', { class: 'message', role: 'status', 'aria-live': 'polite' });
+  /** The URL Continue accepted; the details step adds this one. */
+  #checkedUrl = '';
+  #fadeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
     root.adoptedStyleSheets = [css];
-    const form = el(
-      'form',
-      { 'aria-label': t('addServer'), novalidate: true },
-      el('label', {}, t('serverName'), this.#name),
-      el('label', {}, t('serverUrl'), this.#url),
-      el('label', {}, t('authKind'), this.#authKind),
-      this.#tokenLabel,
-      this.#oauthFields,
-      this.#submit,
-      this.#message,
-    );
+    const form = el('form', { 'aria-label': t('addServer'), novalidate: true }, this.#stepUrl, this.#stepDetails, this.#message);
     form.addEventListener('submit', (e) => {
       e.preventDefault();
-      this.#onSubmit();
+      if (this.#stepDetails.hidden) this.#onContinue();
+      else this.#onSubmit();
     });
-    this.#authKind.addEventListener('change', () => {
-      this.#tokenLabel.hidden = this.#authKind.value !== 'bearer';
-      this.#oauthFields.hidden = this.#authKind.value !== 'oauth';
-    });
+    // Using the form again retires the last success message.
+    form.addEventListener('input', () => this.#clearSuccess());
+    this.#stepDetails.querySelector('button[name="change-url"]')!.addEventListener('click', () => this.#backToUrl());
+    this.#authKind.addEventListener('change', () => this.#showAuthFields());
     root.append(form);
   }
 
-  /** Feedback from whoever handled the add (error text, or cleared on success). */
+  /** The worker's answer to Continue: a proposal, a failure to show, or no permission to probe. */
+  showProbe(result: { ok: true; authKind: AuthKind; name?: string | undefined } | { ok: false; message: string } | { denied: string }) {
+    this.#continue.disabled = false;
+    this.#setMessage('', false);
+    if ('denied' in result) this.#note.textContent = t('probeNoAccess', result.denied);
+    else if (!result.ok) this.#note.textContent = t('probeFailed', result.message);
+    else {
+      this.#authKind.value = result.authKind;
+      this.#note.textContent = t(result.authKind === 'none' ? 'probeNone' : result.authKind === 'bearer' ? 'probeBearer' : 'probeOAuth');
+    }
+    this.#name.value = proposedName(this.#checkedUrl, 'ok' in result && result.ok ? result.name : undefined);
+    this.#showAuthFields();
+    this.#shownUrl.textContent = this.#checkedUrl;
+    this.#shownUrl.title = this.#checkedUrl;
+    this.#stepUrl.hidden = true;
+    this.#stepDetails.hidden = false;
+    (this.#authKind.value === 'bearer' ? this.#token : this.#name).focus();
+  }
+
+  /** Permission granted: the probe runs now. */
+  showChecking() {
+    this.#setMessage(t('checkingServer'), false);
+  }
+
+  /** Feedback from whoever handled the add (error text, or back to an empty form on success). */
   showResult(result: { ok: true } | { ok: false; message: string }) {
     this.#submit.disabled = false;
-    if (result.ok) {
-      this.#name.value = '';
-      this.#url.value = '';
-      this.#token.value = '';
-      this.#clientId.value = '';
-      this.#clientSecret.value = '';
-      this.#scopes.value = '';
-      this.#clientMetadataUrl.value = '';
-      this.#setMessage(t('added'), false);
-    } else this.#setMessage(result.message, true);
+    if (!result.ok) {
+      this.#setMessage(result.message, true);
+      return;
+    }
+    for (const input of [
+      this.#name,
+      this.#url,
+      this.#token,
+      this.#clientId,
+      this.#clientSecret,
+      this.#scopes,
+      this.#clientMetadataUrl,
+      this.#timeout,
+      this.#headers,
+    ])
+      input.value = '';
+    this.#authKind.value = 'none';
+    this.#advanced.open = false;
+    this.#backToUrl();
+    this.#setMessage(t('added'), false);
+    this.#message.classList.add('fade');
+    this.#fadeTimer = setTimeout(() => this.#clearSuccess(), SUCCESS_MS);
+  }
+
+  #clearSuccess() {
+    if (!this.#message.classList.contains('fade')) return;
+    clearTimeout(this.#fadeTimer);
+    this.#message.classList.add('gone');
+    setTimeout(() => this.#setMessage('', false), 600);
+  }
+
+  #backToUrl() {
+    this.#stepDetails.hidden = true;
+    this.#stepUrl.hidden = false;
+    this.#note.textContent = '';
+    this.#url.focus();
+  }
+
+  #showAuthFields() {
+    this.#tokenLabel.hidden = this.#authKind.value !== 'bearer';
+    this.#oauthFields.hidden = this.#authKind.value !== 'oauth';
+    this.#tokenError.clear();
   }
 
   #setMessage(text: string, isError: boolean) {
@@ -94,50 +241,71 @@ export class McpAddServerElement extends ElementBase {
     this.#message.className = isError ? 'message error' : 'message muted';
   }
 
+  /** Shows a failed check at its field and focuses it; true when the check passed. */
+  #check<T>(check: FieldCheck<T>, error: FieldError, open?: HTMLDetailsElement): check is { ok: true; value: T } {
+    if (check.ok) {
+      error.clear();
+      return true;
+    }
+    error.show(t(check.key, ...(check.subs ?? [])));
+    if (open) open.open = true;
+    error.input.focus();
+    return false;
+  }
+
+  #onContinue() {
+    const checked = checkUrlField(this.#url.value);
+    if (!this.#check(checked, this.#urlError)) return;
+    this.#url.value = checked.value;
+    this.#checkedUrl = checked.value;
+    this.#continue.disabled = true;
+    // Said before the event: the receiver opens Chrome's dialog synchronously while handling it.
+    this.#setMessage(t('allowAccessTo', new URL(checked.value).host), false);
+    this.emit(new ProbeServerEvent(checked.value));
+  }
+
   #onSubmit() {
-    const name = this.#name.value.trim();
-    const checked = checkServerUrl(this.#url.value);
-    if (!checked.ok) {
-      this.#setMessage(checked.message, true);
-      this.#url.setAttribute('aria-invalid', 'true');
-      this.#url.focus();
-      return;
-    }
-    this.#url.removeAttribute('aria-invalid');
-    const bearer = this.#authKind.value === 'bearer';
+    const kind = this.#authKind.value as AuthKind;
     const token = this.#token.value.trim();
-    if (bearer && !token) {
-      this.#setMessage(t('tokenRequired'), true);
-      this.#token.focus();
+    if (kind === 'bearer' && !token) {
+      this.#check({ ok: false, key: 'tokenRequired' }, this.#tokenError);
       return;
     }
-    const fallbackName = new URL(checked.url).hostname;
+    this.#tokenError.clear();
+    const clientId = this.#clientId.value.trim();
+    const clientSecret = this.#clientSecret.value.trim();
+    if (
+      kind === 'oauth' &&
+      !this.#check(
+        clientSecret && !clientId ? { ok: false, key: 'clientSecretNeedsId' } : { ok: true, value: 0 },
+        this.#secretError,
+        this.#advanced,
+      )
+    )
+      return;
+    const metadata =
+      kind === 'oauth' ? checkClientMetadataUrlField(this.#clientMetadataUrl.value) : ({ ok: true, value: undefined } as const);
+    if (!this.#check(metadata, this.#metadataError, this.#advanced)) return;
+    const timeout = checkTimeoutField(this.#timeout.value);
+    if (!this.#check(timeout, this.#timeoutError, this.#advanced)) return;
+    const headers = checkHeaderLines(this.#headers.value);
+    if (!this.#check(headers, this.#headersError, this.#advanced)) return;
+    const name = this.#name.value.trim() || proposedName(this.#checkedUrl);
+    const scopes = scopesOf(this.#scopes.value);
     this.#submit.disabled = true;
     this.#setMessage(t('adding'), false);
-    if (this.#authKind.value === 'oauth') {
-      const clientId = this.#clientId.value.trim();
-      const clientSecret = this.#clientSecret.value.trim();
-      const scopes = this.#scopes.value.split(/\s+/).filter(Boolean);
-      const clientMetadataUrl = this.#clientMetadataUrl.value.trim();
-      this.emit(
-        new AddServerEvent({
-          name: name || fallbackName,
-          url: checked.url,
-          authKind: 'oauth',
-          ...(clientId ? { clientId } : {}),
-          ...(clientId && clientSecret ? { clientSecret } : {}),
-          ...(scopes.length ? { scopes } : {}),
-          ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
-        }),
-      );
-      return;
-    }
     this.emit(
       new AddServerEvent({
-        name: name || fallbackName,
-        url: checked.url,
-        authKind: bearer ? 'bearer' : 'none',
-        ...(bearer ? { token } : {}),
+        name,
+        url: this.#checkedUrl,
+        authKind: kind,
+        ...(kind === 'bearer' ? { token } : {}),
+        ...(kind === 'oauth' && clientId ? { clientId } : {}),
+        ...(kind === 'oauth' && clientId && clientSecret ? { clientSecret } : {}),
+        ...(kind === 'oauth' && scopes.length ? { scopes } : {}),
+        ...(kind === 'oauth' && metadata.value ? { clientMetadataUrl: metadata.value } : {}),
+        ...(headers.value.length ? { headers: headers.value } : {}),
+        ...(timeout.value !== null ? { connectTimeoutMs: timeout.value } : {}),
       }),
     );
   }

@@ -4,7 +4,7 @@
  * (SPEC L1), before anything is awaited.
  */
 import { defineAll } from '../components/define.js';
-import { AddServerEvent, RunToolEvent, ServerActionEvent, ToolToggleEvent } from '../components/events.js';
+import { RunToolEvent, ServerActionEvent, ToolToggleEvent } from '../components/events.js';
 import { t } from '../components/i18n.js';
 import { PANEL_PORT, PanelPushSchema, panelResultSchema, type PanelMethod, type PanelParams, type PanelValue } from '../protocol/panel.js';
 import { originPattern } from '../common/url-rules.js';
@@ -13,6 +13,7 @@ import { setUpUsePanel } from './use-servers.js';
 import { setUpManagePanel } from './manage-panel.js';
 import { setUpStepUp } from './step-up.js';
 import { isChatApproval, setUpChat } from './chat.js';
+import { setUpServerForms } from './server-forms.js';
 
 defineAll();
 
@@ -39,7 +40,6 @@ async function call<M extends PanelMethod>(
 const WORKER_GONE = /message (channel|port) closed before a response was received/i;
 
 const list = document.querySelector('mcp-server-list')!;
-const form = document.querySelector('mcp-add-server')!;
 const runner = document.querySelector('mcp-tool-runner')!;
 const configErrors = document.querySelector<HTMLElement>('#config-errors')!;
 document.title = t('panelTitle');
@@ -55,6 +55,7 @@ const onUsePush = setUpUsePanel({
 });
 const chat = setUpChat({ call, fallbackHost: document.querySelector('main')! });
 const stepUp = setUpStepUp({ call, after: runner });
+setUpServerForms({ call });
 const ping = setUpManagePanel({ call, list, importer: document.querySelector('mcp-import')! });
 
 function connectPort() {
@@ -81,30 +82,6 @@ connectPort();
 function requestOrigin(url: string): Promise<boolean> {
   return chrome.permissions.request({ origins: [originPattern(url)] }).catch(() => false);
 }
-
-document.addEventListener(AddServerEvent.type, (e) => {
-  const { name, url, authKind, token, clientId, clientSecret, scopes, clientMetadataUrl } = e.detail;
-  const permission = requestOrigin(url);
-  void (async () => {
-    const granted = await permission;
-    const auth =
-      authKind === 'oauth'
-        ? {
-            kind: 'oauth' as const,
-            ...(clientId ? { clientId } : {}),
-            ...(clientSecret ? { clientSecret } : {}),
-            ...(scopes ? { scopes } : {}),
-            ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
-          }
-        : authKind === 'bearer' && token
-          ? { kind: 'bearer' as const, token }
-          : { kind: 'none' as const };
-    const r = await call('panel:add-server', { name, url, auth });
-    if (!r.ok) form.showResult(r);
-    else if (!granted) form.showResult({ ok: false, message: t('permissionDenied', new URL(url).origin) });
-    else form.showResult({ ok: true });
-  })();
-});
 
 /** Authorization-server origins the worker said are not granted yet, asked for on the next Authorize click. */
 const authOrigins = new Map<string, string[]>();

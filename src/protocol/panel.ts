@@ -12,6 +12,7 @@ import { UsePanelRequestSchemas, UsePanelResponseSchemas } from './panel-use.js'
 import { OAuthPanelRequestSchemas, OAuthPanelResponseSchemas } from './panel-oauth.js';
 import { ManagePanelRequestSchemas, ManagePanelResponseSchemas } from './panel-manage.js';
 import { ChatPanelRequestSchemas, ChatPanelResponseSchemas } from './panel-chat.js';
+import { EditPanelRequestSchemas, EditPanelResponseSchemas } from './panel-edit.js';
 
 export const PANEL_PORT = 'mcp-panel';
 
@@ -88,6 +89,18 @@ export const PanelRequestSchemas = {
     name: z.string().check(z.minLength(1), z.maxLength(120)),
     url: z.string().check(z.minLength(1), z.maxLength(2048)),
     auth: AddServerAuthSchema,
+    /** Static headers (values sealed in the worker before storage). */
+    headers: z.optional(
+      z
+        .array(
+          z.object({
+            name: z.string().check(z.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/)),
+            value: z.string().check(z.minLength(1), z.maxLength(8192)),
+          }),
+        )
+        .check(z.maxLength(32)),
+    ),
+    connectTimeoutMs: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))),
   }),
   'panel:remove-server': z.object({ serverId }),
   'panel:connect': z.object({ serverId }),
@@ -106,6 +119,7 @@ export const PanelRequestSchemas = {
   ...OAuthPanelRequestSchemas,
   ...ManagePanelRequestSchemas,
   ...ChatPanelRequestSchemas,
+  ...EditPanelRequestSchemas,
 } as const;
 
 const PanelResponseSchemas = {
@@ -122,6 +136,7 @@ const PanelResponseSchemas = {
   ...OAuthPanelResponseSchemas,
   ...ManagePanelResponseSchemas,
   ...ChatPanelResponseSchemas,
+  ...EditPanelResponseSchemas,
 } as const;
 
 export type PanelMethod = keyof typeof PanelRequestSchemas;

@@ -172,9 +172,10 @@ async function loadConfig(startup: boolean) {
 const ready = loadConfig(true).catch((e) => console.error('[sw] could not load the configuration', e));
 // The bench splits a cold wake at this mark: worker start → start-up done (adopted) → first result.
 void ready.then(() => performance.mark('mcp:ready'));
+const approvals = new ApprovalStore(chrome.storage.local);
 const use = setUpUseServers({
   manager,
-  approvals: new ApprovalStore(chrome.storage.local),
+  approvals,
   interactions: new InteractionStore(),
   session: chrome.storage.session,
   request,
@@ -211,6 +212,8 @@ const handlePanel = createPanelApi({
   handTokenToLiveSessions: request.handTokenToLiveSessions,
   asPermission: { fetch: outgoingFetch, contains: (origins) => chrome.permissions.contains({ origins }) },
   importChannel,
+  approvals,
+  probeFetch: outgoingFetch,
   state,
   newOperationId: newId,
   useHandlers: use.handlers,

@@ -179,9 +179,11 @@ export async function textOf(page: Page, selector: string): Promise<string> {
 }
 
 /**
- * Adds a server the way a user does: fills the panel's add form and clicks Add. The name field is
- * cleared first (a previous add may have left text); `authKind` picks the form's auth select, and an
- * OAuth client id, secret and client metadata URL go into the OAuth fields it reveals.
+ * Adds a server the way a user does with the guided add: types the URL, clicks Continue, then
+ * fills the name and the auth select (`authKind`, "None" when not given, whatever the probe
+ * proposed) and the fields it reveals (OAuth ones under "Advanced"), and clicks Add. Unless
+ * `probe` is set, the worker's probe is skipped (the form gets a "none" proposal), so a test's
+ * server sees exactly the requests of the add itself; guided-add.test.ts covers the probe.
  */
 export async function addServerInPanel(
   page: Page,
@@ -193,18 +195,34 @@ export async function addServerInPanel(
     clientId?: string;
     clientSecret?: string;
     clientMetadataUrl?: string;
+    probe?: boolean;
   },
 ): Promise<void> {
+  // A previous add that failed leaves the details step open.
+  await page.$eval('mcp-add-server >>> .details-step', (el) => {
+    if (!(el as HTMLElement).hidden) (el.querySelector('button[name="change-url"]') as HTMLButtonElement).click();
+  });
+  await page.$eval('mcp-add-server >>> input[name="url"]', (el) => (el.value = ''));
+  await page.type('mcp-add-server >>> input[name="url"]', server.url);
+  if (!server.probe) {
+    await page.evaluate(`(() => {
+      const form = document.querySelector('mcp-add-server');
+      form.addEventListener('mcp-probe-server', (e) => { e.stopPropagation(); form.showProbe({ ok: true, authKind: 'none' }); }, { once: true });
+    })()`);
+  }
+  await page.click('mcp-add-server >>> button[name="continue"]');
+  await waitFor(page, 'mcp-add-server >>> .details-step:not([hidden])');
   await page.$eval('mcp-add-server >>> input[name="name"]', (el) => (el.value = ''));
   await page.type('mcp-add-server >>> input[name="name"]', server.name);
-  await page.type('mcp-add-server >>> input[name="url"]', server.url);
-  if (server.authKind) await (await waitFor(page, 'mcp-add-server >>> select[name="auth-kind"]')).select(server.authKind);
+  await (await waitFor(page, 'mcp-add-server >>> select[name="auth-kind"]')).select(server.authKind ?? 'none');
   if (server.token !== undefined) await page.type('mcp-add-server >>> input[name="token"]', server.token);
+  if (server.clientId !== undefined || server.clientSecret !== undefined || server.clientMetadataUrl !== undefined)
+    await page.$eval('mcp-add-server >>> details', (el) => (el.open = true));
   if (server.clientId !== undefined) await page.type('mcp-add-server >>> input[name="client-id"]', server.clientId);
   if (server.clientSecret !== undefined) await page.type('mcp-add-server >>> input[name="client-secret"]', server.clientSecret);
   if (server.clientMetadataUrl !== undefined)
     await page.type('mcp-add-server >>> input[name="client-metadata-url"]', server.clientMetadataUrl);
-  await page.click('mcp-add-server >>> button[type="submit"]');
+  await page.click('mcp-add-server >>> button[name="add"]');
 }
 
 /** Polls `probe` every 100 ms until it returns a truthy value; fails naming `what` after the timeout. */

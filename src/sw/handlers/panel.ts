@@ -21,12 +21,14 @@ import { checkServerUrl } from '../../common/url-rules.js';
 import { newOAuthAuth, oauthPanelHandlers, type OAuthHandlerDeps } from './panel-oauth.js';
 import { stepUpPanelHandlers } from './panel-step-up.js';
 import { managePanelHandlers, type ManageHandlerDeps } from './panel-manage.js';
+import { editPanelHandlers, type EditHandlerDeps } from './panel-edit.js';
+import { purposeFor, seal } from '../../storage/seal.js';
 import { authConfigOf } from '../chrome/oauth-runtime.js';
 import { truncateToolResult } from '../use/truncate.js';
 import { clearRequestLog } from '../../storage/request-log.js';
 
 /** Everything the panel's handlers use; main.ts builds each object and hands them in here. */
-export interface PanelApiDeps extends OAuthHandlerDeps, ManageHandlerDeps {
+export interface PanelApiDeps extends OAuthHandlerDeps, ManageHandlerDeps, Omit<EditHandlerDeps, 'auth' | 'configStore'> {
   configStore: ConfigStore;
   stepUps: Pick<StepUpTracker, 'track' | 'grant'>;
   state(): PanelState;
@@ -70,7 +72,16 @@ export function createPanelApi(deps: PanelApiDeps) {
           enabled: true,
           disabledTools: [],
           connectOnStartup: true,
+          ...(p.connectTimeoutMs !== undefined ? { connectTimeoutMs: p.connectTimeoutMs } : {}),
         };
+        if (p.headers?.length) {
+          config.headers = await Promise.all(
+            p.headers.map(async (h) => ({
+              name: h.name,
+              value: await seal(h.value, purposeFor('header', { serverId, headerName: h.name })),
+            })),
+          );
+        }
         return [...servers, config];
       });
       return { serverId };
@@ -131,6 +142,7 @@ export function createPanelApi(deps: PanelApiDeps) {
     ...oauthPanelHandlers(deps),
     ...stepUpPanelHandlers(deps),
     ...managePanelHandlers(deps),
+    ...editPanelHandlers(deps),
   };
 
   return async function handle(message: unknown): Promise<Result<unknown>> {

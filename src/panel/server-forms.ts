@@ -1,0 +1,92 @@
+/**
+ * Wires the guided add and the settings forms to the worker (issue 16). Chrome's host-permission
+ * dialog is opened synchronously inside the click that needs it (SPEC L1) — Continue of the add,
+ * and the Save that moves a server to another origin — before anything is awaited.
+ */
+import { AddServerEvent, ProbeServerEvent, ServerSettingsRequestEvent, UpdateServerEvent } from '../components/events.js';
+import { t } from '../components/i18n.js';
+import type { McpAddServerElement } from '../components/mcp-add-server.js';
+import type { McpServerSettingsElement } from '../components/mcp-server-settings.js';
+import type { PanelMethod, PanelParams, PanelValue } from '../protocol/panel.js';
+import { originPattern } from '../common/url-rules.js';
+
+type Call = <M extends PanelMethod>(
+  type: M,
+  params: PanelParams<M>,
+) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }>;
+
+export interface ServerFormsDeps {
+  call: Call;
+}
+
+function requestOrigin(url: string): Promise<boolean> {
+  return chrome.permissions.request({ origins: [originPattern(url)] }).catch(() => false);
+}
+
+/** The element an event came from (events are composed: it is the first of the path). */
+const sourceOf = <T>(e: Event) => e.composedPath()[0] as T;
+
+export function setUpServerForms({ call }: ServerFormsDeps) {
+  document.addEventListener(ProbeServerEvent.type, (e) => {
+    const form = sourceOf<McpAddServerElement>(e);
+    const permission = requestOrigin(e.url);
+    void (async () => {
+      if (!(await permission)) return form.showProbe({ denied: new URL(e.url).origin });
+      form.showChecking();
+      const r = await call('panel:probe-server', { url: e.url });
+      form.showProbe(r.ok ? { ok: true, ...r.value } : r);
+    })();
+  });
+
+  document.addEventListener(AddServerEvent.type, (e) => {
+    const form = sourceOf<McpAddServerElement>(e);
+    const { name, url, authKind, token, clientId, clientSecret, scopes, clientMetadataUrl, headers, connectTimeoutMs } = e.detail;
+    // Usually granted at Continue already; asked again in this click in case it was refused there.
+    const permission = requestOrigin(url);
+    void (async () => {
+      const granted = await permission;
+      const auth =
+        authKind === 'oauth'
+          ? {
+              kind: 'oauth' as const,
+              ...(clientId ? { clientId } : {}),
+              ...(clientSecret ? { clientSecret } : {}),
+              ...(scopes ? { scopes } : {}),
+              ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
+            }
+          : authKind === 'bearer' && token
+            ? { kind: 'bearer' as const, token }
+            : { kind: 'none' as const };
+      const r = await call('panel:add-server', {
+        name,
+        url,
+        auth,
+        ...(headers ? { headers } : {}),
+        ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
+      });
+      if (!r.ok) form.showResult(r);
+      else if (!granted) form.showResult({ ok: false, message: t('permissionDenied', new URL(url).origin) });
+      else form.showResult({ ok: true });
+    })();
+  });
+
+  document.addEventListener(ServerSettingsRequestEvent.type, (e) => {
+    const form = sourceOf<McpServerSettingsElement>(e);
+    void call('panel:get-server-settings', { serverId: e.serverId }).then((r) => {
+      if (form.server?.id !== e.serverId) return;
+      if (r.ok) form.settings = r.value;
+      else form.showError(r.message);
+    });
+  });
+
+  document.addEventListener(UpdateServerEvent.type, (e) => {
+    const form = sourceOf<McpServerSettingsElement>(e);
+    const permission = e.newOrigin ? requestOrigin(e.detail.url) : Promise.resolve(true);
+    void (async () => {
+      const granted = await permission;
+      const r = await call('panel:update-server', e.detail);
+      if (!r.ok) return form.showSaveResult(r);
+      form.showSaveResult(granted ? { ok: true } : { ok: true, note: t('permissionDeniedSaved', new URL(e.detail.url).origin) });
+    })();
+  });
+}

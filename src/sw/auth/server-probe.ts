@@ -1,0 +1,87 @@
+/**
+ * The guided add's probe (issue 16): the `initialize` a client would send, without credentials,
+ * tells which authorization the server calls for — a 200 needs none (and names the server in
+ * `serverInfo`), a 401 whose protected resource metadata names an authorization server calls for
+ * OAuth (SPEC E3), any other 401 or a 403 for a bearer token. A session the probe opened is ended
+ * at once, so nothing stays open on the server.
+ */
+import { RemoteError } from '../../protocol/result.js';
+import { errorText, guardedFetch, readBodyCapped } from './bounded-fetch.js';
+import { endSession, INITIALIZE } from './challenge-probe.js';
+import { fetchProtectedResourceMetadata } from './discovery.js';
+import type { FetchLike } from './ports.js';
+import { parseBearerChallenge } from './www-authenticate.js';
+
+export interface ProbeResult {
+  authKind: 'none' | 'bearer' | 'oauth';
+  name?: string;
+}
+
+const PROBE_TIMEOUT_MS = 10_000;
+const MAX_PROBE_BODY = 256 * 1024;
+const MAX_NAME = 120;
+
+/** `serverInfo.title ?? serverInfo.name` of an initialize result, in JSON or in an SSE `data:` line. */
+export function serverNameOf(body: string): string | undefined {
+  const candidates = [body, ...body.split(/\r?\n/).flatMap((line) => (line.startsWith('data:') ? [line.slice(5).trim()] : []))];
+  for (const text of candidates) {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    const info = (json as { result?: { serverInfo?: { title?: unknown; name?: unknown } } } | null)?.result?.serverInfo;
+    const name = [info?.title, info?.name].find((v): v is string => typeof v === 'string' && v.trim() !== '');
+    if (name) return name.trim().replace(/\s+/g, ' ').slice(0, MAX_NAME);
+  }
+  return undefined;
+}
+
+async function hasAuthorizationServer(fetchFn: FetchLike, url: string, header: string | null): Promise<boolean> {
+  const challenge = parseBearerChallenge(header?.slice(0, 16 * 1024));
+  try {
+    const found = await fetchProtectedResourceMetadata(fetchFn, url, challenge?.resourceMetadata);
+    return !!found?.prm.authorization_servers?.length;
+  } catch {
+    // Metadata that exists but cannot be read still says the server uses OAuth; Authorize explains the fault.
+    return !!challenge?.resourceMetadata;
+  }
+}
+
+export async function probeServer(fetchFn: FetchLike, url: string): Promise<ProbeResult> {
+  const origin = new URL(url).origin;
+  let res: Response;
+  try {
+    res = await guardedFetch(
+      fetchFn,
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: INITIALIZE,
+        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+      },
+      'MCP endpoint',
+    );
+  } catch (e) {
+    throw new RemoteError({ code: 'network', message: `Could not reach ${origin}: ${errorText(e)}` });
+  }
+  const sessionId = res.headers.get('mcp-session-id');
+  if (res.ok) {
+    const body = await readBodyCapped(res, url, 'MCP endpoint', MAX_PROBE_BODY).catch(() => new Uint8Array(0));
+    if (sessionId) await endSession(fetchFn, url, sessionId);
+    const name = serverNameOf(new TextDecoder().decode(body));
+    return { authKind: 'none', ...(name ? { name } : {}) };
+  }
+  await res.body?.cancel().catch(() => undefined);
+  if (res.status === 401) {
+    return { authKind: (await hasAuthorizationServer(fetchFn, url, res.headers.get('www-authenticate'))) ? 'oauth' : 'bearer' };
+  }
+  if (res.status === 403) return { authKind: 'bearer' };
+  throw new RemoteError({
+    code: 'http-status',
+    message: `${origin} answered HTTP ${res.status} to an MCP initialize: check that the URL is the server's MCP endpoint.`,
+    httpStatus: res.status,
+  });
+}
