@@ -12,6 +12,7 @@ import type { WireErrorCode } from '../protocol/error-codes.js';
 import { setUpUsePanel } from './use-servers.js';
 import { setUpManagePanel } from './manage-panel.js';
 import { setUpStepUp } from './step-up.js';
+import { setUpActivity } from './activity.js';
 
 defineAll();
 
@@ -53,10 +54,12 @@ const onUsePush = setUpUsePanel({
 });
 const stepUp = setUpStepUp({ call, after: runner });
 const ping = setUpManagePanel({ call, list, importer: document.querySelector('mcp-import')! });
+const onActivityPush = setUpActivity({ call });
 
 function connectPort() {
   const port = chrome.runtime.connect({ name: PANEL_PORT });
   port.onMessage.addListener(onUsePush);
+  port.onMessage.addListener(onActivityPush);
   port.onMessage.addListener((message) => {
     const push = PanelPushSchema.safeParse(message);
     if (!push.success) return;

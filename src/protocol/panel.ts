@@ -11,6 +11,7 @@ import { ErrorActionSchema, WireErrorCodeSchema } from './error-codes.js';
 import { UsePanelRequestSchemas, UsePanelResponseSchemas } from './panel-use.js';
 import { OAuthPanelRequestSchemas, OAuthPanelResponseSchemas } from './panel-oauth.js';
 import { ManagePanelRequestSchemas, ManagePanelResponseSchemas } from './panel-manage.js';
+import { ActivityPanelRequestSchemas, ActivityPanelResponseSchemas } from './panel-activity.js';
 
 export const PANEL_PORT = 'mcp-panel';
 
@@ -104,6 +105,7 @@ export const PanelRequestSchemas = {
   ...UsePanelRequestSchemas,
   ...OAuthPanelRequestSchemas,
   ...ManagePanelRequestSchemas,
+  ...ActivityPanelRequestSchemas,
 } as const;
 
 const PanelResponseSchemas = {
@@ -119,6 +121,7 @@ const PanelResponseSchemas = {
   ...UsePanelResponseSchemas,
   ...OAuthPanelResponseSchemas,
   ...ManagePanelResponseSchemas,
+  ...ActivityPanelResponseSchemas,
 } as const;
 
 export type PanelMethod = keyof typeof PanelRequestSchemas;

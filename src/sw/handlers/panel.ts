@@ -20,6 +20,8 @@ import { checkServerUrl } from '../../common/url-rules.js';
 import { newOAuthAuth, oauthPanelHandlers, type OAuthHandlerDeps } from './panel-oauth.js';
 import { stepUpPanelHandlers } from './panel-step-up.js';
 import { managePanelHandlers, type ManageHandlerDeps } from './panel-manage.js';
+import { activityPanelHandlers } from './panel-activity.js';
+import type { ApprovalStore } from '../use/approval-store.js';
 import { authConfigOf } from '../chrome/oauth-runtime.js';
 import { truncateToolResult } from '../use/truncate.js';
 import { clearRequestLog } from '../../storage/request-log.js';
@@ -32,6 +34,8 @@ export interface PanelApiDeps extends OAuthHandlerDeps, ManageHandlerDeps {
   newOperationId(): string;
   /** Approval and cancellation handlers (src/sw/use/use-servers.ts). */
   useHandlers: UseHandlers;
+  /** "Always allow" grants, listed and revoked from the Activity view. */
+  grants: Pick<ApprovalStore, 'list' | 'revoke' | 'revokeAll'>;
 }
 
 type UseHandlers = { [M in keyof typeof UsePanelRequestSchemas]: (p: PanelParams<M>) => Promise<PanelValue<M>> };
@@ -125,6 +129,7 @@ export function createPanelApi(deps: PanelApiDeps) {
     ...oauthPanelHandlers(deps),
     ...stepUpPanelHandlers(deps),
     ...managePanelHandlers(deps),
+    ...activityPanelHandlers({ grants: deps.grants, views: () => manager.views() }),
   };
 
   return async function handle(message: unknown): Promise<Result<unknown>> {
