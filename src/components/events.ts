@@ -101,11 +101,41 @@ export class BulkToolToggleEvent extends Event {
   }
 }
 
-/** A log drawer was opened or refreshed; the receiver answers with `drawer.entries = …`. */
+/**
+ * An activity log came into view or was refreshed; the receiver answers with `log.entries = …`.
+ * An empty `serverId` asks for every server's log.
+ */
 export class LogRequestEvent extends Event {
   static readonly type = 'mcp-log-request';
   constructor(readonly serverId: string) {
     super(LogRequestEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+/** The grants list came into view or was refreshed; the receiver answers with `list.grants = …`. */
+export class GrantsRequestEvent extends Event {
+  static readonly type = 'mcp-grants-request';
+  constructor() {
+    super(GrantsRequestEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+/** Revoke one "always allow" grant, or every grant when `grant` is absent (SPEC G1, K3). */
+export class RevokeGrantEvent extends Event {
+  static readonly type = 'mcp-revoke-grant';
+  constructor(readonly grant?: { serverId: string; tool: string }) {
+    super(RevokeGrantEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+/**
+ * Dispatched on `document` by the panel's wiring when the worker says the log or the grants
+ * changed; the Activity elements listen for it and ask again when they are on screen.
+ */
+export class ActivityChangedEvent extends Event {
+  static readonly type = 'mcp-activity-changed';
+  constructor(readonly what: 'log' | 'grants') {
+    super(ActivityChangedEvent.type);
   }
 }
 
@@ -227,6 +257,9 @@ interface PanelEventMap {
   'mcp-run-tool': RunToolEvent;
   'mcp-bulk-tool-toggle': BulkToolToggleEvent;
   'mcp-log-request': LogRequestEvent;
+  'mcp-grants-request': GrantsRequestEvent;
+  'mcp-revoke-grant': RevokeGrantEvent;
+  'mcp-activity-changed': ActivityChangedEvent;
   'mcp-import-preview': ImportPreviewEvent;
   'mcp-import-apply': ImportApplyEvent;
   'mcp-export-config': ExportConfigEvent;

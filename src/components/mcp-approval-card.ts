@@ -1,7 +1,9 @@
 /**
- * One tool call waiting for the user's approval (SPEC G1, K3): who asks, which tool on which
- * server, the exact arguments, and the server's annotations — shown as the server's own claims,
- * since they never relax approval. Three answers: allow once, always allow this tool, deny.
+ * One tool call waiting for the user's approval (SPEC G1, K3): who asks, which tool (its title
+ * and name) on which server, the arguments as name → value (the exact JSON one click away), and
+ * the server's annotations in plain words, each marked as the server's unverified claim, since
+ * they never relax approval. Three answers: allow once, always allow this tool, deny; "always"
+ * is behind "More options" unless the server says the tool only reads data.
  * A card whose call is `gone` (the worker restarted while it waited) says that nothing was run
  * and offers only Dismiss. Every server-provided string is text.
  */
@@ -12,21 +14,61 @@ import { ApprovalDecisionEvent, ApprovalDismissEvent } from './events.js';
 import { t } from './i18n.js';
 
 const css = sheet(`
-:host { border: 2px solid var(--accent, #1a73e8); border-radius: 8px; padding: 8px; margin: 6px 0; }
-:host([status="gone"]) { border-color: #8888; }
-h3 { margin: 0 0 4px; font-size: 14px; }
-pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 12em; overflow: auto; border: 1px solid #8885; border-radius: 6px; padding: 6px; margin: 4px 0; }
-.actions { display: flex; gap: 6px; flex-wrap: wrap; }
+:host { border: 2px solid var(--accent); border-radius: var(--radius); padding: var(--space-2); margin: var(--space-2) 0; }
+:host([status="gone"]) { border-color: var(--border); }
+h3 { margin: 0 0 var(--space-1); font-size: var(--text-body); }
+ul.claims { margin: var(--space-1) 0; padding-inline-start: var(--space-4, 16px); }
+.claims [data-claim="destructive"], .claims [data-claim="none"] { color: var(--danger); }
+dl { display: grid; grid-template-columns: minmax(0, max-content) minmax(0, 1fr); gap: var(--space-1) var(--space-2); margin: var(--space-1) 0; }
+dt { font-weight: 500; overflow-wrap: anywhere; }
+dd { margin: 0; overflow-wrap: anywhere; white-space: pre-wrap; max-height: 8em; overflow: auto; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 12em; overflow: auto; border: 1px solid var(--border); border-radius: var(--radius); padding: var(--space-1); margin: var(--space-1) 0; }
+details { margin: var(--space-1) 0; }
+summary { cursor: pointer; }
+.actions { display: flex; gap: var(--space-2); flex-wrap: wrap; margin-top: var(--space-2); }
 `);
 
-const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+type Annotations = NonNullable<ApprovalView['annotations']>;
+type Claim = { kind: 'read-only' | 'destructive' | 'additive' | 'idempotent' | 'open-world' | 'closed-world' | 'none'; text: string };
 
-/** Annotation flags as plain words, e.g. `readOnlyHint=true, openWorldHint=false`. */
-function describeHints(annotations: ApprovalView['annotations']): string {
-  if (!annotations) return '';
-  return HINTS.filter((h) => typeof annotations[h] === 'boolean')
-    .map((h) => `${h}=${String(annotations[h])}`)
-    .join(', ');
+/**
+ * What the server claims about the tool, in plain words, each marked as unverified. A tool that
+ * claims nothing is described as one that may change or delete data, which is what the MCP
+ * defaults (`readOnlyHint: false`, `destructiveHint: true`) mean.
+ */
+function claimsOf(annotations: ApprovalView['annotations']): Claim[] {
+  const a: Annotations = annotations ?? {};
+  const claims: Claim[] = [];
+  if (a.readOnlyHint === true && a.destructiveHint !== true) claims.push({ kind: 'read-only', text: t('claimReadOnly') });
+  else if (a.destructiveHint === true) claims.push({ kind: 'destructive', text: t('claimDestructive') });
+  else if (a.destructiveHint === false) claims.push({ kind: 'additive', text: t('claimAdditive') });
+  if (a.readOnlyHint !== true && a.idempotentHint === true) claims.push({ kind: 'idempotent', text: t('claimIdempotent') });
+  if (a.openWorldHint === true) claims.push({ kind: 'open-world', text: t('claimOpenWorld') });
+  if (a.openWorldHint === false) claims.push({ kind: 'closed-world', text: t('claimClosedWorld') });
+  if (claims.length === 0 || (a.readOnlyHint !== true && typeof a.destructiveHint !== 'boolean'))
+    claims.push({ kind: 'none', text: t('claimNothing') });
+  return claims;
+}
+
+/**
+ * "Always allow" is offered next to the other answers only for a tool the server says only reads
+ * data. Any other tool may delete or overwrite data, so the standing grant sits behind "More
+ * options" with a warning: one extra click for the choice that stops future questions.
+ */
+function offersAlwaysDirectly(annotations: ApprovalView['annotations']): boolean {
+  return annotations?.readOnlyHint === true && annotations.destructiveHint !== true;
+}
+
+/** The arguments as name → value rows when they are a complete JSON object; otherwise undefined. */
+function argumentRows(json: string): [string, string][] | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return undefined; // cut for display: shown as the raw text
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  return Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v, null, 2)]);
 }
 
 export class McpApprovalCardElement extends ElementBase {
@@ -55,10 +97,9 @@ export class McpApprovalCardElement extends ElementBase {
     const gone = a.status === 'gone';
     if (gone) this.setAttribute('status', 'gone');
     else this.removeAttribute('status');
-    // A gone card has nothing left to decide: the server's claims about the tool would only be noise.
-    const hints = gone ? '' : describeHints(a.annotations);
-    const button = (decision: 'once' | 'always' | 'deny', label: string) => {
-      const b = el('button', { type: 'button', 'data-decision': decision }, label);
+    const tool = a.toolTitle ? `${a.toolTitle} (${a.tool})` : a.tool;
+    const button = (decision: 'once' | 'always' | 'deny', label: string, role?: string) => {
+      const b = el('button', { type: 'button', 'data-decision': decision, ...(role ? { 'data-role': role } : {}) }, label);
       b.addEventListener('click', () => {
         for (const other of root.querySelectorAll('button')) other.disabled = true;
         this.emit(new ApprovalDecisionEvent(a.id, decision));
@@ -70,23 +111,54 @@ export class McpApprovalCardElement extends ElementBase {
       dismiss.disabled = true;
       this.emit(new ApprovalDismissEvent(a.id));
     });
+    const rows = argumentRows(a.argumentsJson);
+    const raw = el('pre', { class: 'arguments', tabindex: '0', 'aria-label': t('approvalArgumentsJson') }, a.argumentsJson);
+    const args = !rows
+      ? raw
+      : el(
+          'div',
+          { class: 'args' },
+          rows.length
+            ? el('dl', { 'aria-label': t('approvalArguments') }, ...rows.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]))
+            : el('p', { class: 'muted' }, t('approvalNoArguments')),
+          el('details', { class: 'json' }, el('summary', {}, t('approvalArgumentsJson')), raw),
+        );
+    let actions: HTMLElement;
+    if (gone) actions = el('div', { class: 'actions' }, dismiss);
+    else if (offersAlwaysDirectly(a.annotations))
+      actions = el(
+        'div',
+        { class: 'actions' },
+        button('once', t('allowOnce'), 'primary'),
+        button('always', t('allowAlways')),
+        button('deny', t('deny'), 'danger'),
+      );
+    else
+      actions = el(
+        'div',
+        {},
+        el('div', { class: 'actions' }, button('once', t('allowOnce'), 'primary'), button('deny', t('deny'), 'danger')),
+        el(
+          'details',
+          { class: 'more' },
+          el('summary', {}, t('approvalMoreOptions')),
+          el('p', { class: 'always-warning' }, t('approvalAlwaysWarning')),
+          el('div', { class: 'actions' }, button('always', t('allowAlways'))),
+        ),
+      );
+    // A gone card has nothing left to decide: the server's claims about the tool would only be noise.
+    const claims = gone ? [] : claimsOf(a.annotations);
     const section = el(
       'section',
       gone
         ? { role: 'group', 'aria-labelledby': 'title', 'aria-describedby': 'gone' }
-        : { role: 'alertdialog', 'aria-labelledby': 'title', 'aria-describedby': 'from' },
+        : { role: 'alertdialog', 'aria-labelledby': 'title', 'aria-describedby': 'from claims' },
       el('h3', { id: 'title' }, t(gone ? 'approvalGoneTitle' : 'approvalTitle')),
       gone ? el('p', { id: 'gone', class: 'gone' }, t('approvalGone')) : null,
-      el(
-        'p',
-        { id: 'from', class: 'from' },
-        t('approvalFrom', a.agentName, a.toolTitle ? `${a.toolTitle} (${a.tool})` : a.tool, a.serverName),
-      ),
-      hints ? el('p', { class: 'hints muted' }, t('approvalHints', hints)) : null,
-      el('pre', { class: 'arguments', 'aria-label': t('argumentsJson') }, a.argumentsJson),
-      gone
-        ? el('div', { class: 'actions' }, dismiss)
-        : el('div', { class: 'actions' }, button('once', t('allowOnce')), button('always', t('allowAlways')), button('deny', t('deny'))),
+      el('p', { id: 'from', class: 'from' }, t('approvalFrom', a.agentName, tool, a.serverName)),
+      claims.length ? el('ul', { id: 'claims', class: 'claims' }, ...claims.map((c) => el('li', { 'data-claim': c.kind }, c.text))) : null,
+      args,
+      actions,
     );
     root.replaceChildren(section);
   }

@@ -259,7 +259,9 @@ export class McpServerCardElement extends ElementBase {
   readonly #warningsList = el('ul');
   readonly #warnings = el('details', { class: 'warnings' }, this.#warningsSummary, this.#warningsList);
   readonly #tools = document.createElement('mcp-tool-list');
-  readonly #log = document.createElement('mcp-log-drawer');
+  readonly #log = document.createElement('mcp-activity-log');
+  /** Collapsed: the log asks the worker for its entries only once opened. */
+  readonly #logDrawer = el('details', { class: 'log' }, el('summary', {}, t('requestLog')), this.#log);
   readonly #article: HTMLElement = el(
     'article',
     {},
@@ -272,6 +274,6 @@ export class McpServerCardElement extends ElementBase {
     this.#actions,
     this.#ping,
     this.#tools,
-    this.#log,
+    this.#logDrawer,
   );
 }

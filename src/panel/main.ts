@@ -14,6 +14,7 @@ import { setUpManagePanel } from './manage-panel.js';
 import { setUpStepUp } from './step-up.js';
 import { isChatApproval, setUpChat } from './chat.js';
 import { setUpServerForms } from './server-forms.js';
+import { setUpActivity } from './activity.js';
 
 defineAll();
 
@@ -57,11 +58,13 @@ const chat = setUpChat({ call, fallbackHost: document.querySelector('main')! });
 const stepUp = setUpStepUp({ call, after: runner });
 setUpServerForms({ call });
 const ping = setUpManagePanel({ call, list, importer: document.querySelector('mcp-import')! });
+const onActivityPush = setUpActivity({ call });
 
 function connectPort() {
   const port = chrome.runtime.connect({ name: PANEL_PORT });
   port.onMessage.addListener(onUsePush);
   port.onMessage.addListener(chat.onPush);
+  port.onMessage.addListener(onActivityPush);
   port.onMessage.addListener((message) => {
     const push = PanelPushSchema.safeParse(message);
     if (!push.success) return;

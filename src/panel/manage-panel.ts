@@ -1,14 +1,13 @@
 /**
  * Wires the management elements to the worker: bulk tool toggles (K2), import preview and
- * apply (B2, B3), export download (B4), the request log drawer (J2) and "Test connection" (J3).
+ * apply (B2, B3), export download (B4) and "Test connection" (J3).
  * The host-permission request for imported origins is made synchronously inside the Import
  * click, before anything is awaited (SPEC L1).
  */
 import { downloadText } from '../components/download.js';
-import { BulkToolToggleEvent, ExportConfigEvent, ImportApplyEvent, ImportPreviewEvent, LogRequestEvent } from '../components/events.js';
+import { BulkToolToggleEvent, ExportConfigEvent, ImportApplyEvent, ImportPreviewEvent } from '../components/events.js';
 import { t } from '../components/i18n.js';
 import type { McpImportElement } from '../components/mcp-import.js';
-import type { McpLogDrawerElement } from '../components/mcp-log-drawer.js';
 import type { McpServerListElement } from '../components/mcp-server-list.js';
 import type { PanelMethod, PanelParams, PanelValue } from '../protocol/panel.js';
 import { originPattern } from '../common/url-rules.js';
@@ -29,13 +28,6 @@ export interface ManagePanelDeps {
 export function setUpManagePanel({ call, list, importer }: ManagePanelDeps) {
   document.addEventListener(BulkToolToggleEvent.type, (e) => {
     void call('panel:set-disabled-tools', { serverId: e.serverId, disabledTools: e.disabledTools });
-  });
-
-  document.addEventListener(LogRequestEvent.type, (e) => {
-    const drawer = e.composedPath()[0] as McpLogDrawerElement;
-    void call('panel:get-log', { serverId: e.serverId }).then((r) => {
-      if (r.ok) drawer.entries = r.value.entries;
-    });
   });
 
   document.addEventListener(ImportPreviewEvent.type, (e) => {

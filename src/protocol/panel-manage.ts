@@ -1,12 +1,11 @@
 /**
- * Panel requests for managing servers in bulk (SPEC B2–B4, J2, K2): bulk tool toggles,
- * paste-JSON import (preview, then apply), export, and the request log. Kept apart from
+ * Panel requests for managing servers in bulk (SPEC B2–B4, K2): bulk tool toggles,
+ * paste-JSON import (preview, then apply) and export. Kept apart from
  * panel.ts, which spreads these tables into its own.
  */
 import * as z from 'zod/mini';
 import { ImportPreviewSchema } from '../import/import-schema.js';
 import { MAX_INPUT_BYTES, MAX_TOOLS, MAX_TOOL_NAME_LENGTH } from '../import/limits.js';
-import { RequestLogViewSchema } from './request-log-view.js';
 
 const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
 const importText = z.string().check(z.minLength(1), z.maxLength(MAX_INPUT_BYTES));
@@ -25,7 +24,6 @@ export const ManagePanelRequestSchemas = {
     overwrite: z.array(z.string().check(z.maxLength(200))).check(z.maxLength(200)),
   }),
   'panel:export': z.object({}),
-  'panel:get-log': z.object({ serverId }),
 } as const;
 
 const ImportApplyResultSchema = z.object({
@@ -40,5 +38,4 @@ export const ManagePanelResponseSchemas = {
   'panel:import-apply': ImportApplyResultSchema,
   /** The export document as JSON text, ready to download, and how many servers it holds. */
   'panel:export': z.object({ json: z.string(), count: z.number() }),
-  'panel:get-log': RequestLogViewSchema,
 } as const;

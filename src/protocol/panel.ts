@@ -13,6 +13,7 @@ import { OAuthPanelRequestSchemas, OAuthPanelResponseSchemas } from './panel-oau
 import { ManagePanelRequestSchemas, ManagePanelResponseSchemas } from './panel-manage.js';
 import { ChatPanelRequestSchemas, ChatPanelResponseSchemas } from './panel-chat.js';
 import { EditPanelRequestSchemas, EditPanelResponseSchemas } from './panel-edit.js';
+import { ActivityPanelRequestSchemas, ActivityPanelResponseSchemas } from './panel-activity.js';
 
 export const PANEL_PORT = 'mcp-panel';
 
@@ -120,6 +121,7 @@ export const PanelRequestSchemas = {
   ...ManagePanelRequestSchemas,
   ...ChatPanelRequestSchemas,
   ...EditPanelRequestSchemas,
+  ...ActivityPanelRequestSchemas,
 } as const;
 
 const PanelResponseSchemas = {
@@ -137,6 +139,7 @@ const PanelResponseSchemas = {
   ...ManagePanelResponseSchemas,
   ...ChatPanelResponseSchemas,
   ...EditPanelResponseSchemas,
+  ...ActivityPanelResponseSchemas,
 } as const;
 
 export type PanelMethod = keyof typeof PanelRequestSchemas;

@@ -1,13 +1,22 @@
 /**
  * The request-log entries as the panel receives them (SPEC J2). A separate schema from the
  * stored type so the panel validates what the worker sends; bodies are optional and opaque
- * (already redacted by the worker before they were stored).
+ * (already redacted by the worker before they were stored). Each entry names its server, since
+ * the Activity view shows every server's log at once.
  */
 import * as z from 'zod/mini';
 
+/** How many entries one answer carries at most (every server's log together). */
+export const MAX_LOG_VIEW_ENTRIES = 1000;
+
 const RequestLogEntryViewSchema = z.object({
+  serverId: z.string().check(z.maxLength(32)),
+  serverName: z.string().check(z.maxLength(256)),
   at: z.number(),
   method: z.string().check(z.maxLength(256)),
+  subject: z.optional(z.string().check(z.maxLength(1024))),
+  direction: z.optional(z.literal('in')),
+  notification: z.optional(z.literal(true)),
   durationMs: z.number(),
   status: z.union([z.enum(['ok', 'error']), z.number()]),
   requestBytes: z.number(),
@@ -19,5 +28,5 @@ const RequestLogEntryViewSchema = z.object({
 export type RequestLogEntryView = z.infer<typeof RequestLogEntryViewSchema>;
 
 export const RequestLogViewSchema = z.object({
-  entries: z.array(RequestLogEntryViewSchema).check(z.maxLength(200)),
+  entries: z.array(RequestLogEntryViewSchema).check(z.maxLength(MAX_LOG_VIEW_ENTRIES)),
 });

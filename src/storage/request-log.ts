@@ -24,8 +24,17 @@ export const MAX_LOGGED_BODY_CHARS = 16 * 1024;
 export interface RequestLogEntry {
   /** Epoch milliseconds when the request started. */
   at: number;
-  /** JSON-RPC method, or the HTTP step (e.g. `oauth:token`) for non-MCP requests. */
+  /**
+   * JSON-RPC method (`tools/call`, `initialize`, `notifications/cancelled`), or the step of
+   * non-MCP traffic (`oauth:token`, `session:close`).
+   */
   method: string;
+  /** What the method acts on: a tool or prompt name, a resource URI. */
+  subject?: string;
+  /** `in`: the server asked or notified (e.g. `elicitation/create`); absent: we sent it. */
+  direction?: 'in';
+  /** A JSON-RPC notification (no answer expected); absent: a request. */
+  notification?: true;
   durationMs: number;
   status: 'ok' | 'error' | number;
   requestBytes: number;
@@ -73,6 +82,13 @@ export async function readRequestLog(serverId: string): Promise<RequestLogEntry[
   return rows.map((r) => r.entry);
 }
 
+/** Every server's entries, in the order they were stored. */
+export async function readAllRequestLogs(): Promise<{ serverId: string; entry: RequestLogEntry }[]> {
+  const tx = (await openStorageDb()).transaction(STORE_REQUEST_LOG, 'readonly');
+  const rows = (await idbRequest(tx.objectStore(STORE_REQUEST_LOG).getAll())) as Row[];
+  return rows.map((r) => ({ serverId: r.serverId, entry: r.entry }));
+}
+
 /** Empties one server's log (the server was removed). */
 export async function clearRequestLog(serverId: string): Promise<void> {
   const tx = (await openStorageDb()).transaction(STORE_REQUEST_LOG, 'readwrite');
@@ -90,6 +106,9 @@ function sanitize(entry: RequestLogEntry): RequestLogEntry {
   const out: RequestLogEntry = {
     at: entry.at,
     method: String(entry.method).slice(0, 256),
+    ...(entry.subject !== undefined ? { subject: (redact(String(entry.subject)) as string).slice(0, 1024) } : {}),
+    ...(entry.direction === 'in' ? { direction: 'in' as const } : {}),
+    ...(entry.notification ? { notification: true as const } : {}),
     durationMs: entry.durationMs,
     status: entry.status,
     requestBytes: entry.requestBytes,

@@ -7,11 +7,12 @@
  */
 import { OFFSCREEN_PORT } from '../protocol/offscreen.js';
 import { PANEL_PORT, type PanelState } from '../protocol/panel.js';
+import type { ActivityPanelPush } from '../protocol/panel-activity.js';
 import { SERVERS_KEY } from '../storage/config-schema.js';
 import { ConfigStore, type InvalidEntry } from '../storage/config-store.js';
 import { InteractionStore } from '../storage/interaction-store.js';
 import { chromeArea } from '../storage/ports.js';
-import { appendRequestLog } from '../storage/request-log.js';
+import { appendRequestLog, type RequestLogEntry } from '../storage/request-log.js';
 import { TokenStore } from '../storage/token-store.js';
 import { outgoingFetch } from '../common/outgoing-fetch.js';
 import { originPattern } from '../common/url-rules.js';
@@ -52,6 +53,25 @@ const configStore = new ConfigStore(chromeArea(chrome.storage.local));
 const configOf = async (id: string) => (await configStore.read()).servers.find((s) => s.id === id);
 
 /** Access tokens in the session area only; refresh tokens and clients sealed in the config (F1, F2). */
+const panels = new Set<chrome.runtime.Port>();
+
+/** Tells open panels that the request log or the grants changed; log changes at most once a second. */
+let logPushQueued = false;
+function pushActivity(what: ActivityPanelPush['what']) {
+  const send = () => {
+    for (const p of panels) p.postMessage({ type: 'panel:activity-changed', what } satisfies ActivityPanelPush);
+  };
+  if (what === 'grants') return send();
+  if (logPushQueued) return;
+  logPushQueued = true;
+  setTimeout(() => {
+    logPushQueued = false;
+    send();
+  }, 1000);
+}
+/** Every request-log write of the worker: stored redacted, then announced to the open panels. */
+const appendLog = (serverId: string, entry: RequestLogEntry) => appendRequestLog(serverId, entry).then(() => pushActivity('log'));
+
 const credentialStore = new ChromeCredentialStore(configStore, new TokenStore(chromeArea(chrome.storage.session)));
 const authManager = new AuthManager({
   fetch: outgoingFetch,
@@ -59,7 +79,7 @@ const authManager = new AuthManager({
   fetchFor: (serverId) =>
     withOAuthTrafficLog(
       outgoingFetch,
-      (entry) => appendRequestLog(serverId, entry),
+      (entry) => appendLog(serverId, entry),
       Date.now,
       (write) => void setTimeout(write, 0),
     ),
@@ -83,20 +103,21 @@ let authorizing = 0;
 const offscreen = new OffscreenHost();
 const importChannel = new ImportChannel(() => offscreen.ensure());
 const worker = new McpWorkerClient(() => offscreen.ensure());
+// The log entry is written one task later (setTimeout 0), after the answer has been sent: its
+// sizes, redaction and IndexedDB work (~0.5 ms per call) stay off the call's critical path.
+const loggedRequest = withRequestLogging(
+  (method, params) => worker.request(method, params),
+  appendLog,
+  Date.now,
+  (write) => void setTimeout(write, 0),
+);
 /**
  * Every request to the offscreen host, from the manager and from the prompt/resource/elicitation
  * handlers alike: OAuth tokens ride in the connect headers and a 401 refreshes and resends once
  * (oauth-requests.ts); every request is recorded in the server's log, redacted (SPEC J2).
  */
 const request = withOAuthRetry({
-  // The log entry is written one task later (setTimeout 0), after the answer has been sent: its
-  // sizes, redaction and IndexedDB work (~0.5 ms per call) stay off the call's critical path.
-  request: withRequestLogging(
-    (method, params) => worker.request(method, params),
-    appendRequestLog,
-    Date.now,
-    (write) => void setTimeout(write, 0),
-  ),
+  request: loggedRequest,
   auth: authManager,
   configOf,
   authConfigOf,
@@ -115,7 +136,6 @@ const manager = new McpManager({
 const stepUps = new StepUpTracker({ auth: authManager, configOf, authConfigOf, handOver: request.handTokenToLiveSessions });
 
 let configErrors: InvalidEntry[] = [];
-const panels = new Set<chrome.runtime.Port>();
 
 const state = (): PanelState => ({
   servers: manager.views(),
@@ -140,6 +160,8 @@ function pushState() {
 }
 manager.onChange(pushState);
 worker.onEvent((event) => manager.handleEvent(event));
+// Questions and list changes the server sent on its own appear in its log too.
+worker.onEvent((event) => loggedRequest.observe(event));
 offscreen.onLost(() => manager.handleOffscreenLost());
 
 /**
@@ -173,6 +195,7 @@ const ready = loadConfig(true).catch((e) => console.error('[sw] could not load t
 // The bench splits a cold wake at this mark: worker start → start-up done (adopted) → first result.
 void ready.then(() => performance.mark('mcp:ready'));
 const approvals = new ApprovalStore(chrome.storage.local);
+approvals.onChange(() => pushActivity('grants'));
 const use = setUpUseServers({
   manager,
   approvals,
@@ -218,6 +241,7 @@ const handlePanel = createPanelApi({
   newOperationId: newId,
   useHandlers: use.handlers,
   chatHandlers: chat.handlers,
+  grants: approvals,
 });
 
 declare global {

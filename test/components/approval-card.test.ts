@@ -25,21 +25,50 @@ async function card(v: ApprovalView) {
 }
 
 describe('mcp-approval-card', () => {
-  it('names the agent, tool and server, and shows the arguments as text', async () => {
+  it('names the agent, tool and server, and shows the arguments readably, as text', async () => {
     const el = await card(view());
     const root = el.shadowRoot!;
     expect(root.querySelector('.from')!.textContent).to.equal('Agent wants to call Echo (echo) on Demo <b>server</b>');
+    expect([...root.querySelectorAll('dt')].map((d) => d.textContent)).to.deep.equal(['text']);
+    expect(root.querySelector('dd')!.textContent).to.equal('<img src=x onerror=alert(1)>');
     expect(root.querySelector('pre.arguments')!.textContent).to.contain('<img src=x onerror=alert(1)>');
     expect(root.querySelector('img')).to.equal(null);
     expect(root.querySelector('b')).to.equal(null);
   });
 
-  it("shows annotations as the server's claims and still offers all three answers", async () => {
+  it('shows arguments cut for display as the raw text', async () => {
+    const el = await card(view({ argumentsJson: '{\n  "text": "abc\n[… 5 more characters not shown]' }));
+    expect(el.shadowRoot!.querySelector('dl')).to.equal(null);
+    expect(el.shadowRoot!.querySelector('pre.arguments')!.textContent).to.contain('more characters not shown');
+  });
+
+  it('says in words what a read-only tool claims, and offers all three answers', async () => {
     const el = await card(view());
     const root = el.shadowRoot!;
-    expect(root.querySelector('.hints')!.textContent).to.contain('readOnlyHint=true, destructiveHint=false');
+    expect([...root.querySelectorAll('.claims li')].map((l) => l.textContent)).to.deep.equal([
+      'The server says this tool only reads data — this is not verified.',
+    ]);
+    expect(root.textContent).not.to.contain('readOnlyHint');
     const decisions = [...root.querySelectorAll('button')].map((b) => b.dataset.decision);
     expect(decisions).to.deep.equal(['once', 'always', 'deny']);
+    expect(root.querySelector('details.more')).to.equal(null);
+  });
+
+  it('a tool that claims it can delete data: the claim in words, and "Always allow" only under More options', async () => {
+    const el = await card(view({ annotations: { destructiveHint: true, openWorldHint: true } }));
+    const root = el.shadowRoot!;
+    expect([...root.querySelectorAll('.claims li')].map((l) => l.textContent)).to.deep.equal([
+      'The server says this tool can delete or overwrite data — this is not verified.',
+      'The server says this tool reaches outside services or the internet — this is not verified.',
+    ]);
+    const more = root.querySelector<HTMLDetailsElement>('details.more')!;
+    expect(more.open).to.equal(false);
+    expect(more.querySelector('summary')!.textContent).to.equal('More options');
+    expect(more.querySelector('[data-decision="always"]')).not.to.equal(null);
+    expect([...root.querySelectorAll('button')].filter((b) => !b.closest('details')).map((b) => b.dataset.decision)).to.deep.equal([
+      'once',
+      'deny',
+    ]);
   });
 
   for (const decision of ['once', 'always', 'deny'] as const) {
@@ -55,9 +84,14 @@ describe('mcp-approval-card', () => {
     });
   }
 
-  it('has no hints line when the server gave no annotations', async () => {
+  it('a tool that claims nothing is treated as one that may delete data', async () => {
     const el = await card(view({ annotations: undefined }));
-    expect(el.shadowRoot!.querySelector('.hints')).to.equal(null);
+    const root = el.shadowRoot!;
+    expect([...root.querySelectorAll('.claims li')].map((l) => l.textContent)).to.deep.equal([
+      'The server does not say whether this tool changes or deletes data, so assume it can.',
+    ]);
+    expect(root.querySelector('details.more [data-decision="always"]')).not.to.equal(null);
+    await expect(el).to.be.accessible();
   });
 
   it('is accessible', async () => {
@@ -73,7 +107,7 @@ describe('mcp-approval-card', () => {
       'The request that asked for this approval ended when the extension restarted; nothing was run.',
     );
     expect(root.querySelector('pre.arguments')!.textContent).to.contain('text');
-    expect(root.querySelector('.hints')).to.equal(null, 'nothing to decide, so no claims to weigh');
+    expect(root.querySelector('.claims')).to.equal(null, 'nothing to decide, so no claims to weigh');
     expect([...root.querySelectorAll('button')].map((b) => b.dataset.action ?? b.dataset.decision)).to.deep.equal(['dismiss']);
     expect(root.querySelector('[role="alertdialog"]')).to.equal(null, 'nothing to decide, so no dialog');
     await expect(el).to.be.accessible();

@@ -149,15 +149,15 @@ test('"Test connection" shows the latency', async () => {
   assert.match(text, /^Answered in \d+ ms$/);
 });
 
-test("the log drawer lists this server's requests, redacted", async () => {
-  await panel.click(`${CARD} >>> mcp-log-drawer >>> summary`);
+test("the server's log lists its requests by JSON-RPC method, newest first, redacted", async () => {
+  await panel.click(`${CARD} >>> details.log > summary`);
   const methods = await eventually(
-    () => panel.$$eval(`${CARD} >>> mcp-log-drawer >>> td.method`, (els) => els.map((e) => e.textContent ?? '')),
-    (m) => m.includes('ping') && m.includes('connect'),
-    'connect and ping in the log',
+    () => panel.$$eval(`${CARD} >>> mcp-activity-log >>> .method`, (els) => els.map((e) => e.textContent ?? '')),
+    (m) => m.includes('ping') && m.some((x) => x.startsWith('initialize ')),
+    'initialize and ping in the log',
   );
-  assert.ok(methods.includes('list-category'), methods.join(','));
-  assert.equal(methods[0], 'ping', 'newest first');
+  assert.ok(methods.includes('tools/list'), methods.join(','));
+  assert.equal(methods[0], 'ping', 'newest first: the "Test connection" probe');
   const worker = await ext.serviceWorker();
   const dump = await panel.evaluate(async () =>
     JSON.stringify(await chrome.runtime.sendMessage({ type: 'panel:get-log', params: { serverId: 'demo' } })),

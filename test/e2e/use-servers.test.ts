@@ -101,7 +101,7 @@ test('an agent call waits for the approval card even for a readOnlyHint tool; Al
   const before = server.stats.toolCalls.filter((c) => c === 'echo').length;
   await startAgentCall('mcp__demo__echo', { text: 'from the agent' }, '__once');
   await waitFor(panel, 'mcp-approval-card >>> button[data-decision="once"]');
-  assert.match(await textOf(panel, 'mcp-approval-card >>> .hints'), /readOnlyHint=true/);
+  assert.match(await textOf(panel, 'mcp-approval-card >>> .claims'), /only reads data — this is not verified/);
   assert.match(await textOf(panel, 'mcp-approval-card >>> .from'), /echo/);
   assert.deepEqual(JSON.parse(await textOf(panel, 'mcp-approval-card >>> pre.arguments')), { text: 'from the agent' });
   assert.equal(server.stats.toolCalls.filter((c) => c === 'echo').length, before, 'not sent before approval');
@@ -133,6 +133,10 @@ test('Deny stops the call before it reaches the server', async () => {
 
 test('"Always allow" is stored per tool, and later calls of that tool need no card', async () => {
   await startAgentCall('mcp__demo__add', { a: 2, b: 3 }, '__always1');
+  // `add` does not claim to only read data: "Always allow" waits under More options.
+  await panel.click(
+    (await waitFor(panel, 'mcp-approval-card >>> details.more > summary')) && 'mcp-approval-card >>> details.more > summary',
+  );
   await panel.click(
     (await waitFor(panel, 'mcp-approval-card >>> button[data-decision="always"]')) &&
       'mcp-approval-card >>> button[data-decision="always"]',

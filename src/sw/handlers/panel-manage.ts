@@ -1,11 +1,10 @@
 /**
  * Handlers of the management requests (src/protocol/panel-manage.ts): bulk tool toggles (K2),
  * paste-JSON import through the offscreen validation channel (B2, B3), export without secrets
- * (B4) and the request log (J2).
+ * (B4).
  */
 import type { ManagePanelRequestSchemas, ManagePanelResponseSchemas } from '../../protocol/panel-manage.js';
 import { exportConfig } from '../../storage/config-export.js';
-import { readRequestLog } from '../../storage/request-log.js';
 import { purposeFor, seal } from '../../storage/seal.js';
 import type * as z from 'zod/mini';
 import type { ConfigStore } from '../../storage/config-store.js';
@@ -16,8 +15,6 @@ import type { ImportChannel } from '../offscreen-link/import-channel.js';
 type Req = typeof ManagePanelRequestSchemas;
 type Res = typeof ManagePanelResponseSchemas;
 export type ManageHandlers = { [M in keyof Req]: (p: z.infer<Req[M]>) => Promise<z.infer<Res[M]>> };
-
-const LOG_LIMIT = 50;
 
 export interface ManageHandlerDeps {
   configStore: Pick<ConfigStore, 'read' | 'update' | 'updateServer'>;
@@ -51,6 +48,5 @@ export function managePanelHandlers({ configStore, importChannel }: ManageHandle
       const doc = exportConfig((await configStore.read()).servers);
       return { json: JSON.stringify(doc, null, 2), count: doc.servers.length };
     },
-    'panel:get-log': async (p) => ({ entries: (await readRequestLog(p.serverId)).slice(-LOG_LIMIT) }),
   };
 }

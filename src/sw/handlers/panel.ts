@@ -23,6 +23,8 @@ import { stepUpPanelHandlers } from './panel-step-up.js';
 import { managePanelHandlers, type ManageHandlerDeps } from './panel-manage.js';
 import { editPanelHandlers, type EditHandlerDeps } from './panel-edit.js';
 import { purposeFor, seal } from '../../storage/seal.js';
+import { activityPanelHandlers } from './panel-activity.js';
+import type { ApprovalStore } from '../use/approval-store.js';
 import { authConfigOf } from '../chrome/oauth-runtime.js';
 import { truncateToolResult } from '../use/truncate.js';
 import { clearRequestLog } from '../../storage/request-log.js';
@@ -37,6 +39,8 @@ export interface PanelApiDeps extends OAuthHandlerDeps, ManageHandlerDeps, Omit<
   useHandlers: UseHandlers;
   /** The chat's handlers (src/sw/chat/chat-service.ts). */
   chatHandlers: ChatHandlers;
+  /** "Always allow" grants, listed and revoked from the Activity view. */
+  grants: Pick<ApprovalStore, 'list' | 'revoke' | 'revokeAll'>;
 }
 
 type UseHandlers = { [M in keyof typeof UsePanelRequestSchemas]: (p: PanelParams<M>) => Promise<PanelValue<M>> };
@@ -143,6 +147,7 @@ export function createPanelApi(deps: PanelApiDeps) {
     ...stepUpPanelHandlers(deps),
     ...managePanelHandlers(deps),
     ...editPanelHandlers(deps),
+    ...activityPanelHandlers({ grants: deps.grants, views: () => manager.views() }),
   };
 
   return async function handle(message: unknown): Promise<Result<unknown>> {

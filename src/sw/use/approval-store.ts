@@ -53,6 +53,7 @@ function isGrant(v: unknown): v is ApprovalGrant {
 export class ApprovalStore {
   /** Writes are serialized so two grants given in quick succession cannot overwrite each other. */
   #tail: Promise<unknown> = Promise.resolve();
+  readonly #listeners = new Set<() => void>();
 
   constructor(
     private readonly area: StorageAreaLike,
@@ -68,18 +69,27 @@ export class ApprovalStore {
     return out;
   }
 
-  #mutate(change: (grants: Record<string, ApprovalGrant>) => boolean): Promise<void> {
+  /** Called after every write that changed the grants (the Activity view lists them). */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #mutate(change: (grants: Record<string, ApprovalGrant>) => boolean): Promise<boolean> {
     const run = this.#tail.then(async () => {
       const grants = await this.#read();
-      if (change(grants)) await this.area.set({ [APPROVALS_KEY]: grants });
+      if (!change(grants)) return false;
+      await this.area.set({ [APPROVALS_KEY]: grants });
+      for (const l of this.#listeners) l();
+      return true;
     });
     this.#tail = run.catch(() => undefined);
     return run;
   }
 
   /** Remembers "always allow" for this tool as it is now (URL and schema). */
-  grant(serverId: string, tool: string, url: string, inputSchema: unknown): Promise<void> {
-    return this.#mutate((grants) => {
+  async grant(serverId: string, tool: string, url: string, inputSchema: unknown): Promise<void> {
+    await this.#mutate((grants) => {
       grants[keyOf(serverId, tool)] = { url, schemaHash: schemaHash(inputSchema), grantedAt: this.now() };
       return true;
     });
@@ -98,14 +108,26 @@ export class ApprovalStore {
     return false;
   }
 
-  revoke(serverId: string, tool: string): Promise<void> {
-    return this.#mutate((grants) => delete grants[keyOf(serverId, tool)]);
+  /** Resolves whether there was such a grant. */
+  revoke(serverId: string, tool: string): Promise<boolean> {
+    return this.#mutate((grants) => keyOf(serverId, tool) in grants && delete grants[keyOf(serverId, tool)]);
+  }
+
+  /** Forgets every grant; resolves how many there were. */
+  async revokeAll(): Promise<number> {
+    let count = 0;
+    await this.#mutate((grants) => {
+      count = Object.keys(grants).length;
+      for (const k of Object.keys(grants)) delete grants[k];
+      return count > 0;
+    });
+    return count;
   }
 
   /** Drops every grant of servers whose URL changed or that no longer exist. */
-  pruneServers(servers: readonly { id: string; url: string }[]): Promise<void> {
+  async pruneServers(servers: readonly { id: string; url: string }[]): Promise<void> {
     const urls = new Map(servers.map((s) => [s.id, s.url]));
-    return this.#mutate((grants) => {
+    await this.#mutate((grants) => {
       let changed = false;
       for (const [k, g] of Object.entries(grants)) {
         const serverId = k.slice(0, k.indexOf('\u0000'));
@@ -118,7 +140,7 @@ export class ApprovalStore {
     });
   }
 
-  /** Every standing grant, for a settings view and tests. */
+  /** Every standing grant, for the Activity view's list. */
   async list(): Promise<Array<ApprovalGrant & { serverId: string; tool: string }>> {
     await this.#tail;
     return Object.entries(await this.#read()).map(([k, g]) => {

@@ -35,7 +35,7 @@ describe('request logging (SPEC J2)', () => {
     assert.deepEqual(
       log.map((l) => [l.serverId, l.entry.method, l.entry.status, l.entry.durationMs]),
       [
-        ['demo', 'connect', 'ok', 25],
+        ['demo', 'initialize', 'ok', 25],
         ['demo', 'ping', 'ok', 25],
       ],
     );
@@ -90,5 +90,78 @@ describe('request logging (SPEC J2)', () => {
       fingerprint: 'f'.repeat(64),
     });
     assert.deepEqual(await request('offscreen:ping', { connectionId: 'c1' }), { latencyMs: 1 });
+  });
+
+  const connect = {
+    serverId: 'demo',
+    connectionId: 'c1',
+    url: 'https://mcp.example/mcp',
+    headers: {},
+    timeoutMs: 5000,
+    fingerprint: 'f'.repeat(64),
+  };
+
+  it('names each entry by its JSON-RPC message and subject, with the JSON-RPC params as the payload', async () => {
+    const { request, log } = harness((m) =>
+      m === 'offscreen:call-tool'
+        ? { content: [{ type: 'text', text: 'hi' }] }
+        : m === 'offscreen:list-category'
+          ? { category: 'tools', items: [] }
+          : {},
+    );
+    await request('offscreen:connect', connect);
+    await request('offscreen:list-category', { connectionId: 'c1', category: 'resourceTemplates' });
+    await request('offscreen:call-tool', {
+      connectionId: 'c1',
+      operationId: 'op1',
+      name: 'echo',
+      arguments: { text: 'hi' },
+      timeoutMs: 5000,
+    });
+    await request('offscreen:get-prompt', { connectionId: 'c1', name: 'greet', arguments: { who: 'you' } });
+    await request('offscreen:read-resource', { connectionId: 'c1', uri: 'file:///notes.txt' });
+    await request('offscreen:cancel', { connectionId: 'c1', operationId: 'op1' });
+    await request('offscreen:close', { connectionId: 'c1' });
+    assert.deepEqual(
+      log.map((l) => [l.entry.method, l.entry.subject, l.entry.notification]),
+      [
+        ['initialize', 'https://mcp.example/mcp', undefined],
+        ['resources/templates/list', undefined, undefined],
+        ['tools/call', 'echo', undefined],
+        ['prompts/get', 'greet', undefined],
+        ['resources/read', 'file:///notes.txt', undefined],
+        ['notifications/cancelled', undefined, true],
+        ['session:close', undefined, undefined],
+      ],
+    );
+    assert.deepEqual(log[2]!.entry.request, { name: 'echo', arguments: { text: 'hi' } });
+    assert.deepEqual(log[2]!.entry.response, { content: [{ type: 'text', text: 'hi' }] });
+    assert.deepEqual(log[5]!.entry.request, { requestId: 'op1' });
+  });
+
+  it("logs a server's question with the user's answer, and list changes, as coming from the server", async () => {
+    const { request, log } = harness(() => ({ delivered: true }));
+    await request('offscreen:connect', connect);
+    request.observe({
+      type: 'offscreen:elicitation',
+      connectionId: 'c1',
+      elicitationId: 'q1',
+      message: 'Which fish?',
+      requestedSchema: {},
+    });
+    request.observe({ type: 'offscreen:list-changed', connectionId: 'c1', category: 'tools' });
+    request.observe({ type: 'offscreen:list-changed', connectionId: 'unknown', category: 'tools' });
+    await request('offscreen:answer-elicitation', { elicitationId: 'q1', action: 'accept', content: { fish: 'tuna' } });
+    assert.deepEqual(
+      log.slice(1).map((l) => [l.entry.method, l.entry.direction, l.entry.notification]),
+      [
+        ['notifications/tools/list_changed', 'in', true],
+        ['elicitation/create', 'in', undefined],
+      ],
+    );
+    const question = log[2]!.entry;
+    assert.deepEqual(question.request, { message: 'Which fish?', requestedSchema: {} });
+    assert.deepEqual(question.response, { action: 'accept', content: { fish: 'tuna' } });
+    assert.equal(question.durationMs, 25, 'from the question to the answer');
   });
 });

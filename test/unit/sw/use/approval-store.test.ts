@@ -124,3 +124,30 @@ test('"always" is never kept for a tool whose oversized schema was replaced by a
   broker.answer(broker.pending()[0]!.id, 'deny');
   assert.equal(await second, false);
 });
+
+test('revoke and revoke all: they report what was there, and each change is announced to listeners', async () => {
+  let t = 100;
+  const store = new ApprovalStore(memoryArea(), () => t++);
+  let changes = 0;
+  store.onChange(() => changes++);
+  await store.grant('a', 'echo', URL_A, schema);
+  await store.grant('a', 'add', URL_A, schema);
+  await store.grant('b', 'echo', URL_A, schema);
+  assert.equal(changes, 3);
+  assert.deepEqual(
+    (await store.list()).map((g) => [g.serverId, g.tool, g.grantedAt]),
+    [
+      ['a', 'echo', 100],
+      ['a', 'add', 101],
+      ['b', 'echo', 102],
+    ],
+  );
+  assert.equal(await store.revoke('a', 'echo'), true);
+  assert.equal(await store.revoke('a', 'echo'), false, 'already gone');
+  assert.equal(changes, 4, 'a revocation that changed nothing is not announced');
+  assert.equal(await store.isAlwaysAllowed('a', 'echo', URL_A, schema), false, 'the next call asks again');
+  assert.equal(await store.revokeAll(), 2);
+  assert.deepEqual(await store.list(), []);
+  assert.equal(await store.revokeAll(), 0);
+  assert.equal(changes, 5);
+});
