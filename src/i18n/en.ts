@@ -156,10 +156,6 @@ export const en = {
     placeholders: { tool: { content: '$1' } },
   },
   reasonNotReady: { message: '$NAME$ is not connected; connect it, then try again.', placeholders: { name: { content: '$1' } } },
-  reasonStoredEntryInvalid: {
-    message: 'Stored server #$NUMBER$: $DETAIL$',
-    placeholders: { number: { content: '$1' }, detail: { content: '$2' } },
-  },
   reasonCannotRerun: { message: 'This interaction cannot be re-run (already re-run, dismissed, or its call is unknown).' },
   reasonRefreshToolsFailed: {
     message: 'Could not refresh the tools; showing the last list. $DETAIL$',
@@ -231,6 +227,9 @@ export const en = {
   reasonNeedsAuth: { message: '$URL$ needs authorization.', placeholders: { url: { content: '$1' } } },
   reasonBearerRejected: { message: 'The token was rejected — update it.' },
   reasonAuthWindowClosed: { message: 'The authorization window was closed before access was granted.' },
+  reasonAuthCancelledWindow: {
+    message: 'Authorization cancelled: The authorization window was closed before access was granted. Click "Authorize" to try again.',
+  },
   reasonAuthCancelled: {
     message: 'Authorization cancelled: $DETAIL$ Click "Authorize" to try again.',
     placeholders: { detail: { content: '$1' } },
@@ -278,13 +277,10 @@ export const en = {
     message: 'The token endpoint $URL$ refused the request (HTTP $STATUS$$DETAIL$).',
     placeholders: { url: { content: '$1' }, status: { content: '$2' }, detail: { content: '$3' } },
   },
+  reasonAccessDenied: { message: 'Access was denied at the authorization server$DETAIL$', placeholders: { detail: { content: '$1' } } },
   reasonAuthDenied: {
     message: 'The authorization server $ISSUER$ refused the request ($ERROR$)$DETAIL$',
     placeholders: { issuer: { content: '$1' }, error: { content: '$2' }, detail: { content: '$3' } },
-  },
-  reasonFetchFailed: {
-    message: 'Could not fetch $URL$ (network error, or the server tried to redirect, which is not followed): $DETAIL$',
-    placeholders: { url: { content: '$1' }, detail: { content: '$2' } },
   },
   reasonSeveralAuthServers: {
     message:

@@ -136,10 +136,6 @@ export const zh_CN: Catalog = {
   reasonHostClosedUnsent: { message: 'MCP 宿主文档已关闭，请求未发送。' },
   reasonCallCancelledUnsent: { message: '“$TOOL$”的调用在发送前已取消。', placeholders: { tool: { content: '$1' } } },
   reasonNotReady: { message: '$NAME$ 未连接；请先连接，然后重试。', placeholders: { name: { content: '$1' } } },
-  reasonStoredEntryInvalid: {
-    message: '已保存的服务器 #$NUMBER$：$DETAIL$',
-    placeholders: { number: { content: '$1' }, detail: { content: '$2' } },
-  },
   reasonCannotRerun: { message: '此交互无法重新运行（已重新运行、已关闭，或其调用未知）。' },
   reasonRefreshToolsFailed: { message: '无法刷新工具，显示的是上次的列表。$DETAIL$', placeholders: { detail: { content: '$1' } } },
   reasonRefreshPromptsFailed: { message: '无法刷新提示，显示的是上次的列表。$DETAIL$', placeholders: { detail: { content: '$1' } } },
@@ -189,6 +185,7 @@ export const zh_CN: Catalog = {
   reasonNeedsAuth: { message: '$URL$ 需要授权。', placeholders: { url: { content: '$1' } } },
   reasonBearerRejected: { message: '令牌被拒绝，请更新令牌。' },
   reasonAuthWindowClosed: { message: '授权窗口在授予访问权限前被关闭。' },
+  reasonAuthCancelledWindow: { message: '授权已取消：授权窗口在授予访问权限前被关闭。请点击“授权”重试。' },
   reasonAuthCancelled: { message: '授权已取消：$DETAIL$ 请点击“授权”重试。', placeholders: { detail: { content: '$1' } } },
   reasonAuthServerNoAccess: {
     message: 'Chrome 尚未授予对授权服务器（$ORIGINS$）的访问权限。请再次点击“授权”并允许访问。',
@@ -230,13 +227,10 @@ export const zh_CN: Catalog = {
     message: '令牌端点 $URL$ 拒绝了请求（HTTP $STATUS$$DETAIL$）。',
     placeholders: { url: { content: '$1' }, status: { content: '$2' }, detail: { content: '$3' } },
   },
+  reasonAccessDenied: { message: '授权服务器拒绝了访问$DETAIL$', placeholders: { detail: { content: '$1' } } },
   reasonAuthDenied: {
     message: '授权服务器 $ISSUER$ 拒绝了请求（$ERROR$）$DETAIL$',
     placeholders: { issuer: { content: '$1' }, error: { content: '$2' }, detail: { content: '$3' } },
-  },
-  reasonFetchFailed: {
-    message: '无法获取 $URL$（网络错误，或服务器尝试重定向，而重定向不会被跟随）：$DETAIL$',
-    placeholders: { url: { content: '$1' }, detail: { content: '$2' } },
   },
   reasonSeveralAuthServers: {
     message: '$URL$ 处的服务器列出了多个授权服务器（$ISSUERS$）；自动选择其中一个并不安全，因此授权已停止。',
