@@ -6,7 +6,7 @@ import { ElementBase } from './element-base.js';
 import { checkServerUrl } from '../common/url-rules.js';
 import { el, sheet } from './dom.js';
 import { AddServerEvent } from './events.js';
-import { t } from './i18n.js';
+import { t, tReason } from './i18n.js';
 
 const css = sheet(`
 form { display: grid; gap: 6px; }
@@ -98,7 +98,7 @@ export class McpAddServerElement extends ElementBase {
     const name = this.#name.value.trim();
     const checked = checkServerUrl(this.#url.value);
     if (!checked.ok) {
-      this.#setMessage(checked.message, true);
+      this.#setMessage(tReason(checked), true);
       this.#url.setAttribute('aria-invalid', 'true');
       this.#url.focus();
       return;

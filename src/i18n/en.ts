@@ -55,6 +55,7 @@ export const en = {
     message: 'Chrome did not grant access to $ORIGIN$. The server was added; click "Grant access" on its card to ask again.',
     placeholders: { origin: { content: '$1' } },
   },
+  malformedAnswer: { message: 'The extension answered with a malformed message.' },
   workerRestarted: { message: 'The extension restarted before it answered. Try again.' },
   workerRestartedCall: {
     message:
@@ -300,6 +301,7 @@ export const en = {
   reasonUrlScheme: { message: 'invalid URL: scheme $SCHEME$ is not allowed (https only)', placeholders: { scheme: { content: '$1' } } },
   reasonUrlNoHost: { message: 'invalid URL: no host' },
   reasonUrlCredentials: { message: 'invalid URL: credentials in the URL are not allowed (use a header or a token instead)' },
+  reasonDuplicateUrl: { message: 'A server with this URL already exists.' },
   reasonImportStdio: { message: 'stdio needs a local process, which a browser cannot start' },
   reasonImportSse: { message: 'legacy SSE transport not supported (Streamable HTTP only)' },
   reasonImportDuplicate: { message: 'duplicate in paste' },
