@@ -14,7 +14,7 @@
 import { ElementBase } from './element-base.js';
 import { asText } from '../common/as-text.js';
 import { el, sheet } from './dom.js';
-import { t } from './i18n.js';
+import { t, tReason } from './i18n.js';
 import { buildFormModel, collectValues, type FieldModel, type FormValues, type ValueError } from './schema-form-model.js';
 
 const css = sheet(`
@@ -286,8 +286,9 @@ export class McpSchemaFormElement extends ElementBase {
   }
 
   #showErrors(errors: ValueError[]) {
-    for (const { path, message } of errors) {
-      const key = pathKey(path.split('.'));
+    for (const error of errors) {
+      const key = pathKey(error.path.split('.'));
+      const message = tReason(error);
       const slot = this.#fields.querySelector(`.field-error[data-path="${CSS.escape(key)}"]`);
       if (slot) slot.textContent = slot.textContent ? `${slot.textContent}; ${message}` : message;
       this.#input(key)?.setAttribute('aria-invalid', 'true');

@@ -5,6 +5,7 @@
  * (`oneOf`, `$ref`, tuples, arrays of objects…) as `json`, to be edited as raw JSON. The schema
  * is the server's and untrusted: depth and field count are bounded, and nothing is evaluated.
  */
+import { say, type Said } from '../protocol/wording.js';
 import { asText } from '../common/as-text.js';
 
 type ScalarKind = 'string' | 'number' | 'integer' | 'boolean';
@@ -134,9 +135,9 @@ export function buildFormModel(schema: unknown): FieldModel[] | null {
 }
 
 export type FormValues = Record<string, unknown>;
-export interface ValueError {
+/** A field's problem: English `message` and its `wording` for the form to show in the user's language. */
+export interface ValueError extends Said {
   path: string;
-  message: string;
 }
 
 /**
@@ -150,7 +151,7 @@ export function collectValues(fields: FieldModel[], raw: FormValues, prefix = ''
   for (const f of fields) {
     const path = prefix ? `${prefix}.${f.key}` : f.key;
     const input = raw[f.key];
-    const fail = (message: string) => errors.push({ path, message });
+    const fail = (said: Said) => errors.push({ path, ...said });
     const empty = input === undefined || input === '' || (Array.isArray(input) && input.length === 0);
     if (f.kind === 'object') {
       // An optional object left entirely blank is omitted, its required members included.
@@ -166,30 +167,30 @@ export function collectValues(fields: FieldModel[], raw: FormValues, prefix = ''
       continue;
     }
     if (empty) {
-      if (f.required) fail('is required');
+      if (f.required) fail(say('reasonFieldRequired'));
       continue;
     }
     switch (f.kind) {
       case 'string': {
         const s = asText(input);
-        if (f.minLength !== undefined && s.length < f.minLength) fail(`must be at least ${f.minLength} characters`);
-        else if (f.maxLength !== undefined && s.length > f.maxLength) fail(`must be at most ${f.maxLength} characters`);
+        if (f.minLength !== undefined && s.length < f.minLength) fail(say('reasonFieldMinLength', { min: f.minLength }));
+        else if (f.maxLength !== undefined && s.length > f.maxLength) fail(say('reasonFieldMaxLength', { max: f.maxLength }));
         else value[f.key] = s;
         break;
       }
       case 'number':
       case 'integer': {
         const n = Number(asText(input).trim());
-        if (!Number.isFinite(n)) fail('must be a number');
-        else if (f.kind === 'integer' && !Number.isInteger(n)) fail('must be a whole number');
-        else if (f.minimum !== undefined && n < f.minimum) fail(`must be at least ${f.minimum}`);
-        else if (f.maximum !== undefined && n > f.maximum) fail(`must be at most ${f.maximum}`);
+        if (!Number.isFinite(n)) fail(say('reasonFieldNumber'));
+        else if (f.kind === 'integer' && !Number.isInteger(n)) fail(say('reasonFieldInteger'));
+        else if (f.minimum !== undefined && n < f.minimum) fail(say('reasonFieldMinimum', { min: f.minimum }));
+        else if (f.maximum !== undefined && n > f.maximum) fail(say('reasonFieldMaximum', { max: f.maximum }));
         else value[f.key] = n;
         break;
       }
       case 'enum': {
         const match = f.options.find((o) => String(o.value) === asText(input));
-        if (!match) fail('must be one of the choices');
+        if (!match) fail(say('reasonFieldChoice'));
         else value[f.key] = match.value;
         break;
       }
@@ -204,12 +205,12 @@ export function collectValues(fields: FieldModel[], raw: FormValues, prefix = ''
         for (const item of items) {
           if (f.items === 'string') out.push(item);
           else if (f.items === 'boolean') {
-            if (item !== 'true' && item !== 'false') fail('items must be true or false');
+            if (item !== 'true' && item !== 'false') fail(say('reasonFieldItemsBoolean'));
             out.push(item === 'true');
           } else {
             const n = Number(item);
             if (!Number.isFinite(n) || (f.items === 'integer' && !Number.isInteger(n)))
-              fail(`items must be ${f.items === 'integer' ? 'whole numbers' : 'numbers'}`);
+              fail(say(f.items === 'integer' ? 'reasonFieldItemsInteger' : 'reasonFieldItemsNumber'));
             out.push(n);
           }
         }
@@ -220,7 +221,7 @@ export function collectValues(fields: FieldModel[], raw: FormValues, prefix = ''
         try {
           value[f.key] = typeof input === 'string' ? JSON.parse(input) : input;
         } catch {
-          fail('is not valid JSON');
+          fail(say('reasonFieldJson'));
         }
         break;
       }
