@@ -6,11 +6,26 @@
  * config itself: it only renders the preview it is given, as text (SPEC K5).
  */
 import { ElementBase } from './element-base.js';
-import type { ImportEntry, ImportPreview, Placeholder } from '../import/import-schema.js';
+import type { Dialect, ImportEntry, ImportPreview, Placeholder } from '../import/import-schema.js';
+import type { MessageKey } from '../i18n/en.js';
 import { el, sheet } from './dom.js';
 import { ExportConfigEvent, ImportApplyEvent, ImportPreviewEvent } from './events.js';
 import { t, tReason } from './i18n.js';
 import { signInHint } from '../import/sign-in-hint.js';
+
+const DIALECT_NAMES: Record<Dialect, MessageKey> = {
+  'claude-code': 'dialectClaudeCode',
+  cursor: 'dialectCursor',
+  vscode: 'dialectVscode',
+  windsurf: 'dialectWindsurf',
+  gemini: 'dialectGemini',
+  'claude-desktop': 'dialectClaudeDesktop',
+  'server-map': 'dialectServerMap',
+  single: 'dialectSingle',
+  list: 'dialectList',
+  export: 'dialectExport',
+  unknown: 'dialectUnknown',
+};
 
 const css = sheet(`
 h2 { font-size: 14px; margin: 0 0 6px; }
@@ -148,7 +163,7 @@ export class McpImportElement extends ElementBase {
   }
 
   #renderPreview(preview: ImportPreview) {
-    const parts: Node[] = [el('p', { class: 'muted' }, t('importDialect', preview.dialect))];
+    const parts: Node[] = [el('p', { class: 'muted' }, t('importDialect', t(DIALECT_NAMES[preview.dialect])))];
     if (preview.errors.length)
       parts.push(el('ul', { class: 'errors error', role: 'alert' }, ...preview.errors.map((e) => el('li', {}, e))));
     if (preview.entries.length) {

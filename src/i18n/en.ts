@@ -220,6 +220,11 @@ export const en = {
     message: '$URL$ requires authorization; choose OAuth or a bearer token for it.',
     placeholders: { url: { content: '$1' } },
   },
+  reasonAsksForSignIn: {
+    message:
+      '$URL$ asks for sign-in (it answered 401 with a Bearer challenge), but it is set up without authorization. Switch it to OAuth and authorize.',
+    placeholders: { url: { content: '$1' } },
+  },
   reasonForbidden: {
     message: '$URL$ refused this request (HTTP 403$WHY$).',
     placeholders: { url: { content: '$1' }, why: { content: '$2' } },
@@ -382,6 +387,18 @@ export const en = {
   importDone: { message: 'Imported $COUNT$ server(s).', placeholders: { count: { content: '$1' } } },
   importNothing: { message: 'Nothing to import: every entry is skipped or an unconfirmed conflict.' },
   importDialect: { message: 'Recognised format: $DIALECT$', placeholders: { dialect: { content: '$1' } } },
+  // Import dialects by name, not by id.
+  dialectClaudeCode: { message: 'Claude Code' },
+  dialectCursor: { message: 'Cursor' },
+  dialectVscode: { message: 'VS Code' },
+  dialectWindsurf: { message: 'Windsurf' },
+  dialectGemini: { message: 'Gemini CLI' },
+  dialectClaudeDesktop: { message: 'Claude Desktop' },
+  dialectServerMap: { message: 'a map of servers' },
+  dialectSingle: { message: 'a single server' },
+  dialectList: { message: 'a list of servers' },
+  dialectExport: { message: 'an export of this extension' },
+  dialectUnknown: { message: 'not recognised' },
   importName: { message: 'Name' },
   importUrl: { message: 'URL' },
   importOutcome: { message: 'Outcome' },

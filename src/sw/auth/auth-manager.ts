@@ -158,10 +158,7 @@ export class AuthManager {
     if (cfg.auth.kind === 'none') {
       // A Bearer challenge says OAuth can help (seed §3): the card offers the one-click switch.
       if (parseBearerChallenge(wwwAuthenticate))
-        throw new AuthorizationRequiredError(
-          `${cfg.url} asks for sign-in (it answered 401 with a Bearer challenge), but it is set up without authorization. Switch it to OAuth and authorize.`,
-          cfg.url,
-        );
+        throw new AuthorizationRequiredError(say('reasonAsksForSignIn', { url: cfg.url }), cfg.url);
       throw new AuthorizationRequiredError(say('reasonRequiresAuth', { url: cfg.url }), cfg.url, {
         action: 'edit',
       });
