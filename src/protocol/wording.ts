@@ -74,5 +74,3 @@ export const WordingSchema = z.optional(
     undefined,
   ),
 );
-
-export const SaidSchema = z.object({ message: z.string().check(z.maxLength(4096)), wording: WordingSchema });
