@@ -3,16 +3,33 @@
  * (SPEC A1, E3, N2): HTTPS, or plain HTTP only on an explicit loopback host for local
  * development. Anything else would send tokens in clear.
  */
+import { say, type Said } from '../protocol/wording.js';
 import { MAX_URL_LENGTH } from '../storage/config-schema.js';
 
-/** All URL problems start with this prefix, followed by the detail. */
-const REASON_INVALID_URL = 'invalid URL';
-
-export function invalidUrl(detail: string): string {
-  return `${REASON_INVALID_URL}: ${detail}`;
+/** A URL problem, worded for the panel to translate (`invalid URL: <detail>` in English). */
+export function invalidUrl(
+  detail: 'missing' | 'not text' | 'no host' | 'not absolute' | 'needs https' | 'credentials' | 'too long',
+  scheme = '',
+): Said {
+  switch (detail) {
+    case 'missing':
+      return say('reasonUrlMissing');
+    case 'not text':
+      return say('reasonUrlNotText');
+    case 'no host':
+      return say('reasonUrlNoHost');
+    case 'not absolute':
+      return scheme ? say('reasonUrlScheme', { scheme }) : say('reasonUrlNotAbsolute');
+    case 'needs https':
+      return scheme ? say('reasonUrlScheme', { scheme }) : say('reasonUrlNeedsHttps');
+    case 'credentials':
+      return say('reasonUrlCredentials');
+    case 'too long':
+      return say('reasonUrlTooLong', { max: MAX_URL_LENGTH });
+  }
 }
 
-export type UrlCheck = { ok: true; url: string } | { ok: false; reason: string };
+export type UrlCheck = { ok: true; url: string } | { ok: false; reason: Said };
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -24,25 +41,25 @@ function isLoopbackHost(hostname: string): boolean {
 export function checkUrl(raw: string): UrlCheck {
   const text = raw.trim();
   if (text === '') return { ok: false, reason: invalidUrl('missing') };
-  if (text.length > MAX_URL_LENGTH) return { ok: false, reason: invalidUrl(`longer than ${MAX_URL_LENGTH} characters`) };
+  if (text.length > MAX_URL_LENGTH) return { ok: false, reason: invalidUrl('too long') };
   let parsed: URL;
   try {
     parsed = new URL(text);
   } catch {
-    return { ok: false, reason: invalidUrl('not an absolute URL') };
+    return { ok: false, reason: invalidUrl('not absolute') };
   }
   if (parsed.protocol === 'http:') {
     if (!isLoopbackHost(parsed.hostname)) {
-      return { ok: false, reason: invalidUrl('must use https (http is allowed only for localhost, 127.0.0.1 or [::1])') };
+      return { ok: false, reason: invalidUrl('needs https') };
     }
   } else if (parsed.protocol !== 'https:') {
-    return { ok: false, reason: invalidUrl(`scheme ${parsed.protocol.slice(0, 20)} is not allowed (https only)`) };
+    return { ok: false, reason: invalidUrl('needs https', parsed.protocol.slice(0, 20)) };
   }
   if (parsed.hostname === '') return { ok: false, reason: invalidUrl('no host') };
   if (parsed.username !== '' || parsed.password !== '') {
-    return { ok: false, reason: invalidUrl('credentials in the URL are not allowed (use a header or a token instead)') };
+    return { ok: false, reason: invalidUrl('credentials') };
   }
-  if (parsed.href.length > MAX_URL_LENGTH) return { ok: false, reason: invalidUrl(`longer than ${MAX_URL_LENGTH} characters`) };
+  if (parsed.href.length > MAX_URL_LENGTH) return { ok: false, reason: invalidUrl('too long') };
   return { ok: true, url: parsed.href };
 }
 
@@ -63,9 +80,9 @@ export function canonicalUrl(raw: string): string {
 }
 
 /** Checks a URL typed or stored for a server; the fragment is dropped (it never reaches the server). */
-export function checkServerUrl(input: string): { ok: true; url: string } | { ok: false; message: string } {
+export function checkServerUrl(input: string): { ok: true; url: string } | ({ ok: false } & Said) {
   const checked = checkUrl(input);
-  if (!checked.ok) return { ok: false, message: checked.reason };
+  if (!checked.ok) return { ok: false, ...checked.reason };
   const u = new URL(checked.url);
   u.hash = '';
   return { ok: true, url: u.href };

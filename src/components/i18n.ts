@@ -3,6 +3,7 @@
  * stand-in built from the same catalogs the build writes to `_locales/`.
  */
 import type { MessageKey } from '../i18n/en.js';
+import { orderedParams, type Said } from '../protocol/wording.js';
 
 export function t(key: MessageKey, ...subs: string[]): string {
   const text = globalThis.chrome?.i18n?.getMessage(key, subs);
@@ -17,4 +18,14 @@ export function t(key: MessageKey, ...subs: string[]): string {
 export function uiLocale(): string | undefined {
   const tag = t('localeTag');
   return tag === 'localeTag' ? undefined : tag;
+}
+
+/**
+ * What the worker, the offscreen document or the importer said, in the user's language: its
+ * wording (a message code + parameters) through the catalogs, else the English `message`.
+ */
+export function tReason(said: Said): string {
+  if (!said.wording) return said.message;
+  const text = globalThis.chrome?.i18n?.getMessage(said.wording.code, orderedParams(said.wording));
+  return text || said.message;
 }

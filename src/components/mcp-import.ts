@@ -12,7 +12,7 @@ import { ElementBase } from './element-base.js';
 import type { ImportEntry, ImportPreview, Placeholder } from '../import/import-schema.js';
 import { el, sheet } from './dom.js';
 import { ExportConfigEvent, ImportApplyEvent, ImportPreviewEvent } from './events.js';
-import { t } from './i18n.js';
+import { t, tReason } from './i18n.js';
 import { signInHint } from '../import/sign-in-hint.js';
 import { authSummary, type AuthSummary } from '../import/auth-summary.js';
 import type { MessageKey } from '../i18n/en.js';
@@ -281,7 +281,7 @@ export class McpImportElement extends ElementBase {
       'td',
       { class: `status-${entry.status}`, 'data-status': entry.status },
       el('strong', {}, t(statusKey)),
-      entry.reason ? ` — ${entry.reason}` : '',
+      entry.reason ? ` — ${tReason({ message: entry.reason, ...(entry.reasonWording ? { wording: entry.reasonWording } : {}) })}` : '',
     );
     for (const note of entry.notes ?? []) outcome.append(el('div', { class: 'muted' }, note));
     const auth = authSummary(entry);

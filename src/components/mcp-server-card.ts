@@ -17,7 +17,8 @@ import { ElementBase } from './element-base.js';
 import type { ServerView } from '../protocol/panel.js';
 import { el, sheet } from './dom.js';
 import { ServerActionEvent, type ServerAction } from './events.js';
-import { t, uiLocale } from './i18n.js';
+import { t, tReason, uiLocale } from './i18n.js';
+import type { Said } from '../protocol/wording.js';
 
 /** What "Test connection" reported, as shown under the actions. */
 export type PingOutcome = { ok: true; latencyMs: number } | { ok: false; message: string };
@@ -169,7 +170,7 @@ export class McpServerCardElement extends ElementBase {
     this.#url.textContent = s.url;
     this.#reason.hidden = !s.reason;
     this.#reason.className = s.status === 'error' || s.status === 'needs-auth' ? 'error reason' : 'muted reason';
-    this.#reason.textContent = s.reason?.message ?? '';
+    this.#reason.textContent = s.reason ? tReason(s.reason) : '';
     const enabledTools = s.tools.filter((tool) => !s.disabledTools.includes(tool.name)).length;
     this.#count.textContent = t('toolCount', String(enabledTools), String(s.tools.length));
     this.#renderWarnings(s.warnings ?? []);
@@ -238,7 +239,8 @@ export class McpServerCardElement extends ElementBase {
   }
 
   /** Collapsed unless the user opened it; the list is replaced only when its text changed. */
-  #renderWarnings(warnings: readonly string[]) {
+  #renderWarnings(said: readonly Said[]) {
+    const warnings = said.map(tReason);
     this.#warnings.hidden = warnings.length === 0;
     this.#warningsSummary.textContent = t('catalogWarnings', String(warnings.length));
     const items = [...this.#warningsList.children].map((li) => li.textContent);

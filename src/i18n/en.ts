@@ -111,6 +111,7 @@ export const en = {
     message: 'Saved, but Chrome did not grant access to $ORIGIN$. Click "Grant access" to ask again.',
     placeholders: { origin: { content: '$1' } },
   },
+  malformedAnswer: { message: 'The extension answered with a malformed message.' },
   workerRestarted: { message: 'The extension restarted before it answered. Try again.' },
   workerRestartedCall: {
     message:
@@ -124,6 +125,255 @@ export const en = {
   result: { message: 'Result' },
   argumentsNotJson: { message: 'The arguments are not valid JSON.' },
   argumentsNotObject: { message: 'The arguments must be a JSON object, like {"text": "hi"}.' },
+  // Worker, offscreen and importer reasons and warnings, sent as codes + parameters (src/protocol/wording.ts).
+  reasonTokenRefused: {
+    message: '$ORIGIN$ refused the request (HTTP $STATUS$): the token was rejected or is missing — update it.',
+    placeholders: { origin: { content: '$1' }, status: { content: '$2' } },
+  },
+  reasonNotMcpContentType: {
+    message:
+      '$ORIGIN$ answered with content type "$TYPE$", not MCP (JSON or an event stream). Is this the MCP endpoint, or a login page or portal?',
+    placeholders: { origin: { content: '$1' }, type: { content: '$2' } },
+  },
+  reasonNotFound: { message: '$ORIGIN$ answered 404 Not Found: check the server URL path.', placeholders: { origin: { content: '$1' } } },
+  reasonHttpStatus: {
+    message: '$ORIGIN$ answered HTTP $STATUS$: $DETAIL$',
+    placeholders: { origin: { content: '$1' }, status: { content: '$2' }, detail: { content: '$3' } },
+  },
+  reasonQuestionExpiredMin: {
+    message:
+      'The question from $ORIGIN$ expired: it was not answered within $MINUTES$ min, so the tool call was stopped. Run it again to answer anew.',
+    placeholders: { origin: { content: '$1' }, minutes: { content: '$2' } },
+  },
+  reasonQuestionExpiredSec: {
+    message:
+      'The question from $ORIGIN$ expired: it was not answered within $SECONDS$ s, so the tool call was stopped. Run it again to answer anew.',
+    placeholders: { origin: { content: '$1' }, seconds: { content: '$2' } },
+  },
+  reasonNoAnswerInTime: { message: '$ORIGIN$ did not answer in time.', placeholders: { origin: { content: '$1' } } },
+  reasonConnectionClosed: { message: 'The connection to $ORIGIN$ was closed.', placeholders: { origin: { content: '$1' } } },
+  reasonMcpError: {
+    message: '$ORIGIN$ returned an MCP error $CODE$: $DETAIL$',
+    placeholders: { origin: { content: '$1' }, code: { content: '$2' }, detail: { content: '$3' } },
+  },
+  reasonUnreachable: {
+    message: 'Could not reach $ORIGIN$: the server is down, the address is wrong, or the network blocked it.',
+    placeholders: { origin: { content: '$1' } },
+  },
+  reasonRequestCancelled: { message: 'The request was cancelled.' },
+  reasonMalformedMcp: {
+    message: '$ORIGIN$ sent a malformed answer (not a valid MCP message).',
+    placeholders: { origin: { content: '$1' } },
+  },
+  reasonMalformedJson: { message: '$ORIGIN$ sent a malformed answer (not valid JSON).', placeholders: { origin: { content: '$1' } } },
+  reasonServerSaid: { message: '$ORIGIN$: $DETAIL$', placeholders: { origin: { content: '$1' }, detail: { content: '$2' } } },
+  reasonSessionUnknown: {
+    message: '$ORIGIN$ no longer knows this MCP session ($LOSS$); it may have restarted. The request was refused, not run.',
+    placeholders: { origin: { content: '$1' }, loss: { content: '$2' } },
+  },
+  reasonSessionEndedRunning: { message: 'The MCP session ended while this request was running; it was not sent again.' },
+  reasonSessionEndedConnecting: { message: 'The MCP session ended while connecting; a new one will be opened.' },
+  reasonCancelledBeforeStart: { message: 'The call was cancelled before it started; it was not sent.' },
+  reasonCancelledServerTold: { message: 'The call was cancelled; the server was told to stop.' },
+  reasonSuperseded: { message: 'The configuration changed or the server was disconnected while connecting.' },
+  reasonServerDisabled: { message: 'The server is disabled. Enable it to connect.' },
+  reasonConnectTimeout: {
+    message: '"$NAME$" did not complete the connection within $SECONDS$ s ($ORIGIN$).',
+    placeholders: { name: { content: '$1' }, seconds: { content: '$2' }, origin: { content: '$3' } },
+  },
+  reasonNoHostPermission: {
+    message: 'Chrome has not granted access to $ORIGIN$. Click "Grant access" on the card.',
+    placeholders: { origin: { content: '$1' } },
+  },
+  reasonSessionLostListing: { message: 'The server ended the session while its catalog was being listed.' },
+  reasonCatalogUnlisted: {
+    message: "Connected, but the server's catalog could not be listed: $DETAIL$",
+    placeholders: { detail: { content: '$1' } },
+  },
+  reasonNotConnected: { message: '"$NAME$" is not connected.', placeholders: { name: { content: '$1' } } },
+  reasonToolDisabled: { message: 'The tool "$TOOL$" is disabled for this server.', placeholders: { tool: { content: '$1' } } },
+  reasonUnknownTool: { message: 'The server does not offer a tool named "$TOOL$".', placeholders: { tool: { content: '$1' } } },
+  reasonCallSessionGone: {
+    message: '"$NAME$" no longer knew the session (it may have restarted), so "$TOOL$" was not run. Reconnecting; run it again.',
+    placeholders: { name: { content: '$1' }, tool: { content: '$2' } },
+  },
+  reasonCallConnectionReplaced: {
+    message: 'The connection to "$NAME$" had been replaced, so "$TOOL$" was not sent. Run it again.',
+    placeholders: { name: { content: '$1' }, tool: { content: '$2' } },
+  },
+  reasonCallConnectionLost: {
+    message:
+      'The connection to "$NAME$" was lost while "$TOOL$" was running. It was not sent again because it may already have taken effect; run it again if that is safe.',
+    placeholders: { name: { content: '$1' }, tool: { content: '$2' } },
+  },
+  reasonHostClosed: { message: 'The MCP host document closed; reconnecting.' },
+  reasonHostClosedUnsent: { message: 'The MCP host document was closed; the request was not sent.' },
+  reasonCallCancelledUnsent: {
+    message: 'The call of "$TOOL$" was cancelled before it was sent.',
+    placeholders: { tool: { content: '$1' } },
+  },
+  reasonNotReady: { message: '$NAME$ is not connected; connect it, then try again.', placeholders: { name: { content: '$1' } } },
+  reasonCannotRerun: { message: 'This interaction cannot be re-run (already re-run, dismissed, or its call is unknown).' },
+  reasonRefreshToolsFailed: {
+    message: 'Could not refresh the tools; showing the last list. $DETAIL$',
+    placeholders: { detail: { content: '$1' } },
+  },
+  reasonRefreshPromptsFailed: {
+    message: 'Could not refresh the prompts; showing the last list. $DETAIL$',
+    placeholders: { detail: { content: '$1' } },
+  },
+  reasonRefreshResourcesFailed: {
+    message: 'Could not refresh the resources; showing the last list. $DETAIL$',
+    placeholders: { detail: { content: '$1' } },
+  },
+  reasonRefreshTemplatesFailed: {
+    message: 'Could not refresh the resource templates; showing the last list. $DETAIL$',
+    placeholders: { detail: { content: '$1' } },
+  },
+  reasonDroppedTools: {
+    message: '$COUNT$ tools from this server were malformed or over the size limits and were left out.',
+    placeholders: { count: { content: '$1' } },
+  },
+  reasonDroppedPrompts: {
+    message: '$COUNT$ prompts from this server were malformed or over the size limits and were left out.',
+    placeholders: { count: { content: '$1' } },
+  },
+  reasonDroppedResources: {
+    message: '$COUNT$ resources from this server were malformed or over the size limits and were left out.',
+    placeholders: { count: { content: '$1' } },
+  },
+  reasonDroppedTemplates: {
+    message: '$COUNT$ resource templates from this server were malformed or over the size limits and were left out.',
+    placeholders: { count: { content: '$1' } },
+  },
+  reasonToolsRefused: {
+    message: 'Refused $COUNT$ tools over the limit of $MAX$ tools per server.',
+    placeholders: { count: { content: '$1' }, max: { content: '$2' } },
+  },
+  reasonToolNamesInvalid: {
+    message: 'Left out $COUNT$ tool(s) with invalid names (1–$MAX$ characters of A–Z, a–z, 0–9, _ . -): $NAMES$.',
+    placeholders: { count: { content: '$1' }, max: { content: '$2' }, names: { content: '$3' } },
+  },
+  reasonToolNamesDuplicate: {
+    message: 'Left out $COUNT$ tool(s) whose name another tool already has: $NAMES$.',
+    placeholders: { count: { content: '$1' }, names: { content: '$2' } },
+  },
+  reasonToolsTaskOnly: {
+    message:
+      'Left out $COUNT$ tool(s) that can only run as a task (taskSupport "required"), which this extension cannot call yet: $NAMES$.',
+    placeholders: { count: { content: '$1' }, names: { content: '$2' } },
+  },
+  reasonDescriptionsTruncated: {
+    message: 'Truncated the descriptions of $COUNT$ tools to $MAX$ characters: $NAMES$.',
+    placeholders: { count: { content: '$1' }, max: { content: '$2' }, names: { content: '$3' } },
+  },
+  reasonSchemasReplaced: {
+    message: 'Replaced the input schemas of $COUNT$ tools larger than $KIB$ KiB; arguments are sent unchecked: $NAMES$.',
+    placeholders: { count: { content: '$1' }, kib: { content: '$2' }, names: { content: '$3' } },
+  },
+  reasonNotConfiguredForAuth: { message: '$URL$ is not configured for authorization.', placeholders: { url: { content: '$1' } } },
+  reasonRequiresAuth: {
+    message: '$URL$ requires authorization; choose OAuth or a bearer token for it.',
+    placeholders: { url: { content: '$1' } },
+  },
+  reasonAsksForSignIn: {
+    message:
+      '$URL$ asks for sign-in (it answered 401 with a Bearer challenge), but it is set up without authorization. Switch it to OAuth and authorize.',
+    placeholders: { url: { content: '$1' } },
+  },
+  reasonForbidden: {
+    message: '$URL$ refused this request (HTTP 403$WHY$).',
+    placeholders: { url: { content: '$1' }, why: { content: '$2' } },
+  },
+  reasonNotConfiguredForOAuth: { message: '$URL$ is not configured for OAuth.', placeholders: { url: { content: '$1' } } },
+  reasonNeedsAuth: { message: '$URL$ needs authorization.', placeholders: { url: { content: '$1' } } },
+  reasonBearerRejected: { message: 'The token was rejected — update it.' },
+  reasonAuthWindowClosed: { message: 'The authorization window was closed before access was granted.' },
+  reasonAuthCancelledWindow: {
+    message: 'Authorization cancelled: The authorization window was closed before access was granted. Click "Authorize" to try again.',
+  },
+  reasonAuthCancelled: {
+    message: 'Authorization cancelled: $DETAIL$ Click "Authorize" to try again.',
+    placeholders: { detail: { content: '$1' } },
+  },
+  reasonAuthServerNoAccess: {
+    message: 'Chrome has not granted access to the authorization server ($ORIGINS$). Click "Authorize" again and allow it.',
+    placeholders: { origins: { content: '$1' } },
+  },
+  reasonNoSuchServer: { message: 'No server with id "$ID$".', placeholders: { id: { content: '$1' } } },
+  reasonNotOAuth: { message: '"$NAME$" does not use OAuth.', placeholders: { name: { content: '$1' } } },
+  reasonNeedsMoreAccess: {
+    message: '"$TOOL$" needs more access than was granted$SCOPE$. Click "Grant more access", then run it again.',
+    placeholders: { tool: { content: '$1' }, scope: { content: '$2' } },
+  },
+  reasonNothingWaitingForAccess: {
+    message: 'No request of "$TOOL$" is waiting for more access; run it first.',
+    placeholders: { tool: { content: '$1' } },
+  },
+  reasonNoOAuthAnyMore: { message: 'This server does not use OAuth (any more).' },
+  reasonPrmUnreadable: {
+    message: 'The protected resource metadata at $URL$ could not be read (HTTP $STATUS$).',
+    placeholders: { url: { content: '$1' }, status: { content: '$2' } },
+  },
+  reasonPrmNoServers: {
+    message: 'The protected resource metadata at $URL$ lists no authorization servers.',
+    placeholders: { url: { content: '$1' } },
+  },
+  reasonAsMetadataUnreadable: {
+    message: 'The authorization server metadata at $URL$ could not be read (HTTP $STATUS$).',
+    placeholders: { url: { content: '$1' }, status: { content: '$2' } },
+  },
+  reasonAsNoMetadata: {
+    message: 'The authorization server $ISSUER$ publishes no metadata (tried OAuth and OpenID well-known URLs).',
+    placeholders: { issuer: { content: '$1' } },
+  },
+  reasonNoDynamicRegistration: {
+    message: 'The authorization server $ISSUER$ does not offer dynamic client registration; enter a client ID registered with it.',
+    placeholders: { issuer: { content: '$1' } },
+  },
+  reasonRegistrationFailed: {
+    message: 'Client registration at $URL$ failed (HTTP $STATUS$$DETAIL$).',
+    placeholders: { url: { content: '$1' }, status: { content: '$2' }, detail: { content: '$3' } },
+  },
+  reasonTokenEndpointRefused: {
+    message: 'The token endpoint $URL$ refused the request (HTTP $STATUS$$DETAIL$).',
+    placeholders: { url: { content: '$1' }, status: { content: '$2' }, detail: { content: '$3' } },
+  },
+  reasonAccessDenied: { message: 'Access was denied at the authorization server$DETAIL$', placeholders: { detail: { content: '$1' } } },
+  reasonAuthDenied: {
+    message: 'The authorization server $ISSUER$ refused the request ($ERROR$)$DETAIL$',
+    placeholders: { issuer: { content: '$1' }, error: { content: '$2' }, detail: { content: '$3' } },
+  },
+  reasonSeveralAuthServers: {
+    message:
+      'The server at $URL$ lists several authorization servers ($ISSUERS$); choosing one automatically is not safe, so authorization stopped.',
+    placeholders: { url: { content: '$1' }, issuers: { content: '$2' } },
+  },
+  reasonClientIssuerChanged: {
+    message:
+      'This server now names the authorization server $NEW$, but its configured client ID belongs to $PINNED$. The client ID and secret were not sent. Enter the client registered with the new server, or use "Forget authorization" and Authorize again if you trust it.',
+    placeholders: { new: { content: '$1' }, pinned: { content: '$2' } },
+  },
+  reasonUrlMissing: { message: 'invalid URL: missing' },
+  reasonUrlNotText: { message: 'invalid URL: not text' },
+  reasonUrlTooLong: { message: 'invalid URL: longer than $MAX$ characters', placeholders: { max: { content: '$1' } } },
+  reasonUrlNotAbsolute: { message: 'invalid URL: not an absolute URL' },
+  reasonUrlNeedsHttps: { message: 'invalid URL: must use https (http is allowed only for localhost, 127.0.0.1 or [::1])' },
+  reasonUrlScheme: { message: 'invalid URL: scheme $SCHEME$ is not allowed (https only)', placeholders: { scheme: { content: '$1' } } },
+  reasonUrlNoHost: { message: 'invalid URL: no host' },
+  reasonUrlCredentials: { message: 'invalid URL: credentials in the URL are not allowed (use a header or a token instead)' },
+  reasonDuplicateUrl: { message: 'A server with this URL already exists.' },
+  reasonImportStdio: { message: 'stdio needs a local process, which a browser cannot start' },
+  reasonImportSse: { message: 'legacy SSE transport not supported (Streamable HTTP only)' },
+  reasonImportDuplicate: { message: 'duplicate in paste' },
+  reasonImportExists: { message: 'already exists — confirm to overwrite' },
+  reasonImportNotEntry: { message: 'not a server entry (expected an object)' },
+  reasonImportTransport: { message: 'unknown transport type "$TYPE$"', placeholders: { type: { content: '$1' } } },
+  reasonImportHeader: {
+    message: 'invalid header "$NAME$": $DETAIL$',
+    placeholders: { name: { content: '$1' }, detail: { content: '$2' } },
+  },
+  reasonImportField: { message: 'invalid $FIELD$: $DETAIL$', placeholders: { field: { content: '$1' }, detail: { content: '$2' } } },
   // Toolbar badge title (SPEC K7).
   badgeApprovalOne: { message: '1 approval' },
   badgeApprovals: { message: '$COUNT$ approvals', placeholders: { count: { content: '$1' } } },
@@ -227,6 +477,18 @@ export const en = {
   importing: { message: 'Importing…' },
   importNothing: { message: 'Nothing to import: every entry is skipped or an unconfirmed conflict.' },
   importDialect: { message: 'Recognised format: $DIALECT$', placeholders: { dialect: { content: '$1' } } },
+  // Import dialects by name, not by id.
+  dialectClaudeCode: { message: 'Claude Code' },
+  dialectCursor: { message: 'Cursor' },
+  dialectVscode: { message: 'VS Code' },
+  dialectWindsurf: { message: 'Windsurf' },
+  dialectGemini: { message: 'Gemini CLI' },
+  dialectClaudeDesktop: { message: 'Claude Desktop' },
+  dialectServerMap: { message: 'a map of servers' },
+  dialectSingle: { message: 'a single server' },
+  dialectList: { message: 'a list of servers' },
+  dialectExport: { message: 'an export of this extension' },
+  dialectUnknown: { message: 'not recognised' },
   importName: { message: 'Name' },
   importUrl: { message: 'URL' },
   importOutcome: { message: 'Outcome' },
@@ -371,6 +633,19 @@ export const en = {
   jsonItems: { message: '$COUNT$ items', placeholders: { count: { content: '$1' } } },
   jsonKeys: { message: '$COUNT$ keys', placeholders: { count: { content: '$1' } } },
   // Schema form, elicitation cards and composer (SPEC K3, K4, I1–I3, G2, G3).
+  // Schema form validation (runner and elicitation), as codes the form translates.
+  reasonFieldRequired: { message: 'is required' },
+  reasonFieldMinLength: { message: 'must be at least $MIN$ characters', placeholders: { min: { content: '$1' } } },
+  reasonFieldMaxLength: { message: 'must be at most $MAX$ characters', placeholders: { max: { content: '$1' } } },
+  reasonFieldNumber: { message: 'must be a number' },
+  reasonFieldInteger: { message: 'must be a whole number' },
+  reasonFieldMinimum: { message: 'must be at least $MIN$', placeholders: { min: { content: '$1' } } },
+  reasonFieldMaximum: { message: 'must be at most $MAX$', placeholders: { max: { content: '$1' } } },
+  reasonFieldChoice: { message: 'must be one of the choices' },
+  reasonFieldItemsBoolean: { message: 'items must be true or false' },
+  reasonFieldItemsInteger: { message: 'items must be whole numbers' },
+  reasonFieldItemsNumber: { message: 'items must be numbers' },
+  reasonFieldJson: { message: 'is not valid JSON' },
   editAsJson: { message: 'Edit as JSON' },
   editAsForm: { message: 'Edit as form' },
   noArguments: { message: 'This takes no arguments.' },

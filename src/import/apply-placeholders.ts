@@ -54,7 +54,7 @@ export function applyPlaceholders(entry: ImportEntry, values: Record<string, str
   let url = entry.url;
   if (url !== undefined) {
     const check = checkUrl(substitute(url, inField('url')));
-    if (!check.ok) return { ok: false, error: `${entry.name}: ${check.reason}`, missing: [] };
+    if (!check.ok) return { ok: false, error: `${entry.name}: ${check.reason.message}`, missing: [] };
     url = check.url;
   }
   const pairs: [string, string][] = entry.headers.map((header) => [
@@ -62,7 +62,7 @@ export function applyPlaceholders(entry: ImportEntry, values: Record<string, str
     substitute(header.value, inField(`header:${header.name}`)),
   ]);
   const headers = normaliseHeaders(pairs);
-  if (!headers.ok) return { ok: false, error: `${entry.name}: ${headers.reason}`, missing: [] };
+  if (!headers.ok) return { ok: false, error: `${entry.name}: ${headers.reason.message}`, missing: [] };
   const filledToken = entry.bearerToken === undefined ? undefined : substitute(entry.bearerToken, inField('bearerToken')).trim();
   if (filledToken !== undefined && headers.bearerToken !== undefined) {
     return { ok: false, error: `${entry.name}: two bearer tokens (a token and an Authorization header)`, missing: [] };

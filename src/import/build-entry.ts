@@ -3,6 +3,7 @@
  * extraction, placeholder discovery, tool lists and timeout bounds. The result is an entry with
  * status `add` or `skip`; conflicts are decided afterwards, across all entries.
  */
+import type { Said } from '../protocol/wording.js';
 import { normaliseHeaders } from './headers.js';
 import type { ImportEntry, ImportHeader, Placeholder } from './import-schema.js';
 import {
@@ -39,11 +40,12 @@ export function buildEntry(raw: RawEntry, index: number, context: PlaceholderCon
     disabledTools: [],
     connectOnStartup: true,
   };
-  const skip = (reason: string): ImportEntry => ({
+  const skip = (reason: Said): ImportEntry => ({
     ...base,
     ...(url !== undefined && url.length <= MAX_URL_LENGTH ? { url } : {}),
     status: 'skip',
-    reason,
+    reason: reason.message,
+    ...(reason.wording ? { reasonWording: reason.wording } : {}),
   });
   if (raw.skip !== undefined) return skip(raw.skip);
   if (url === undefined || url === '') return skip(raw.url === undefined ? invalidUrl('missing') : invalidUrl('not text'));
@@ -73,9 +75,9 @@ export function buildEntry(raw: RawEntry, index: number, context: PlaceholderCon
   if (placeholders.length > MAX_PLACEHOLDERS) return skip(invalidField('entry', `more than ${MAX_PLACEHOLDERS} values to fill in`));
 
   const tools = toolList(raw.disabledTools, 'disabledTools');
-  if (typeof tools === 'string') return skip(tools);
+  if (tools !== undefined && !Array.isArray(tools)) return skip(tools);
   const include = raw.includeTools === undefined ? undefined : toolList(raw.includeTools, 'includeTools');
-  if (typeof include === 'string') return skip(include);
+  if (include !== undefined && !Array.isArray(include)) return skip(include);
   const clientId = typeof raw.clientId === 'string' && raw.clientId.trim() !== '' ? raw.clientId.trim().slice(0, 512) : undefined;
   const scopes = scopeList(raw.scopes);
   const notes = [...raw.notes];
@@ -137,7 +139,7 @@ function nameFromUrl(url: string | undefined): string {
 }
 
 /** A tool list, `undefined` when absent, or the skip reason when malformed. */
-function toolList(value: unknown, field: string): string[] | undefined | string {
+function toolList(value: unknown, field: string): string[] | undefined | Said {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value) || value.length > MAX_TOOLS) return invalidField(field, `expected a list of at most ${MAX_TOOLS} tool names`);
   if (!value.every((item) => typeof item === 'string' && item.length <= MAX_TOOL_NAME_LENGTH)) {

@@ -5,7 +5,7 @@
  * URLs that still hold placeholders are compared by name only until they are filled in.
  */
 import type { ImportEntry } from './import-schema.js';
-import { REASON_DUPLICATE, REASON_EXISTS } from './reasons.js';
+import { DUPLICATE, EXISTS } from './reasons.js';
 import { canonicalUrl } from '../common/url-rules.js';
 
 export interface ExistingServer {
@@ -42,7 +42,8 @@ export function markConflicts(entries: readonly ImportEntry[], existing: readonl
         name: entry.name,
         ...(entry.url !== undefined ? { url: entry.url } : {}),
         status: 'skip',
-        reason: REASON_DUPLICATE,
+        reason: DUPLICATE.message,
+        reasonWording: DUPLICATE.wording,
         authKind: 'none',
         headers: [],
         placeholders: [],
@@ -61,5 +62,11 @@ export function markConflicts(entries: readonly ImportEntry[], existing: readonl
 export function withConflict(entry: ImportEntry, existing: readonly ExistingServer[]): ImportEntry {
   const match = findExisting(entry, existing);
   if (match === undefined) return entry;
-  return { ...entry, status: 'conflict', reason: REASON_EXISTS, conflictWith: match.name.slice(0, 120) || entry.name };
+  return {
+    ...entry,
+    status: 'conflict',
+    reason: EXISTS.message,
+    reasonWording: EXISTS.wording,
+    conflictWith: match.name.slice(0, 120) || entry.name,
+  };
 }

@@ -5,12 +5,13 @@
  * headers that `fetch` refuses to send or that the MCP transport owns are refused visibly
  * rather than silently dropped at connect time.
  */
+import type { Said } from '../protocol/wording.js';
 import type { ImportHeader } from './import-schema.js';
 import { HEADER_NAME_PATTERN } from './import-schema.js';
 import { MAX_HEADER_NAME_LENGTH, MAX_HEADER_VALUE_LENGTH, MAX_HEADERS } from './limits.js';
 import { invalidField, invalidHeader } from './reasons.js';
 
-export type HeaderResult = { ok: true; headers: ImportHeader[]; bearerToken?: string } | { ok: false; reason: string };
+export type HeaderResult = { ok: true; headers: ImportHeader[]; bearerToken?: string } | { ok: false; reason: Said };
 
 /** Forbidden request headers (Fetch standard) and the ones the Streamable HTTP transport sets. */
 const RESERVED = new Set([
@@ -47,7 +48,7 @@ const CONTROL_CHARS = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 const BEARER = /^bearer[ \t]+(\S[\s\S]*)$/i;
 
 /** Reads a `headers` object into checked name/value pairs. */
-export function headersFromObject(value: unknown): { ok: true; pairs: [string, unknown][] } | { ok: false; reason: string } {
+export function headersFromObject(value: unknown): { ok: true; pairs: [string, unknown][] } | { ok: false; reason: Said } {
   if (value === undefined || value === null) return { ok: true, pairs: [] };
   if (typeof value !== 'object' || Array.isArray(value))
     return { ok: false, reason: invalidField('headers', 'expected an object of name: value') };

@@ -7,6 +7,7 @@
  * The TypeScript types of the preview are inferred from this schema so the parser and the
  * validator cannot disagree.
  */
+import { WordingSchema } from '../protocol/wording.js';
 import * as z from 'zod/mini';
 import {
   MAX_ENTRIES,
@@ -58,6 +59,8 @@ const ImportEntrySchema = z.strictObject({
   url: z.optional(boundedString(MAX_URL_LENGTH)),
   status: ImportStatusSchema,
   reason: z.optional(boundedString(500)),
+  /** `reason` as a code + parameters, for the panel to say in the user's language. */
+  reasonWording: WordingSchema,
   /** Name of the existing server this entry collides with (status `conflict`). */
   conflictWith: z.optional(boundedString(MAX_NAME_LENGTH)),
   authKind: z.enum(['none', 'bearer', 'oauth']),

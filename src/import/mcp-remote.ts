@@ -7,7 +7,7 @@
 import { asText } from '../common/as-text.js';
 import { MAX_ARGS } from './limits.js';
 import { resolveFromEnv } from './placeholders.js';
-import { REASON_SSE, invalidField } from './reasons.js';
+import { SSE, invalidField } from './reasons.js';
 import { type RawEntry, isRecord, skipped } from './raw-entry.js';
 
 const PACKAGE = /^mcp-remote(@[\w.^~<>=*-]+)?$/;
@@ -70,7 +70,7 @@ export function readMcpRemote(name: string, entry: Record<string, unknown>): Raw
       if (!header) return skipped(name, invalidField('--header', 'expected "Name: value"'), raw.url);
       raw.headers.push(header);
     } else if (flag === '--transport' && value.trim() === 'sse-only') {
-      return skipped(name, REASON_SSE, raw.url);
+      return skipped(name, SSE, raw.url);
     } else if (flag === '--static-oauth-client-info') {
       readClientInfo(value, raw);
     } else if (flag === '--ignore-tool') {

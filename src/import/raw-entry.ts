@@ -3,10 +3,11 @@
  * dialect knowledge (which field holds the URL, what `url` means in Gemini, …) apart from the
  * checks means every dialect gets exactly the same URL, header and placeholder rules.
  */
+import type { Said } from '../protocol/wording.js';
 export interface RawEntry {
   name: string;
   /** Set when the dialect already knows the entry cannot be imported (stdio, SSE, …). */
-  skip?: string;
+  skip?: Said;
   url?: unknown;
   /** Header pairs, Authorization included; values unchecked. */
   headers: [string, unknown][];
@@ -29,6 +30,6 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function skipped(name: string, reason: string, url?: unknown): RawEntry {
+export function skipped(name: string, reason: Said, url?: unknown): RawEntry {
   return { name, skip: reason, url, headers: [], enabled: true, notes: [] };
 }

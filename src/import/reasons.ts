@@ -1,23 +1,32 @@
 /**
- * The plain-words reasons shown beside a skipped or conflicting entry in the import preview.
- * Kept in one place so the panel, the tests and the parser cannot drift apart.
+ * The reasons shown beside a skipped or conflicting entry in the import preview, as codes +
+ * parameters the panel translates (src/protocol/wording.ts) with their English text. Kept in one
+ * place so the panel, the tests and the parser cannot drift apart.
  */
-export const REASON_STDIO = 'stdio needs a local process, which a browser cannot start';
-export const REASON_SSE = 'legacy SSE transport not supported (Streamable HTTP only)';
-export const REASON_DUPLICATE = 'duplicate in paste';
-export const REASON_EXISTS = 'already exists — confirm to overwrite';
-export const REASON_NOT_AN_ENTRY = 'not a server entry (expected an object)';
+import { say, type Said } from '../protocol/wording.js';
+
+export const STDIO: Said = say('reasonImportStdio');
+export const SSE: Said = say('reasonImportSse');
+export const DUPLICATE: Said = say('reasonImportDuplicate');
+export const EXISTS: Said = say('reasonImportExists');
+export const NOT_AN_ENTRY: Said = say('reasonImportNotEntry');
+
+/** The English texts, as the preview's `reason` carries them. */
+export const REASON_STDIO = STDIO.message;
+export const REASON_SSE = SSE.message;
+export const REASON_DUPLICATE = DUPLICATE.message;
+export const REASON_EXISTS = EXISTS.message;
 
 export { invalidUrl } from '../common/url-rules.js';
 
-export function unknownTransport(type: string): string {
-  return `unknown transport type "${type.slice(0, 40)}"`;
+export function unknownTransport(type: string): Said {
+  return say('reasonImportTransport', { type: type.slice(0, 40) });
 }
 
-export function invalidHeader(name: string, detail: string): string {
-  return `invalid header "${name.slice(0, 60)}": ${detail}`;
+export function invalidHeader(name: string, detail: string): Said {
+  return say('reasonImportHeader', { name: name.slice(0, 60), detail });
 }
 
-export function invalidField(field: string, detail: string): string {
-  return `invalid ${field}: ${detail}`;
+export function invalidField(field: string, detail: string): Said {
+  return say('reasonImportField', { field, detail });
 }

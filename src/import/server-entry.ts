@@ -4,24 +4,25 @@
  * - `gemini`: `httpUrl` is Streamable HTTP and `url` is the legacy SSE transport;
  * - everything else: `url` (Windsurf also `serverUrl`) is Streamable HTTP unless `type` says SSE.
  */
+import type { Said } from '../protocol/wording.js';
 import { headersFromObject } from './headers.js';
 import { isMcpRemote, readMcpRemote } from './mcp-remote.js';
 import { type RawEntry, isRecord, skipped } from './raw-entry.js';
-import { REASON_NOT_AN_ENTRY, REASON_SSE, REASON_STDIO, invalidField, unknownTransport } from './reasons.js';
+import { NOT_AN_ENTRY, SSE, STDIO, invalidField, unknownTransport } from './reasons.js';
 
 export type EntryMode = 'gemini' | 'standard';
 
 const HTTP_TYPES = new Set(['http', 'streamable-http', 'streamablehttp', 'streamable_http']);
 
 export function readServerEntry(name: string, value: unknown, mode: EntryMode): RawEntry {
-  if (!isRecord(value)) return skipped(name, REASON_NOT_AN_ENTRY);
+  if (!isRecord(value)) return skipped(name, NOT_AN_ENTRY);
   const type = typeof value.type === 'string' ? value.type.trim().toLowerCase() : undefined;
   const url = pickUrl(value, mode, type);
   if (url.skip) return skipped(name, url.skip, url.url);
 
   if (url.url === undefined && value.command !== undefined) {
     if (isMcpRemote(value.command, value.args)) return readMcpRemote(name, value);
-    return skipped(name, REASON_STDIO);
+    return skipped(name, STDIO);
   }
 
   const headers = headersFromObject(value.headers);
@@ -46,13 +47,13 @@ export function readServerEntry(name: string, value: unknown, mode: EntryMode): 
 }
 
 /** The URL field for the dialect, or the reason the transport cannot be used. */
-function pickUrl(value: Record<string, unknown>, mode: EntryMode, type: string | undefined): { url?: unknown; skip?: string } {
-  if (type === 'stdio') return { skip: REASON_STDIO };
-  if (type === 'sse') return { skip: REASON_SSE, url: value.url ?? value.serverUrl };
+function pickUrl(value: Record<string, unknown>, mode: EntryMode, type: string | undefined): { url?: unknown; skip?: Said } {
+  if (type === 'stdio') return { skip: STDIO };
+  if (type === 'sse') return { skip: SSE, url: value.url ?? value.serverUrl };
   if (type !== undefined && !HTTP_TYPES.has(type)) return { skip: unknownTransport(type), url: value.url };
   if (mode === 'gemini') {
     if (value.httpUrl !== undefined) return { url: value.httpUrl };
-    if (value.url !== undefined) return type === undefined ? { skip: REASON_SSE, url: value.url } : { url: value.url };
+    if (value.url !== undefined) return type === undefined ? { skip: SSE, url: value.url } : { url: value.url };
     return {};
   }
   return { url: value.url ?? value.serverUrl ?? value.httpUrl };

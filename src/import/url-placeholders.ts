@@ -1,4 +1,5 @@
 /** URL checks for import entries whose URL still holds `${…}` placeholders. */
+import type { Said } from '../protocol/wording.js';
 import { MAX_URL_LENGTH } from './limits.js';
 import { checkUrl, invalidUrl } from '../common/url-rules.js';
 
@@ -8,8 +9,8 @@ import { checkUrl, invalidUrl } from '../common/url-rules.js';
  * `https://${HOST}/mcp` or `${BASE_URL}/mcp`), judgement is deferred to when the user has filled
  * it in (`applyPlaceholders` checks again). A problem elsewhere skips the entry now.
  */
-export function checkUrlWithPlaceholders(raw: string, tokens: readonly string[]): { ok: true } | { ok: false; reason: string } {
-  if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: invalidUrl(`longer than ${MAX_URL_LENGTH} characters`) };
+export function checkUrlWithPlaceholders(raw: string, tokens: readonly string[]): { ok: true } | { ok: false; reason: Said } {
+  if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: invalidUrl('too long') };
   let filled = raw;
   for (const token of tokens) filled = filled.split(token).join('x');
   const check = checkUrl(filled);

@@ -5,6 +5,7 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { WireError } from '../protocol/result.js';
+import { say } from '../protocol/wording.js';
 import { QuestionExpiredError } from './call-timers.js';
 import { MalformedAnswerError } from './event-check.js';
 import { localFailureOf } from './jsonrpc-guard.js';
@@ -24,7 +25,7 @@ export function describeSdkError(e: unknown, url: string): WireError {
     if (status === 401 || status === 403) {
       return {
         code: 'auth',
-        message: `${origin} refused the request (HTTP ${status}): the token was rejected or is missing — update it.`,
+        ...say('reasonTokenRefused', { origin, status }),
         httpStatus: status,
       };
     }
@@ -32,20 +33,21 @@ export function describeSdkError(e: unknown, url: string): WireError {
       const type = /Unexpected content type: (.*)$/.exec(e.message)?.[1] ?? 'unknown';
       return {
         code: 'protocol',
-        message: `${origin} answered with content type "${type.slice(0, 100)}", not MCP (JSON or an event stream). Is this the MCP endpoint, or a login page or portal?`,
+        ...say('reasonNotMcpContentType', { origin, type: type.slice(0, 100) }),
         action: 'edit',
       };
     }
     if (status === 404) {
-      return { code: 'http-status', message: `${origin} answered 404 Not Found: check the server URL path.`, httpStatus: 404 };
+      return { code: 'http-status', ...say('reasonNotFound', { origin }), httpStatus: 404 };
     }
-    return { code: 'http-status', message: `${origin} answered HTTP ${status}: ${e.message.slice(0, 300)}`, httpStatus: status };
+    return { code: 'http-status', ...say('reasonHttpStatus', { origin, status, detail: e.message.slice(0, 300) }), httpStatus: status };
   }
   if (e instanceof QuestionExpiredError) {
-    const limit = e.limitMs >= 60_000 ? `${Math.round(e.limitMs / 60_000)} min` : `${Math.round(e.limitMs / 1000)} s`;
     return {
       code: 'timeout',
-      message: `The question from ${origin} expired: it was not answered within ${limit}, so the tool call was stopped. Run it again to answer anew.`,
+      ...(e.limitMs >= 60_000
+        ? say('reasonQuestionExpiredMin', { origin, minutes: Math.round(e.limitMs / 60_000) })
+        : say('reasonQuestionExpiredSec', { origin, seconds: Math.round(e.limitMs / 1000) })),
       action: 'retry',
     };
   }
@@ -56,24 +58,24 @@ export function describeSdkError(e: unknown, url: string): WireError {
     const local = localFailureOf(e.data);
     if (local) return { ...local };
     // McpError.code is a plain number (servers send any code); ErrorCode's members are numbers too.
-    if (e.code === Number(ErrorCode.RequestTimeout)) return { code: 'timeout', message: `${origin} did not answer in time.` };
-    if (e.code === Number(ErrorCode.ConnectionClosed)) return { code: 'network', message: `The connection to ${origin} was closed.` };
-    return { code: 'protocol', message: `${origin} returned an MCP error ${e.code}: ${withoutSdkPrefix(e.message).slice(0, 500)}` };
+    if (e.code === Number(ErrorCode.RequestTimeout)) return { code: 'timeout', ...say('reasonNoAnswerInTime', { origin }) };
+    if (e.code === Number(ErrorCode.ConnectionClosed)) return { code: 'network', ...say('reasonConnectionClosed', { origin }) };
+    return { code: 'protocol', ...say('reasonMcpError', { origin, code: e.code, detail: withoutSdkPrefix(e.message).slice(0, 500) }) };
   }
   if (e instanceof TypeError && /fetch/i.test(e.message)) {
-    return { code: 'network', message: `Could not reach ${origin}: the server is down, the address is wrong, or the network blocked it.` };
+    return { code: 'network', ...say('reasonUnreachable', { origin }) };
   }
   if (e instanceof DOMException && e.name === 'AbortError') {
-    return { code: 'cancelled', message: 'The request was cancelled.' };
+    return { code: 'cancelled', ...say('reasonRequestCancelled') };
   }
   if (e instanceof Error && e.name === 'ZodError') {
-    return { code: 'protocol', message: `${origin} sent a malformed answer (not a valid MCP message).` };
+    return { code: 'protocol', ...say('reasonMalformedMcp', { origin }) };
   }
   if (e instanceof SyntaxError) {
-    return { code: 'protocol', message: `${origin} sent a malformed answer (not valid JSON).` };
+    return { code: 'protocol', ...say('reasonMalformedJson', { origin }) };
   }
   const message = e instanceof Error ? e.message : String(e);
-  return { code: 'protocol', message: `${origin}: ${message.slice(0, 500)}` };
+  return { code: 'protocol', ...say('reasonServerSaid', { origin, detail: message.slice(0, 500) }) };
 }
 
 function safeOrigin(url: string): string {

@@ -17,6 +17,7 @@ import {
 } from '../protocol/offscreen.js';
 import { isErrorAction, isWireErrorCode } from '../protocol/error-codes.js';
 import { fail, ok, type Result, type WireError } from '../protocol/result.js';
+import { say, WordingSchema, type Said } from '../protocol/wording.js';
 import { CancelRecords } from './cancel-records.js';
 import { describeSdkError } from './errors.js';
 import { McpSession } from './session.js';
@@ -54,13 +55,18 @@ type Handler<M extends OffscreenMethod> = (p: OffscreenParams<M>) => Promise<unk
  * A request that failed because its session died says so, instead of e.g. "404: check the URL";
  * one the server refused for an unknown session already says it was not run.
  */
+/** An Error whose code and wording `toWireError` carries across to the worker and the panel. */
+function saidError(code: 'session-lost' | 'cancelled', said: Said): Error {
+  return Object.assign(new Error(said.message), { code, wording: said.wording });
+}
+
 function lostOr(h: Held, e: Error) {
   if (!h.session.lost || (e as { code?: unknown }).code === 'session-lost') return e;
-  return Object.assign(new Error('The MCP session ended while this request was running; it was not sent again.'), { code: 'session-lost' });
+  return saidError('session-lost', say('reasonSessionEndedRunning'));
 }
 
 function handshakeLost() {
-  return Object.assign(new Error('The MCP session ended while connecting; a new one will be opened.'), { code: 'session-lost' });
+  return saidError('session-lost', say('reasonSessionEndedConnecting'));
 }
 
 function wrap(e: unknown, url: string, session?: McpSession) {
@@ -205,7 +211,7 @@ export function startOffscreenHost(runtime: HostRuntime = chrome.runtime) {
       const h = held(p.connectionId);
       // Refused when a cancel already arrived for it, or when the same operation already ran (H2, H3).
       if (!h.cancels.admit(p.operationId)) {
-        throw Object.assign(new Error('The call was cancelled before it started; it was not sent.'), { code: 'cancelled' });
+        throw saidError('cancelled', say('reasonCancelledBeforeStart'));
       }
       elicitations.callStarted(p.connectionId, p.operationId);
       h.calls.add(p.operationId);
@@ -227,7 +233,7 @@ export function startOffscreenHost(runtime: HostRuntime = chrome.runtime) {
       } catch (e) {
         // The SDK reports a user abort as a timeout; say what really happened (SPEC H2).
         if (h.cancels.signalOf(p.operationId)?.aborted && sessions.get(p.connectionId) === h && !h.session.lost) {
-          throw Object.assign(new Error('The call was cancelled; the server was told to stop.'), { code: 'cancelled' });
+          throw saidError('cancelled', say('reasonCancelledServerTold'));
         }
         const wrapped = wrap(e, h.url, h.session);
         // A 401 was refused before it ran: the worker may resend it with a fresh token (E9).
@@ -314,12 +320,21 @@ export function startOffscreenHost(runtime: HostRuntime = chrome.runtime) {
       const value = await (handlers[method] as Handler<typeof method>)(params.data);
       return { id, result: ok(value) };
     } catch (e) {
-      const err = e as { code?: unknown; message?: unknown; httpStatus?: unknown; wwwAuthenticate?: unknown; action?: unknown };
+      const err = e as {
+        code?: unknown;
+        message?: unknown;
+        httpStatus?: unknown;
+        wwwAuthenticate?: unknown;
+        action?: unknown;
+        wording?: unknown;
+      };
       const code = isWireErrorCode(err.code) ? err.code : 'protocol';
       const message = typeof err.message === 'string' ? err.message : String(e);
       const result = fail(code, message, typeof err.httpStatus === 'number' ? err.httpStatus : undefined);
       if (!result.ok && typeof err.wwwAuthenticate === 'string') result.error.wwwAuthenticate = err.wwwAuthenticate;
       if (!result.ok && isErrorAction(err.action)) result.error.action = err.action;
+      const wording = WordingSchema.safeParse(err.wording);
+      if (!result.ok && wording.success && wording.data) result.error.wording = wording.data;
       return { id, result };
     }
   }

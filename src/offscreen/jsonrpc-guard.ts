@@ -10,6 +10,7 @@
  * malformed answer) instead of letting it wait for the timeout, and answer some server requests
  * itself (URL-mode elicitation is declined without reaching the SDK, SPEC I2).
  */
+import type { Wording } from '../protocol/wording.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { WireErrorCode } from '../protocol/error-codes.js';
@@ -30,6 +31,7 @@ export interface LocalFailure {
   message: string;
   /** The HTTP status that carried the failure, when there was one (a refused session id). */
   httpStatus?: number;
+  wording?: Wording;
 }
 
 /** JSON-RPC "internal error"; only used for the synthetic answers below, recognised by identity. */

@@ -2,6 +2,7 @@
  * One SDK session per `connectionId` (SPEC A2, C6). The session knows nothing of storage or
  * policy: the worker tells it what to connect to and with which headers.
  */
+import { say } from '../protocol/wording.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
@@ -163,7 +164,7 @@ export class McpSession {
     if (loss !== undefined) {
       failRequests({
         code: 'session-lost',
-        message: `${this.#origin} no longer knows this MCP session (${loss}); it may have restarted. The request was refused, not run.`,
+        ...say('reasonSessionUnknown', { origin: this.#origin, loss }),
         httpStatus: response.status,
       });
       this.#lost('session-lost', `${this.#origin} no longer knows this MCP session (${loss}); a new session is needed.`);

@@ -5,7 +5,7 @@
  */
 import { defineAll } from '../components/define.js';
 import { RunToolEvent, ServerActionEvent, ToolToggleEvent } from '../components/events.js';
-import { t } from '../components/i18n.js';
+import { t, tReason } from '../components/i18n.js';
 import { PANEL_PORT, PanelPushSchema, panelResultSchema, type PanelMethod, type PanelParams, type PanelValue } from '../protocol/panel.js';
 import { originPattern } from '../common/url-rules.js';
 import type { WireErrorCode } from '../protocol/error-codes.js';
@@ -25,10 +25,10 @@ async function call<M extends PanelMethod>(
   try {
     const raw: unknown = await chrome.runtime.sendMessage({ type, params });
     const parsed = panelResultSchema(type).safeParse(raw);
-    if (!parsed.success) return { ok: false, message: 'The extension answered with a malformed message.' };
+    if (!parsed.success) return { ok: false, message: t('malformedAnswer') };
     return parsed.data.ok
       ? { ok: true, value: parsed.data.value as PanelValue<M> }
-      : { ok: false, message: parsed.data.error.message, code: parsed.data.error.code };
+      : { ok: false, message: tReason(parsed.data.error), code: parsed.data.error.code };
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     // The worker stopped after it took the request: it may have acted on it, and it is not retried.

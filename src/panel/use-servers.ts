@@ -7,6 +7,7 @@
  * and focused; every other one stays in the elicitations container. `main.ts` feeds it the panel Port's messages; pushes and
  * answers are validated on receipt.
  */
+import { t, tReason } from '../components/i18n.js';
 import {
   ApprovalDecisionEvent,
   ApprovalDismissEvent,
@@ -40,8 +41,8 @@ async function call<M extends PanelMethod>(
 ): Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }> {
   try {
     const parsed = panelResultSchema(type).safeParse(await chrome.runtime.sendMessage({ type, params }));
-    if (!parsed.success) return { ok: false, message: 'The extension answered with a malformed message.' };
-    return parsed.data.ok ? { ok: true, value: parsed.data.value as PanelValue<M> } : { ok: false, message: parsed.data.error.message };
+    if (!parsed.success) return { ok: false, message: t('malformedAnswer') };
+    return parsed.data.ok ? { ok: true, value: parsed.data.value as PanelValue<M> } : { ok: false, message: tReason(parsed.data.error) };
   } catch (e) {
     return { ok: false, message: e instanceof Error ? e.message : String(e) };
   }

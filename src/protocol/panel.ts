@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import { CallToolResultSchema, ToolSchema, PromptSchema, ResourceSchema, ResourceTemplateSchema } from './mcp-shapes.js';
 import { resultSchema } from './result.js';
 import { ErrorActionSchema, WireErrorCodeSchema } from './error-codes.js';
+import { WordingSchema } from './wording.js';
 import { UsePanelRequestSchemas, UsePanelResponseSchemas } from './panel-use.js';
 import { OAuthPanelRequestSchemas, OAuthPanelResponseSchemas } from './panel-oauth.js';
 import { ManagePanelRequestSchemas, ManagePanelResponseSchemas } from './panel-manage.js';
@@ -19,12 +20,16 @@ export const PANEL_PORT = 'mcp-panel';
 
 const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
 
-/** Why a server is not usable, and the button that helps (`action`, never read from `message`). */
+/**
+ * Why a server is not usable, and the button that helps (`action`, never read from `message`).
+ * `wording` is `message` as a code + parameters the panel translates; `message` stays English for logs.
+ */
 const StateReasonSchema = z.object({
   kind: WireErrorCodeSchema,
   message: z.string().check(z.maxLength(4096)),
   httpStatus: z.optional(z.number()),
   action: z.optional(ErrorActionSchema),
+  wording: WordingSchema,
 });
 
 const ServerStatusSchema = z.enum(['disconnected', 'connecting', 'ready', 'needs-auth', 'error']);
@@ -32,6 +37,9 @@ const ServerStatusSchema = z.enum(['disconnected', 'connecting', 'ready', 'needs
 /** Bounds of the catalog warnings a server view carries; the manager trims to them before sending. */
 export const MAX_SERVER_WARNINGS = 20;
 export const MAX_WARNING_LENGTH = 2048;
+
+/** A catalog warning: English `message` (may quote server strings) and its `wording` to translate. */
+const WarningSchema = z.object({ message: z.string().check(z.maxLength(MAX_WARNING_LENGTH)), wording: WordingSchema });
 
 export const ServerViewSchema = z.object({
   id: serverId,
@@ -50,7 +58,7 @@ export const ServerViewSchema = z.object({
   resourceTemplates: z.array(ResourceTemplateSchema),
   disabledTools: z.array(z.string()),
   /** What the catalog limits dropped or trimmed (SPEC N8); may quote server strings. */
-  warnings: z.optional(z.array(z.string().check(z.maxLength(MAX_WARNING_LENGTH))).check(z.maxLength(MAX_SERVER_WARNINGS))),
+  warnings: z.optional(z.array(WarningSchema).check(z.maxLength(MAX_SERVER_WARNINGS))),
   /**
    * Since when (epoch ms) the catalog shown may be out of date: kept from an earlier session
    * until the server connects again, or a category's refresh failed and its last list is kept.

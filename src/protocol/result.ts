@@ -11,6 +11,7 @@ import {
   type ErrorAction,
   type WireErrorCode,
 } from './error-codes.js';
+import { WordingSchema, type Wording } from './wording.js';
 
 export interface WireError {
   /** Stable machine code from {@link WireErrorCode} (e.g. `network`, `http-status`, `timeout`). */
@@ -22,6 +23,8 @@ export interface WireError {
   wwwAuthenticate?: string;
   /** What the user can do about it; the panel shows it as a button, never by reading `message`. */
   action?: ErrorAction;
+  /** `message` as a code + parameters, so the panel can say it in the user's language. */
+  wording?: Wording;
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: WireError };
@@ -32,6 +35,7 @@ export const WireErrorSchema = z.object({
   httpStatus: z.optional(z.number().check(z.int())),
   wwwAuthenticate: z.optional(z.string().check(z.maxLength(4096))),
   action: z.optional(ErrorActionSchema),
+  wording: WordingSchema,
 });
 
 /** Validates an envelope whose `value` is checked by `value` schema. */
@@ -51,6 +55,7 @@ export class RemoteError extends Error {
   readonly httpStatus: number | undefined;
   readonly wwwAuthenticate: string | undefined;
   readonly action: ErrorAction | undefined;
+  readonly wording: Wording | undefined;
   constructor(error: WireError) {
     super(error.message);
     this.name = 'RemoteError';
@@ -58,6 +63,7 @@ export class RemoteError extends Error {
     this.httpStatus = error.httpStatus;
     this.wwwAuthenticate = error.wwwAuthenticate;
     this.action = error.action;
+    this.wording = error.wording;
   }
 }
 
@@ -71,12 +77,15 @@ export function toWireError(e: unknown, fallbackCode: WireErrorCode = 'internal'
       e.httpStatus === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, httpStatus: e.httpStatus };
     if (e.wwwAuthenticate !== undefined) w.wwwAuthenticate = e.wwwAuthenticate;
     if (e.action !== undefined) w.action = e.action;
+    if (e.wording !== undefined) w.wording = e.wording;
     return w;
   }
-  const fields = (typeof e === 'object' && e !== null ? e : {}) as { code?: unknown; action?: unknown };
+  const fields = (typeof e === 'object' && e !== null ? e : {}) as { code?: unknown; action?: unknown; wording?: unknown };
   const code = isWireErrorCode(fields.code) ? fields.code : fallbackCode;
   const message = e instanceof Error ? e.message : String(e);
   const w: WireError = { code, message: message.slice(0, 4096) };
   if (isErrorAction(fields.action)) w.action = fields.action;
+  const wording = WordingSchema.safeParse(fields.wording);
+  if (wording.success && wording.data) w.wording = wording.data;
   return w;
 }

@@ -29,7 +29,7 @@ describe('mcp-server-card catalog warnings', () => {
   it('lists the warnings as text in a disclosure that starts collapsed and stays open across updates', async () => {
     const card = await fixture<McpServerCardElement>(html`<mcp-server-card></mcp-server-card>`);
     const warnings = ['Refused 7 tools over the limit of 128 tools per server.', HOSTILE];
-    card.server = server({ warnings });
+    card.server = server({ warnings: warnings.map((message) => ({ message })) });
     await settled();
     const details = card.shadowRoot!.querySelector<HTMLDetailsElement>('details.warnings')!;
     expect(details.hidden).to.equal(false);
@@ -39,11 +39,11 @@ describe('mcp-server-card catalog warnings', () => {
     expect(details.querySelector('img')).to.equal(null);
 
     details.open = true;
-    card.server = server({ warnings, status: 'connecting' });
+    card.server = server({ warnings: warnings.map((message) => ({ message })), status: 'connecting' });
     await settled();
     expect(details.open).to.equal(true);
 
-    card.server = server({ warnings: [warnings[0]!] });
+    card.server = server({ warnings: [{ message: warnings[0]! }] });
     await settled();
     expect(details.querySelector('summary')!.textContent).to.equal('Catalog warnings (1)');
     expect(details.querySelectorAll('li')).to.have.length(1);

@@ -4,6 +4,7 @@
  * {@link CredentialStore} does, keyed by binding (E10) — so a service-worker restart loses
  * only in-flight promises and discovery caches, both safe to rebuild.
  */
+import { say } from '../../protocol/wording.js';
 import { probeChallenge } from './challenge-probe.js';
 import { createPkce, randomState } from './pkce.js';
 import { buildAuthorizationUrl, mapAuthorizeFailure, parseAuthorizationCallback } from './authorize.js';
@@ -114,7 +115,7 @@ export class AuthManager {
     const auth = cfg.auth;
     if (auth.kind === 'bearer') return auth.token;
     if (auth.kind !== 'oauth')
-      throw new AuthorizationRequiredError(`${cfg.url} is not configured for authorization.`, cfg.url, { action: 'edit' });
+      throw new AuthorizationRequiredError(say('reasonNotConfiguredForAuth', { url: cfg.url }), cfg.url, { action: 'edit' });
     this.#remember(cfg, options.wwwAuthenticate);
     const key = await this.#currentKey(cfg);
     let refreshFailure: unknown;
@@ -157,11 +158,8 @@ export class AuthManager {
     if (cfg.auth.kind === 'none') {
       // A Bearer challenge says OAuth can help (seed §3): the card offers the one-click switch.
       if (parseBearerChallenge(wwwAuthenticate))
-        throw new AuthorizationRequiredError(
-          `${cfg.url} asks for sign-in (it answered 401 with a Bearer challenge), but it is set up without authorization. Switch it to OAuth and authorize.`,
-          cfg.url,
-        );
-      throw new AuthorizationRequiredError(`${cfg.url} requires authorization; choose OAuth or a bearer token for it.`, cfg.url, {
+        throw new AuthorizationRequiredError(say('reasonAsksForSignIn', { url: cfg.url }), cfg.url);
+      throw new AuthorizationRequiredError(say('reasonRequiresAuth', { url: cfg.url }), cfg.url, {
         action: 'edit',
       });
     }
@@ -208,7 +206,7 @@ export class AuthManager {
     const challenge = parseBearerChallenge(wwwAuthenticate);
     if (cfg.auth.kind !== 'oauth' || challenge?.error !== 'insufficient_scope') {
       const why = challenge?.error ? ` (${challenge.error.slice(0, 100)})` : '';
-      throw new ForbiddenError(`${cfg.url} refused this request (HTTP 403${why}).`, cfg.url);
+      throw new ForbiddenError(say('reasonForbidden', { url: cfg.url, why }), cfg.url);
     }
     if (options.state.stepUps >= MAX_STEP_UPS || (options.state.authorizations ?? 0) >= MAX_STEP_UPS) {
       throw new StepUpLimitError(
@@ -528,7 +526,7 @@ export class AuthManager {
 
 function requireOAuth(cfg: AuthServerConfig): OAuthAuth {
   if (cfg.auth.kind !== 'oauth')
-    throw new AuthorizationRequiredError(`${cfg.url} is not configured for OAuth.`, cfg.url, { action: 'edit' });
+    throw new AuthorizationRequiredError(say('reasonNotConfiguredForOAuth', { url: cfg.url }), cfg.url, { action: 'edit' });
   return cfg.auth;
 }
 
@@ -542,7 +540,7 @@ function resourceMetadataOption(challenge: BearerChallenge | undefined): { resou
  * the card for its "Re-authorize" button (E9 beyond).
  */
 function needsAuth(cfg: AuthServerConfig, cause: unknown): AuthorizationRequiredError {
-  if (cause === undefined) return new AuthorizationRequiredError(`${cfg.url} needs authorization.`, cfg.url);
+  if (cause === undefined) return new AuthorizationRequiredError(say('reasonNeedsAuth', { url: cfg.url }), cfg.url);
   const expired = cause instanceof TokenError && cause.oauthError !== undefined && DEAD_REFRESH_ERRORS.has(cause.oauthError);
   const what = expired ? SIGN_IN_EXPIRED : 'Could not renew the sign-in — click Re-authorize, or Connect to try again.';
   return new AuthorizationRequiredError(

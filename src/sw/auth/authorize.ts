@@ -3,6 +3,7 @@
  * only if it answers exactly the request we made (`state`) from exactly the AS we asked
  * (`iss`, RFC 9207).
  */
+import { say } from '../../protocol/wording.js';
 import { AuthorizationCancelledError, AuthorizationDeniedError, AuthorizationResponseError } from './errors.js';
 import { assertAllowedEndpoint, tryParseUrl } from './url-policy.js';
 
@@ -70,11 +71,12 @@ export function parseAuthorizationCallback(callbackUrl: string, expect: Callback
   const error = p.get('error');
   if (error !== null) {
     const desc = p.get('error_description');
-    const text =
+    const detail = desc ? `: ${clip(desc, 300)}` : '.';
+    const said =
       error === 'access_denied'
-        ? 'Access was denied at the authorization server'
-        : `The authorization server ${expect.issuer} refused the request (${clip(error, 100)})`;
-    throw new AuthorizationDeniedError(`${text}${desc ? `: ${clip(desc, 300)}` : '.'}`, expect.issuer, clip(error, 100));
+        ? say('reasonAccessDenied', { detail })
+        : say('reasonAuthDenied', { issuer: expect.issuer, error: clip(error, 100), detail });
+    throw new AuthorizationDeniedError(said, expect.issuer, clip(error, 100));
   }
   const code = p.get('code');
   if (!code) throw new AuthorizationResponseError('The authorization response carries no authorization code.', expect.issuer);
@@ -88,7 +90,7 @@ const CANCEL_MESSAGES = ['the user did not approve access', 'user cancelled', 'u
 export function mapAuthorizeFailure(e: unknown): unknown {
   const message = e instanceof Error ? e.message : String(e);
   if (CANCEL_MESSAGES.some((m) => message.toLowerCase().includes(m))) {
-    return new AuthorizationCancelledError('The authorization window was closed before access was granted.', undefined);
+    return new AuthorizationCancelledError(say('reasonAuthWindowClosed'), undefined);
   }
   return e;
 }

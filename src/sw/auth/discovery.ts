@@ -5,6 +5,7 @@
  * the root document — fall back to the 2025-03-26 rules (AS at the MCP origin); the documents
  * tried are kept, so an error on that path can say why it was taken.
  */
+import { say } from '../../protocol/wording.js';
 import * as z from 'zod/mini';
 import { guardedFetch, readJsonCapped } from './bounded-fetch.js';
 import { DiscoveryError, MetadataError, MultipleAuthorizationServersError, ResourceMismatchError } from './errors.js';
@@ -52,7 +53,7 @@ export async function fetchProtectedResourceMetadata(
     }
     if (!res.ok) {
       await res.body?.cancel().catch(() => undefined);
-      throw new DiscoveryError(`The protected resource metadata at ${url} could not be read (HTTP ${res.status}).`, url);
+      throw new DiscoveryError(say('reasonPrmUnreadable', { url, status: res.status }), url);
     }
     const json = await readJsonCapped(res, url, 'protected resource metadata');
     const parsed = ProtectedResourceMetadataSchema.safeParse(json);
@@ -71,7 +72,7 @@ export async function fetchProtectedResourceMetadata(
 export function chooseIssuer(prm: ProtectedResourceMetadata, prmUrl: string, existingIssuer?: string): string {
   const list = (prm.authorization_servers ?? []).filter((s) => s.length > 0);
   if (list.length === 0) {
-    throw new DiscoveryError(`The protected resource metadata at ${prmUrl} lists no authorization servers.`, prmUrl);
+    throw new DiscoveryError(say('reasonPrmNoServers', { url: prmUrl }), prmUrl);
   }
   if (existingIssuer && list.includes(existingIssuer)) return existingIssuer;
   if (list.length > 1) throw new MultipleAuthorizationServersError(list, prmUrl);
@@ -149,7 +150,7 @@ export async function discover(fetchFn: FetchLike, mcpUrl: string, options: Disc
   const issuer = chooseIssuer(prm, url, options.existingIssuer);
   const metadata = await fetchAuthServerMetadata(fetchFn, issuer);
   if (!metadata) {
-    throw new MetadataError(`The authorization server ${issuer} publishes no metadata (tried OAuth and OpenID well-known URLs).`, issuer);
+    throw new MetadataError(say('reasonAsNoMetadata', { issuer }), issuer);
   }
   return { resource, issuer, metadata, prm, legacy: false };
 }

@@ -3,6 +3,7 @@
  * machine switch on (SPEC C1 attributed reasons), and a plain-words message that names the URL
  * and what was wrong, so a failed discovery is never an opaque "auth failed".
  */
+import { say, type Said, type Wording } from '../../protocol/wording.js';
 import type { ErrorAction, WireErrorCodeOf } from '../../protocol/error-codes.js';
 
 /** Stable codes, a part of the wire vocabulary, so they reach the panel unchanged. */
@@ -36,8 +37,11 @@ abstract class AuthError extends Error {
   readonly action: ErrorAction | undefined;
   /** The URL the failure is about, when there is one (shown to the user). */
   readonly url: string | undefined;
-  constructor(message: string, url?: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /** The message as a code + parameters, for the panel to say in the user's language. */
+  readonly wording: Wording | undefined;
+  constructor(message: string | Said, url?: string, options?: { cause?: unknown }) {
+    super(typeof message === 'string' ? message : message.message, options);
+    this.wording = typeof message === 'string' ? undefined : message.wording;
     this.url = url;
     this.name = new.target.name;
   }
@@ -60,11 +64,7 @@ export class MultipleAuthorizationServersError extends DiscoveryError {
     readonly issuers: readonly string[],
     url: string,
   ) {
-    super(
-      `The server at ${url} lists several authorization servers (${issuers.join(', ')}); ` +
-        'choosing one automatically is not safe, so authorization stopped.',
-      url,
-    );
+    super(say('reasonSeveralAuthServers', { url, issuers: issuers.join(', ') }), url);
   }
 }
 
@@ -95,11 +95,7 @@ export class ConfiguredClientIssuerError extends AuthError {
     readonly newIssuer: string,
     readonly pinnedIssuer: string,
   ) {
-    super(
-      `This server now names the authorization server ${newIssuer}, but its configured client ID belongs to ${pinnedIssuer}. ` +
-        'The client ID and secret were not sent. Enter the client registered with the new server, or use "Forget authorization" and Authorize again if you trust it.',
-      newIssuer,
-    );
+    super(say('reasonClientIssuerChanged', { new: newIssuer, pinned: pinnedIssuer }), newIssuer);
   }
 }
 
@@ -107,7 +103,7 @@ export class ConfiguredClientIssuerError extends AuthError {
 export class TokenError extends AuthError {
   readonly code: AuthErrorCode = 'token';
   constructor(
-    message: string,
+    message: string | Said,
     url?: string,
     /** The OAuth `error` value, e.g. `invalid_grant`, when the AS sent one. */
     readonly oauthError?: string,
@@ -121,7 +117,7 @@ export class TokenError extends AuthError {
 export class AuthorizationDeniedError extends AuthError {
   readonly code: AuthErrorCode = 'auth-denied';
   constructor(
-    message: string,
+    message: string | Said,
     url: string | undefined,
     readonly oauthError: string,
   ) {
@@ -147,7 +143,7 @@ export class AuthorizationCancelledError extends AuthError {
 export class AuthorizationRequiredError extends AuthError {
   readonly code: AuthErrorCode = 'needs-auth';
   override readonly action: ErrorAction;
-  constructor(message: string, url?: string, options?: { cause?: unknown; action?: ErrorAction }) {
+  constructor(message: string | Said, url?: string, options?: { cause?: unknown; action?: ErrorAction }) {
     super(message, url, options?.cause === undefined ? undefined : { cause: options.cause });
     this.action = options?.action ?? 'authorize';
   }
@@ -193,6 +189,6 @@ export class BearerRejectedError extends AuthError {
   readonly code: AuthErrorCode = 'bearer-rejected';
   override readonly action: ErrorAction = 'edit';
   constructor(url?: string) {
-    super('The token was rejected — update it.', url);
+    super(say('reasonBearerRejected'), url);
   }
 }

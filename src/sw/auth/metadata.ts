@@ -3,6 +3,7 @@
  * order follows the MCP 2025-11-25 spec; the issuer and PKCE checks stop a metadata document
  * from impersonating another AS or downgrading PKCE.
  */
+import { say } from '../../protocol/wording.js';
 import * as z from 'zod/mini';
 import { guardedFetch, readJsonCapped } from './bounded-fetch.js';
 import { MetadataError } from './errors.js';
@@ -77,7 +78,7 @@ export async function fetchAuthServerMetadata(
     }
     if (!res.ok) {
       await res.body?.cancel().catch(() => undefined);
-      throw new MetadataError(`The authorization server metadata at ${url} could not be read (HTTP ${res.status}).`, url);
+      throw new MetadataError(say('reasonAsMetadataUnreadable', { url, status: res.status }), url);
     }
     const json = await readJsonCapped(res, url, 'authorization server metadata');
     return validateAuthServerMetadata(json, issuer, url, options);

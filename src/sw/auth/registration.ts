@@ -3,6 +3,7 @@
  * client, else a Client ID Metadata Document URL when both sides support it, else dynamic
  * client registration (RFC 7591). The DCR answer is validated before anything stores it.
  */
+import { say } from '../../protocol/wording.js';
 import * as z from 'zod/mini';
 import { guardedFetch, readJsonCapped } from './bounded-fetch.js';
 import { ClientIdRequiredError, RegistrationError } from './errors.js';
@@ -66,10 +67,7 @@ export async function resolveClient(fetchFn: FetchLike, options: ResolveClientOp
     }
   }
   if (!metadata.registration_endpoint) {
-    throw new ClientIdRequiredError(
-      `The authorization server ${metadata.issuer} does not offer dynamic client registration; enter a client ID registered with it.`,
-      metadata.issuer,
-    );
+    throw new ClientIdRequiredError(say('reasonNoDynamicRegistration', { issuer: metadata.issuer }), metadata.issuer);
   }
   return registerClient(fetchFn, metadata, options);
 }
@@ -101,7 +99,7 @@ async function registerClient(
   );
   if (!res.ok) {
     const detail = await oauthErrorDetail(res, endpoint);
-    throw new RegistrationError(`Client registration at ${endpoint} failed (HTTP ${res.status}${detail}).`, endpoint);
+    throw new RegistrationError(say('reasonRegistrationFailed', { url: endpoint, status: res.status, detail }), endpoint);
   }
   const json = await readJsonCapped(res, endpoint, 'registration endpoint');
   const parsed = RegistrationResponseSchema.safeParse(json);

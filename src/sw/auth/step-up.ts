@@ -10,6 +10,7 @@
  * and tool — and survives re-runs until one succeeds, so however the challenge text varies the
  * AuthManager allows at most MAX_STEP_UPS authorizations for it.
  */
+import { say } from '../../protocol/wording.js';
 import { RemoteError, toWireError } from '../../protocol/result.js';
 import type { McpServerConfig } from '../../storage/config-schema.js';
 import { newRequestAuthState, type AuthManager, type RequestAuthState } from './auth-manager.js';
@@ -72,7 +73,7 @@ export class StepUpTracker {
       const scope = parseBearerChallenge(challenge)?.scope;
       throw new RemoteError({
         code: INSUFFICIENT_SCOPE_CODE,
-        message: `"${tool.slice(0, 128)}" needs more access than was granted${scope ? ` (scope: ${scope.slice(0, 200)})` : ''}. Click "Grant more access", then run it again.`,
+        ...say('reasonNeedsMoreAccess', { tool: tool.slice(0, 128), scope: scope ? ` (scope: ${scope.slice(0, 200)})` : '' }),
         httpStatus: 403,
       });
     }
@@ -93,12 +94,12 @@ export class StepUpTracker {
     if (!pending)
       throw new RemoteError({
         code: 'bad-request',
-        message: `No request of "${tool.slice(0, 128)}" is waiting for more access; run it first.`,
+        ...say('reasonNothingWaitingForAccess', { tool: tool.slice(0, 128) }),
       });
     const config = await this.#deps.configOf(serverId);
     if (!config || config.auth.kind !== 'oauth') {
       this.#pending.delete(key);
-      throw new RemoteError({ code: 'bad-request', message: 'This server does not use OAuth (any more).' });
+      throw new RemoteError({ code: 'bad-request', ...say('reasonNoOAuthAnyMore') });
     }
     let token: string;
     try {

@@ -3,6 +3,7 @@
  * (RFC 8707), with the client authentication the client was registered for, and a strict
  * look at what comes back before anything is stored.
  */
+import { say } from '../../protocol/wording.js';
 import * as z from 'zod/mini';
 import { guardedFetch, readJsonCapped } from './bounded-fetch.js';
 import { TokenError } from './errors.js';
@@ -97,7 +98,11 @@ async function tokenRequest(fetchFn: FetchLike, req: TokenRequestBase, params: U
   if (!res.ok) {
     const { error, description } = await readOAuthError(res, url);
     throw new TokenError(
-      `The token endpoint ${url} refused the request (HTTP ${res.status}${error ? `: ${error}` : ''}${description ? ` — ${description}` : ''}).`,
+      say('reasonTokenEndpointRefused', {
+        url,
+        status: res.status,
+        detail: `${error ? `: ${error}` : ''}${description ? ` — ${description}` : ''}`,
+      }),
       url,
       error,
     );

@@ -4,6 +4,7 @@
  * provenance (`context-blocks.ts`). The fence is built here, where the content is known, never
  * in the panel.
  */
+import { say } from '../../protocol/wording.js';
 import type { OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
 import type { PanelParams, PanelValue } from '../../protocol/panel.js';
 import { RemoteError } from '../../protocol/result.js';
@@ -26,7 +27,7 @@ export function composerHandlers(deps: ComposerDeps) {
     const view = deps.manager.views().find((v) => v.id === serverId);
     const state = deps.manager.state(serverId);
     if (!view || state?.status !== 'ready') {
-      throw new RemoteError({ code: 'not-ready', message: `${view?.name ?? serverId} is not connected; connect it, then try again.` });
+      throw new RemoteError({ code: 'not-ready', ...say('reasonNotReady', { name: view?.name ?? serverId }) });
     }
     return { connectionId: state.connectionId, serverName: view.name };
   };

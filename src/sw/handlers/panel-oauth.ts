@@ -3,6 +3,7 @@
  * optional pre-registered client (its secret sealed at once, F2), "Authorize" — the only path
  * that opens the authorization window, reached from a click — and "Forget authorization".
  */
+import { say, type Said } from '../../protocol/wording.js';
 import { RemoteError, toWireError } from '../../protocol/result.js';
 import type { McpServerConfig } from '../../storage/config-schema.js';
 import type { ConfigStore } from '../../storage/config-store.js';
@@ -59,8 +60,8 @@ export async function newOAuthAuth(serverId: string, p: OAuthAddParams): Promise
 
 async function oauthConfig(configStore: OAuthHandlerDeps['configStore'], serverId: string): Promise<McpServerConfig> {
   const config = (await configStore.read()).servers.find((s) => s.id === serverId);
-  if (!config) throw new RemoteError({ code: 'unknown-server', message: `No server with id "${serverId}".` });
-  if (config.auth.kind !== 'oauth') throw new RemoteError({ code: 'bad-request', message: `"${config.name}" does not use OAuth.` });
+  if (!config) throw new RemoteError({ code: 'unknown-server', ...say('reasonNoSuchServer', { id: serverId }) });
+  if (config.auth.kind !== 'oauth') throw new RemoteError({ code: 'bad-request', ...say('reasonNotOAuth', { name: config.name }) });
   return config;
 }
 
@@ -96,8 +97,11 @@ async function authorizeServer(
     parseBearerChallenge(challenge)?.resourceMetadata,
   );
   if (missingOrigins.length > 0) {
-    const message = `Chrome has not granted access to the authorization server (${missingOrigins.join(', ')}). Click "Authorize" again and allow it.`;
-    manager.authFailed(serverId, { kind: 'auth', message, action: 'authorize' });
+    manager.authFailed(serverId, {
+      kind: 'auth',
+      ...say('reasonAuthServerNoAccess', { origins: missingOrigins.join(', ') }),
+      action: 'authorize',
+    });
     return { status: 'needs-auth', missingOrigins: [originPattern(config.url), ...missingOrigins] };
   }
   let token: string;
@@ -107,10 +111,15 @@ async function authorizeServer(
     const w = toWireError(e, 'auth');
     const kind =
       w.code === 'auth-cancelled' || w.code === 'auth-denied' ? 'auth-denied' : w.code === 'auth-discovery' ? 'auth-discovery' : 'auth';
-    const message = w.code === 'auth-cancelled' ? `Authorization cancelled: ${w.message} Click "Authorize" to try again.` : w.message;
+    const said: Said =
+      w.code !== 'auth-cancelled'
+        ? { message: w.message, ...(w.wording ? { wording: w.wording } : {}) }
+        : w.wording?.code === 'reasonAuthWindowClosed'
+          ? say('reasonAuthCancelledWindow')
+          : say('reasonAuthCancelled', { detail: w.message });
     const action = w.action ?? 'authorize';
-    manager.authFailed(serverId, { kind, message, action });
-    throw new RemoteError({ code: w.code, message, action });
+    manager.authFailed(serverId, { kind, ...said, action });
+    throw new RemoteError({ code: w.code, ...said, action });
   }
   for (let attempt = 0; ; attempt++) {
     try {

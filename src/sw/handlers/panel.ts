@@ -2,6 +2,7 @@
  * Answers the side panel's requests (src/protocol/panel.ts). Each handler validates its
  * parameters by schema before it runs, and always answers with a Result envelope.
  */
+import { say } from '../../protocol/wording.js';
 import {
   PanelRequestEnvelopeSchema,
   PanelRequestSchemas,
@@ -55,12 +56,13 @@ export function createPanelApi(deps: PanelApiDeps) {
     'panel:get-state': async () => deps.state(),
     'panel:add-server': async (p) => {
       const checked = checkServerUrl(p.url);
-      if (!checked.ok) throw new RemoteError({ code: 'invalid-url', message: checked.message });
+      if (!checked.ok)
+        throw new RemoteError({ code: 'invalid-url', message: checked.message, ...(checked.wording ? { wording: checked.wording } : {}) });
       const auth = p.auth;
       let serverId = '';
       await configStore.update(async (servers, { takenIds }) => {
         if (servers.some((s) => s.url === checked.url)) {
-          throw new RemoteError({ code: 'duplicate', message: 'A server with this URL already exists.' });
+          throw new RemoteError({ code: 'duplicate', ...say('reasonDuplicateUrl') });
         }
         serverId = slugify(p.name, takenIds);
         const config: McpServerConfig = {

@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import { PromptSchema, ResourceSchema, ResourceTemplateSchema, ToolSchema } from '../../protocol/mcp-shapes.js';
 import type { CatalogCategory } from './catalog-generations.js';
 import { sanitizeTools } from './catalog-limits.js';
+import { say, type ReasonCode, type Said } from '../../protocol/wording.js';
 
 const SCHEMAS: Record<CatalogCategory, z.ZodMiniType> = {
   tools: ToolSchema,
@@ -16,15 +17,15 @@ const SCHEMAS: Record<CatalogCategory, z.ZodMiniType> = {
   resourceTemplates: ResourceTemplateSchema,
 };
 
-const LABEL: Record<CatalogCategory, string> = {
-  tools: 'tools',
-  prompts: 'prompts',
-  resources: 'resources',
-  resourceTemplates: 'resource templates',
+const DROPPED: Record<CatalogCategory, ReasonCode & `reasonDropped${string}`> = {
+  tools: 'reasonDroppedTools',
+  prompts: 'reasonDroppedPrompts',
+  resources: 'reasonDroppedResources',
+  resourceTemplates: 'reasonDroppedTemplates',
 };
 
-export function checkCatalogItems(category: CatalogCategory, raw: readonly unknown[]): { items: unknown[]; warnings: string[] } {
-  const warnings: string[] = [];
+export function checkCatalogItems(category: CatalogCategory, raw: readonly unknown[]): { items: unknown[]; warnings: Said[] } {
+  const warnings: Said[] = [];
   let candidates: readonly unknown[] = raw;
   if (category === 'tools') {
     const sanitized = sanitizeTools(raw);
@@ -38,7 +39,6 @@ export function checkCatalogItems(category: CatalogCategory, raw: readonly unkno
     if (parsed.success) items.push(parsed.data);
     else dropped++;
   }
-  if (dropped > 0)
-    warnings.push(`${dropped} ${LABEL[category]} from this server were malformed or over the size limits and were left out.`);
+  if (dropped > 0) warnings.push(say(DROPPED[category], { count: dropped }));
   return { items, warnings };
 }

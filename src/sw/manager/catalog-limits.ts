@@ -12,6 +12,7 @@
  * are neither offered to the agent nor to the runner.
  */
 import { truncateUtf8, utf8Length } from '../use/truncate.js';
+import { say, type Said } from '../../protocol/wording.js';
 
 export const MAX_TOOLS = 1000;
 const MAX_TOOL_NAME_LENGTH = 128;
@@ -41,7 +42,7 @@ interface SanitizedTool {
 
 export interface SanitizedCatalog {
   tools: SanitizedTool[];
-  warnings: string[];
+  warnings: Said[];
 }
 
 /** Applies every limit; the order of surviving tools is the server's order. */
@@ -93,29 +94,20 @@ export function sanitizeTools(raw: readonly unknown[]): SanitizedCatalog {
     tools.push(tool);
   }
 
-  const warnings: string[] = [];
-  if (refused > 0) warnings.push(`Refused ${refused} tools over the limit of ${MAX_TOOLS} tools per server.`);
+  const warnings: Said[] = [];
+  if (refused > 0) warnings.push(say('reasonToolsRefused', { count: refused, max: MAX_TOOLS }));
   if (invalid.length > 0) {
-    warnings.push(
-      `Left out ${toolCount(invalid.length)} with invalid names (1\u2013${MAX_TOOL_NAME_LENGTH} characters of A\u2013Z, a\u2013z, 0\u20139, _ . -): ${listNames(invalid)}.`,
-    );
+    warnings.push(say('reasonToolNamesInvalid', { count: invalid.length, max: MAX_TOOL_NAME_LENGTH, names: listNames(invalid) }));
   }
-  if (duplicates.length > 0)
-    warnings.push(`Left out ${toolCount(duplicates.length)} whose name another tool already has: ${listNames(duplicates)}.`);
-  if (tasksOnly.length > 0) {
-    warnings.push(
-      `Left out ${toolCount(tasksOnly.length)} that can only run as a task (taskSupport "required"), which this extension cannot call yet: ${listNames(tasksOnly)}.`,
-    );
-  }
+  if (duplicates.length > 0) warnings.push(say('reasonToolNamesDuplicate', { count: duplicates.length, names: listNames(duplicates) }));
+  if (tasksOnly.length > 0) warnings.push(say('reasonToolsTaskOnly', { count: tasksOnly.length, names: listNames(tasksOnly) }));
   if (truncated.length > 0) {
     warnings.push(
-      `Truncated the descriptions of ${truncated.length} tools to ${MAX_DESCRIPTION_LENGTH} characters: ${listNames(truncated)}.`,
+      say('reasonDescriptionsTruncated', { count: truncated.length, max: MAX_DESCRIPTION_LENGTH, names: listNames(truncated) }),
     );
   }
   if (oversized.length > 0) {
-    warnings.push(
-      `Replaced the input schemas of ${oversized.length} tools larger than ${MAX_SCHEMA_BYTES / 1024} KiB; arguments are sent unchecked: ${listNames(oversized)}.`,
-    );
+    warnings.push(say('reasonSchemasReplaced', { count: oversized.length, kib: MAX_SCHEMA_BYTES / 1024, names: listNames(oversized) }));
   }
   return { tools, warnings };
 }
@@ -139,15 +131,11 @@ function cutChars(text: string, max: number): string {
   return text.slice(0, end);
 }
 
-/** "1 tool", "7 tools". */
-function toolCount(n: number): string {
-  return n === 1 ? '1 tool' : `${n} tools`;
-}
-
 function listNames(names: readonly string[]): string {
   const shown = names.slice(0, NAMES_IN_WARNING).map((n) => JSON.stringify(truncateUtf8(n, NAME_SHOWN_LENGTH).text));
   const rest = names.length - shown.length;
-  return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
+  // Names are server strings, quoted as they came; only the "and N more" is a word to translate.
+  return rest > 0 ? `${shown.join(', ')} (+${rest})` : shown.join(', ');
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

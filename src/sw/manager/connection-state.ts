@@ -8,6 +8,7 @@
  * superseded (SPEC C6) without any special casing.
  */
 import type { ErrorAction, WireErrorCode } from '../../protocol/error-codes.js';
+import type { Wording } from '../../protocol/wording.js';
 
 /** Why a server is not usable; every error the user sees is attributed to one kind. */
 export const ERROR_KINDS = [
@@ -36,6 +37,8 @@ export interface ErrorReason {
   httpStatus?: number;
   /** The button that helps, set where the reason is made; the panel never reads `message` for it. */
   action?: ErrorAction;
+  /** `message` as a code + parameters, for the panel to say in the user's language. */
+  wording?: Wording;
 }
 
 export type ConnectionState =

@@ -17,6 +17,7 @@ import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../../storage/co
 import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/mcp-shapes.js';
 import { MAX_SERVER_WARNINGS, MAX_WARNING_LENGTH, type ServerView } from '../../protocol/panel.js';
 import { RemoteError, toWireError, type WireError } from '../../protocol/result.js';
+import { say, type ReasonCode, type Said } from '../../protocol/wording.js';
 import type { ErrorAction, WireErrorCode } from '../../protocol/error-codes.js';
 import type { OffscreenEvent, OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
 import { bindingFingerprint, sameBinding } from './binding.js';
@@ -119,7 +120,7 @@ interface Runtime {
   /** One paced refresher per category: one refresh in flight, one trailing (N5). */
   refreshers: Map<CatalogCategory, Coalesced>;
   /** Catalog-limit warnings of the last committed list of each category (SPEC N8). */
-  warnings: Map<CatalogCategory, string[]>;
+  warnings: Map<CatalogCategory, Said[]>;
   /** Set while the catalog kept from an earlier session is shown without a live session (C2). */
   cachedSince?: number;
   /** The user pressed Disconnect: listing tools does not wake it again until something connects it. */
@@ -158,7 +159,13 @@ function reasonOf(w: WireError, auth: McpServerConfig['auth']['kind']): ErrorRea
         ? 'auth'
         : 'protocol';
   const action = w.action ?? defaultAction(w, auth);
-  return { kind, message: w.message, ...(w.httpStatus !== undefined ? { httpStatus: w.httpStatus } : {}), ...(action ? { action } : {}) };
+  return {
+    kind,
+    message: w.message,
+    ...(w.httpStatus !== undefined ? { httpStatus: w.httpStatus } : {}),
+    ...(action ? { action } : {}),
+    ...(w.wording ? { wording: w.wording } : {}),
+  };
 }
 
 function defaultAction(w: WireError, auth: McpServerConfig['auth']['kind']): ErrorAction | undefined {
@@ -182,16 +189,15 @@ function defaultAction(w: WireError, auth: McpServerConfig['auth']['kind']): Err
   }
 }
 
-const superseded = () =>
-  new RemoteError({ code: 'superseded', message: 'The configuration changed or the server was disconnected while connecting.' });
+const superseded = () => new RemoteError({ code: 'superseded', ...say('reasonSuperseded') });
 
 const noop = () => undefined;
 
-const CATEGORY_LABEL: Record<CatalogCategory, string> = {
-  tools: 'tools',
-  prompts: 'prompts',
-  resources: 'resources',
-  resourceTemplates: 'resource templates',
+const REFRESH_FAILED: Record<CatalogCategory, ReasonCode & `reasonRefresh${string}`> = {
+  tools: 'reasonRefreshToolsFailed',
+  prompts: 'reasonRefreshPromptsFailed',
+  resources: 'reasonRefreshResourcesFailed',
+  resourceTemplates: 'reasonRefreshTemplatesFailed',
 };
 
 export class McpManager {
@@ -373,7 +379,7 @@ export class McpManager {
   connect(serverId: string): Promise<void> {
     const rt = this.#require(serverId);
     if (!rt.config.enabled) {
-      return Promise.reject(new RemoteError({ code: 'config-invalid', message: 'The server is disabled. Enable it to connect.' }));
+      return Promise.reject(new RemoteError({ code: 'config-invalid', ...say('reasonServerDisabled') }));
     }
     rt.heldOff = false;
     if (rt.state.status === 'ready') return Promise.resolve();
@@ -422,7 +428,7 @@ export class McpManager {
       rt.attemptSeq++;
       return new RemoteError({
         code: 'timeout',
-        message: `"${rt.config.name}" did not complete the connection within ${Math.round(limit / 1000)} s (${new URL(rt.config.url).origin}).`,
+        ...say('reasonConnectTimeout', { name: rt.config.name, seconds: Math.round(limit / 1000), origin: new URL(rt.config.url).origin }),
         action: 'retry',
       });
     };
@@ -458,7 +464,7 @@ export class McpManager {
     if (!(await this.ports.hasHostPermission(config.url))) {
       throw new RemoteError({
         code: 'permission',
-        message: `Chrome has not granted access to ${new URL(config.url).origin}. Click "Grant access" on the card.`,
+        ...say('reasonNoHostPermission', { origin: new URL(config.url).origin }),
         action: 'grant-permission',
       });
     }
@@ -485,14 +491,14 @@ export class McpManager {
       if (!stillWanted()) throw superseded();
       // A session that died while listing is never committed: its "empty" lists mean nothing (C7).
       if (rt.candidateLost || results.some((r) => r.lost)) {
-        throw new RemoteError({ code: 'session-lost', message: 'The server ended the session while its catalog was being listed.' });
+        throw new RemoteError({ code: 'session-lost', ...say('reasonSessionLostListing') });
       }
       const failed = results.find((r): r is { ok: false; error: string } => !r.ok);
       const declared = declaredCategories(info.capabilities);
       // Undeclared categories are empty by definition; they cannot make a failed listing a success (D1).
       const declaredFailed = declared.length > 0 && declared.every((c) => !results[CATALOG_CATEGORIES.indexOf(c)]!.ok);
       if (failed && (declaredFailed || results.every((r) => !r.ok))) {
-        throw new RemoteError({ code: 'protocol', message: `Connected, but the server's catalog could not be listed: ${failed.error}` });
+        throw new RemoteError({ code: 'protocol', ...say('reasonCatalogUnlisted', { detail: failed.error }) });
       }
       const next = transition(rt.state, { type: 'connected', connectionId });
       if (next === rt.state) throw superseded();
@@ -591,7 +597,7 @@ export class McpManager {
 
   #connectionOf(rt: Runtime): string {
     const connectionId = this.#live(rt);
-    if (!connectionId) throw new RemoteError({ code: 'not-connected', message: `"${rt.config.name}" is not connected.` });
+    if (!connectionId) throw new RemoteError({ code: 'not-connected', ...say('reasonNotConnected', { name: rt.config.name }) });
     return connectionId;
   }
 
@@ -621,10 +627,10 @@ export class McpManager {
       this.#unsent.sent(operationId);
     }
     if (rt.config.disabledTools.includes(tool)) {
-      throw new RemoteError({ code: 'tool-disabled', message: `The tool "${tool}" is disabled for this server.` });
+      throw new RemoteError({ code: 'tool-disabled', ...say('reasonToolDisabled', { tool }) });
     }
     if (!this.#items<Tool>(rt, 'tools').some((t) => t.name === tool)) {
-      throw new RemoteError({ code: 'unknown-tool', message: `The server does not offer a tool named "${tool}".` });
+      throw new RemoteError({ code: 'unknown-tool', ...say('reasonUnknownTool', { tool }) });
     }
     const connectionId = this.#connectionOf(rt);
     try {
@@ -646,7 +652,7 @@ export class McpManager {
         // The server refused the call for an unknown session id: it never ran (N7).
         throw new RemoteError({
           code: 'session-lost',
-          message: `"${rt.config.name}" no longer knew the session (it may have restarted), so "${tool}" was not run. Reconnecting; run it again.`,
+          ...say('reasonCallSessionGone', { name: rt.config.name, tool }),
           action: 'retry',
         });
       }
@@ -654,13 +660,13 @@ export class McpManager {
         // The offscreen host refuses a call on a superseded connection before sending it.
         throw new RemoteError({
           code: 'session-lost',
-          message: `The connection to "${rt.config.name}" had been replaced, so "${tool}" was not sent. Run it again.`,
+          ...say('reasonCallConnectionReplaced', { name: rt.config.name, tool }),
           action: 'retry',
         });
       }
       throw new RemoteError({
         code: 'session-lost',
-        message: `The connection to "${rt.config.name}" was lost while "${tool}" was running. It was not sent again because it may already have taken effect; run it again if that is safe.`,
+        ...say('reasonCallConnectionLost', { name: rt.config.name, tool }),
         action: 'retry',
       });
     }
@@ -728,7 +734,7 @@ export class McpManager {
       if (connectionId)
         this.#sessionLost(rt, connectionId, {
           kind: 'offscreen-lost',
-          message: 'The MCP host document closed; reconnecting.',
+          ...say('reasonHostClosed'),
           action: 'connect',
         });
     }
@@ -770,7 +776,7 @@ export class McpManager {
   #commit(rt: Runtime, generation: number, categories: readonly CatalogCategory[], results: ListResult<unknown>[]) {
     categories.forEach((category, i) => {
       let result = results[i]!;
-      let warnings: string[] | undefined;
+      let warnings: Said[] | undefined;
       if (result.ok) {
         const checked = checkCatalogItems(category, result.items);
         result = { ok: true, items: checked.items };
@@ -816,19 +822,17 @@ export class McpManager {
   }
 
   /** Warnings for categories whose latest listing failed: the list shown is the last good one. */
-  #refreshWarnings(rt: Runtime): string[] {
+  #refreshWarnings(rt: Runtime): Said[] {
     if (rt.state.status !== 'ready') return [];
     return CATALOG_CATEGORIES.flatMap((c) => {
       const state = this.#catalogs.get(rt.config.id, c);
-      return state.error !== null && state.items !== null
-        ? [`Could not refresh the ${CATEGORY_LABEL[c]}; showing the last list. ${state.error}`]
-        : [];
+      return state.error !== null && state.items !== null ? [say(REFRESH_FAILED[c], { detail: state.error })] : [];
     });
   }
 
   #require(serverId: string): Runtime {
     const rt = this.#servers.get(serverId);
-    if (!rt) throw new RemoteError({ code: 'unknown-server', message: `No server with id "${serverId}".` });
+    if (!rt) throw new RemoteError({ code: 'unknown-server', ...say('reasonNoSuchServer', { id: serverId }) });
     return rt;
   }
 
@@ -838,7 +842,7 @@ export class McpManager {
   }
 
   /** Catalog-limit warnings of the server's current lists (SPEC N8). */
-  warnings(serverId: string): string[] {
+  warnings(serverId: string): Said[] {
     const rt = this.#servers.get(serverId);
     if (!rt) return [];
     return [...this.#refreshWarnings(rt), ...[...rt.warnings.values()].flat()];
@@ -862,7 +866,7 @@ export class McpManager {
       disabledTools: rt.config.disabledTools,
       warnings: this.warnings(rt.config.id)
         .slice(0, MAX_SERVER_WARNINGS)
-        .map((w) => (w.length > MAX_WARNING_LENGTH ? `${w.slice(0, MAX_WARNING_LENGTH - 1)}…` : w)),
+        .map((w) => (w.message.length > MAX_WARNING_LENGTH ? { ...w, message: `${w.message.slice(0, MAX_WARNING_LENGTH - 1)}…` } : w)),
       ...this.#staleView(rt),
     }));
   }

@@ -5,6 +5,7 @@
  * refused before it is sent. Once a call is sent, cancelling it is the offscreen host's job
  * (`offscreen:cancel`, whose early-cancel records cover the hop between worker and host).
  */
+import { say } from '../../protocol/wording.js';
 import { RemoteError } from '../../protocol/result.js';
 
 export class UnsentCalls {
@@ -33,7 +34,7 @@ export class UnsentCalls {
 }
 
 export function cancelledBeforeSending(tool: string): RemoteError {
-  return new RemoteError({ code: 'cancelled', message: `The call of "${tool}" was cancelled before it was sent.` });
+  return new RemoteError({ code: 'cancelled', ...say('reasonCallCancelledUnsent', { tool }) });
 }
 
 /** Settles with `work`, or rejects at once with `reason()` when `signal` aborts first. */

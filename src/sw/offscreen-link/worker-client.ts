@@ -13,6 +13,7 @@ import {
   type OffscreenValue,
 } from '../../protocol/offscreen.js';
 import { RemoteError } from '../../protocol/result.js';
+import { say } from '../../protocol/wording.js';
 
 export interface PortLike {
   postMessage(message: unknown): void;
@@ -58,7 +59,7 @@ export class McpWorkerClient {
       } catch {
         // A Port that died between attach and send: fail this request rather than leave it pending.
         this.#pending.delete(id);
-        reject(new RemoteError({ code: 'offscreen-lost', message: 'The MCP host document was closed; the request was not sent.' }));
+        reject(new RemoteError({ code: 'offscreen-lost', ...say('reasonHostClosedUnsent') }));
       }
     });
   }

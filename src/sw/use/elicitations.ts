@@ -10,6 +10,7 @@
  * safe" confirmation (H3). The original call (tool and arguments) is stored with the interaction
  * for that purpose.
  */
+import { say } from '../../protocol/wording.js';
 import type { OffscreenEvent, OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
 import type { ElicitationView } from '../../protocol/panel-use.js';
 import type { PanelParams, PanelValue } from '../../protocol/panel.js';
@@ -164,7 +165,7 @@ export class Elicitations {
     if (!i || i.status !== 'failed' || !call)
       throw new RemoteError({
         code: 'not-found',
-        message: 'This interaction cannot be re-run (already re-run, dismissed, or its call is unknown).',
+        ...say('reasonCannotRerun'),
       });
     await this.#setFailed(ids.filter((id) => id !== p.interactionId));
     await this.#push();

@@ -41,10 +41,10 @@ test('N8/tasks: duplicates, invalid names and task-only tools are left out of th
   await manager.connect('limits');
   assert.deepEqual(toolNames('limits'), ['echo', 'add', 'slow']);
   const warnings = view('limits').warnings ?? [];
-  assert.equal(warnings.length, 3, warnings.join('\n'));
-  assert.match(warnings.join('\n'), /invalid names .*"bad name!"/);
-  assert.match(warnings.join('\n'), /another tool already has: "echo"/);
-  assert.match(warnings.join('\n'), /only run as a task \(taskSupport "required"\).*"batch_job"/);
+  assert.equal(warnings.length, 3, warnings.map((w) => w.message).join('\n'));
+  assert.match(warnings.map((w) => w.message).join('\n'), /invalid names .*"bad name!"/);
+  assert.match(warnings.map((w) => w.message).join('\n'), /another tool already has: "echo"/);
+  assert.match(warnings.map((w) => w.message).join('\n'), /only run as a task \(taskSupport "required"\).*"batch_job"/);
   await assert.rejects(manager.callTool('limits', 'batch_job', {}, 'op-task'), (e) => codeOf(e) === 'unknown-tool');
   assert.equal(server.stats.toolCalls.includes('batch_job'), false);
   await manager.disconnect('limits');
@@ -76,7 +76,7 @@ test('N5/D2: a list_changed storm is paced (≤ ~2 tools/list per second), ends 
   }
   await until(() => view('storm').staleSince !== undefined, 'the catalog to be marked stale', 5_000);
   assert.deepEqual(toolNames('storm'), good);
-  assert.match((view('storm').warnings ?? []).join('\n'), /Could not refresh the tools; showing the last list\./);
+  assert.match((view('storm').warnings ?? []).map((w) => w.message).join('\n'), /Could not refresh the tools; showing the last list\./);
   server.failToolsList = false;
   server.addTool('after_storm');
   await until(() => toolNames('storm').includes('after_storm'), 'the catalog after the storm', 5_000);

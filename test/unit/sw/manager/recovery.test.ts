@@ -90,7 +90,10 @@ test('D2: a category whose refresh fails keeps its last valid list, marked stale
     ['p2'],
   );
   assert.equal(typeof h.view('a').staleSince, 'number', 'the view says the catalog may be out of date');
-  assert.deepEqual(h.view('a').warnings, ['Could not refresh the tools; showing the last list. blip']);
+  assert.deepEqual(
+    h.view('a').warnings?.map((w) => w.message),
+    ['Could not refresh the tools; showing the last list. blip'],
+  );
   h.manager.handleEvent(listChanged('c1', 'tools'));
   await flush();
   h.of('list-category', true)[0]!.resolve({ category: 'tools', items: [TOOL('echo'), TOOL('v2')] });
@@ -137,7 +140,7 @@ test('N8: every catalog goes through the catalog limits; warnings are kept per s
   assert.deepEqual(toolNames(h), ['echo', 'long']);
   assert.ok(h.view('a').tools[1]!.description!.length <= 4096);
   const warnings = h.manager.warnings('a');
-  assert.equal(warnings.length, 3, warnings.join('\n'));
+  assert.equal(warnings.length, 3, warnings.map((w) => w.message).join('\n'));
   assert.deepEqual(h.manager.warnings('b'), []);
   assert.deepEqual(h.view('a').warnings, warnings, 'the panel is sent the same warnings');
   assert.equal(ServerViewSchema.safeParse(h.view('a')).success, true);
@@ -310,7 +313,10 @@ test('N8/D1: one malformed or oversized entry is left out with a warning; the re
     h.view('a').prompts.map((p) => p.name),
     ['greet'],
   );
-  const warnings = h.manager.warnings('a').join('\n');
+  const warnings = h.manager
+    .warnings('a')
+    .map((w) => w.message)
+    .join('\n');
   assert.match(warnings, /2 prompts from this server were malformed or over the size limits/);
   assert.ok(h.manager.warnings('a').length >= 2, warnings);
 });
