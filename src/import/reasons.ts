@@ -11,12 +11,6 @@ export const DUPLICATE: Said = say('reasonImportDuplicate');
 export const EXISTS: Said = say('reasonImportExists');
 export const NOT_AN_ENTRY: Said = say('reasonImportNotEntry');
 
-/** The English texts, as the preview's `reason` carries them. */
-export const REASON_STDIO = STDIO.message;
-export const REASON_SSE = SSE.message;
-export const REASON_DUPLICATE = DUPLICATE.message;
-export const REASON_EXISTS = EXISTS.message;
-
 export { invalidUrl } from '../common/url-rules.js';
 
 export function unknownTransport(type: string): Said {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseImport } from '../../../src/import/parse-import.js';
-import { REASON_DUPLICATE, REASON_EXISTS, REASON_SSE, REASON_STDIO } from '../../../src/import/reasons.js';
+import { DUPLICATE, EXISTS, SSE, STDIO } from '../../../src/import/reasons.js';
 import { entry, fixture, outcomes } from './helpers.js';
 
 const HTTP_ONLY_LOOPBACK = 'invalid URL: must use https (http is allowed only for localhost, 127.0.0.1 or [::1])';
@@ -16,8 +16,8 @@ describe('Claude Code .mcp.json', () => {
       github: 'add',
       'internal-api': 'add',
       sentry: 'add',
-      'asana-legacy': `skip: ${REASON_SSE}`,
-      filesystem: `skip: ${REASON_STDIO}`,
+      'asana-legacy': `skip: ${SSE.message}`,
+      filesystem: `skip: ${STDIO.message}`,
       'plain-http': `skip: ${HTTP_ONLY_LOOPBACK}`,
     });
   });
@@ -57,8 +57,8 @@ describe('Cursor mcp.json', () => {
       linear: 'add',
       notion: 'add',
       'local-dev': 'add',
-      'Linear copy': `skip: ${REASON_DUPLICATE}`,
-      puppeteer: `skip: ${REASON_STDIO}`,
+      'Linear copy': `skip: ${DUPLICATE.message}`,
+      puppeteer: `skip: ${STDIO.message}`,
     });
   });
 
@@ -78,8 +78,8 @@ describe('VS Code mcp.json (JSONC)', () => {
     assert.deepEqual(outcomes(preview), {
       github: 'add',
       'tenant-docs': 'add',
-      'old-sse': `skip: ${REASON_SSE}`,
-      playwright: `skip: ${REASON_STDIO}`,
+      'old-sse': `skip: ${SSE.message}`,
+      playwright: `skip: ${STDIO.message}`,
     });
   });
 
@@ -102,7 +102,7 @@ describe('Windsurf mcp_config.json', () => {
       figma: 'add',
       stripe: 'add',
       broken: 'skip: invalid URL: scheme ftp: is not allowed (https only)',
-      git: `skip: ${REASON_STDIO}`,
+      git: `skip: ${STDIO.message}`,
     });
     const stripe = entry(preview, 'stripe');
     assert.equal(stripe.enabled, false);
@@ -125,8 +125,8 @@ describe('Gemini CLI settings.json', () => {
     assert.deepEqual(outcomes(preview), {
       'cloud-run': 'add',
       docs: 'add',
-      events: `skip: ${REASON_SSE}`,
-      'python-tools': `skip: ${REASON_STDIO}`,
+      events: `skip: ${SSE.message}`,
+      'python-tools': `skip: ${STDIO.message}`,
     });
   });
 
@@ -153,11 +153,11 @@ describe('Claude Desktop via mcp-remote', () => {
   it('imports the URL behind mcp-remote and skips sse-only and plain stdio', () => {
     assert.equal(preview.dialect, 'claude-desktop');
     assert.deepEqual(outcomes(preview), {
-      atlassian: `skip: ${REASON_SSE}`,
+      atlassian: `skip: ${SSE.message}`,
       'cloudflare-docs': 'add',
       'remote-example': 'add',
       'env-auth': 'add',
-      sqlite: `skip: ${REASON_STDIO}`,
+      sqlite: `skip: ${STDIO.message}`,
     });
   });
 
@@ -231,7 +231,7 @@ describe('conflicts with saved servers', () => {
     ];
     const preview = parseImport(fixture('cursor.json'), existing);
     assert.equal(entry(preview, 'linear').status, 'conflict');
-    assert.equal(entry(preview, 'linear').reason, REASON_EXISTS);
+    assert.equal(entry(preview, 'linear').reason, EXISTS.message);
     assert.equal(entry(preview, 'linear').conflictWith, 'My Linear');
     assert.equal(entry(preview, 'notion').status, 'conflict');
     assert.equal(entry(preview, 'notion').conflictWith, 'NOTION');

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { applyPlaceholders } from '../../../src/import/apply-placeholders.js';
 import { parseImport } from '../../../src/import/parse-import.js';
 import type { ImportEntry } from '../../../src/import/import-schema.js';
-import { REASON_EXISTS } from '../../../src/import/reasons.js';
+import { EXISTS } from '../../../src/import/reasons.js';
 import { entry, fixture } from './helpers.js';
 
 function only(text: string): ImportEntry {
@@ -137,7 +137,7 @@ describe('applyPlaceholders', () => {
     const filled = applyPlaceholders(raw, { '${HOST}': 'Saved.example.com' }, [{ name: 'saved', url: 'https://saved.example.com/mcp/' }]);
     assert.ok(filled.ok);
     assert.equal(filled.entry.status, 'conflict');
-    assert.equal(filled.entry.reason, REASON_EXISTS);
+    assert.equal(filled.entry.reason, EXISTS.message);
   });
 
   it('refuses to fill a skipped entry', () => {
