@@ -61,7 +61,6 @@ const child = spawn(
       { jsonResponse: false, count: cert ? 1 : 0, tls: true },
       { jsonResponse: false, count: cert ? P.conc : 0, tls: true },
       { jsonResponse: false, count: 1, delayMs: P.rttMs },
-      { jsonResponse: false, count: 1, listChanged: false },
     ]),
   ],
   {
@@ -72,14 +71,13 @@ const child = spawn(
 const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
 const nextLine = async (): Promise<unknown> => JSON.parse((await lines.next()).value as string) as unknown;
 const { urls } = (await nextLine()) as { urls: string[][] };
-const [[sseUrl], [jsonUrl], concUrls, [manyUrl], [h2Url], h2ConcUrls, [rttUrl], [fixedUrl]] = urls as [
+const [[sseUrl], [jsonUrl], concUrls, [manyUrl], [h2Url], h2ConcUrls, [rttUrl]] = urls as [
   [string],
   [string],
   string[],
   [string],
   [string?],
   string[],
-  [string],
   [string],
 ];
 const serverCalls = async (): Promise<number> => {
@@ -356,23 +354,12 @@ try {
     capRuns.ok.push(e.ok, n.ok);
   }
   await capClient.close();
-  // The same on a server that declares no list changes: no GET event stream, all 6 sockets carry calls.
-  await addServers(rig, [{ id: 'fixed', url: fixedUrl }]);
-  await waitReady(rig, ['fixed']);
-  const fixedRuns: number[] = [];
-  for (let r = 0; r < (smoke ? 1 : 3); r++) {
-    const e = await inPage<{ wallMs: number; ok: number }>(panel, 'panelConcurrent', ['fixed'], 50, { steps: 1, ms: 100 });
-    fixedRuns.push(e.wallMs);
-    capRuns.ok.push(e.ok);
-  }
   results.socketCap = {
     calls: 50,
     slowMs: 100,
     extensionWallMs: median(capRuns.ext),
     nodeSdkWallMs: median(capRuns.node),
     predictedCappedMs: Math.ceil(50 / 5) * 100,
-    noEventStreamWallMs: median(fixedRuns),
-    predictedNoEventStreamMs: Math.ceil(50 / 6) * 100,
     allCompleted: capRuns.ok.every((k) => k === 50),
   };
 

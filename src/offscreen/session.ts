@@ -102,12 +102,10 @@ export class McpSession {
       onDropped: (dropped) => options.onDroppedResponse?.(dropped),
       // URL mode is not declared; a server that asks anyway is declined, not answered with an
       // error (SPEC I2). The SDK would refuse it before any handler of ours runs.
-      answerLocally: (request) => {
-        this.#serverSentRequest();
-        return request.method === 'elicitation/create' && (request.params as { mode?: unknown } | undefined)?.mode === 'url'
+      answerLocally: (request) =>
+        request.method === 'elicitation/create' && (request.params as { mode?: unknown } | undefined)?.mode === 'url'
           ? { action: 'decline' }
-          : undefined;
-      },
+          : undefined,
     });
     this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onListChanged('tools'));
     this.client.setNotificationHandler(PromptListChangedNotificationSchema, () => options.onListChanged('prompts'));
@@ -145,8 +143,6 @@ export class McpSession {
    * too large or malformed fails the requests of its POST at once instead of at their timeout.
    */
   async #fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-    if (init?.method === 'GET' && !this.#eventStreamWanted() && !new Headers(init.headers).has('last-event-id'))
-      return new Response(null, { status: 405, statusText: 'Not opened: the server has nothing to send on it' });
     if (this.#authorization !== undefined) {
       const headers = new Headers(init?.headers);
       headers.set('authorization', this.#authorization);
@@ -172,32 +168,6 @@ export class McpSession {
     if (ids.length > 0 && response.ok && (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream'))
       response = checkEventMessages(response, this.#origin, (message) => failRequests({ code: 'protocol', message }));
     return response;
-  }
-
-  /**
-   * Whether the standalone GET event stream is worth a connection. Over HTTP/1.1 Chrome keeps 6
-   * sockets per host and this stream holds one for the whole session, so it is opened only when
-   * the server can send something on it: it declared list changes or resource subscriptions, or
-   * it has sent us a request of its own (an elicitation; later ones may come on this stream).
-   * Otherwise the SDK's GET is answered 405 here, which the SDK takes as "no stream offered".
-   */
-  #eventStreamWanted(): boolean {
-    if (this.#serverRequests) return true;
-    const caps = this.client.getServerCapabilities() ?? {};
-    return !!(caps.tools?.listChanged || caps.prompts?.listChanged || caps.resources?.listChanged || caps.resources?.subscribe);
-  }
-
-  #serverRequests = false;
-
-  /** A server request arrived (on a POST's stream): open the standalone stream now if it was held back. */
-  #serverSentRequest() {
-    if (this.#serverRequests) return;
-    const opened = this.#eventStreamWanted();
-    this.#serverRequests = true;
-    if (opened || this.#closed) return;
-    // The SDK opens this stream only after `initialized` and has no public way to open it later.
-    const sdk = this.transport as unknown as { _startOrAuthSse?(o: { resumptionToken: undefined }): Promise<void> };
-    void sdk._startOrAuthSse?.({ resumptionToken: undefined }).catch(() => undefined);
   }
 
   #authorization: string | undefined;
