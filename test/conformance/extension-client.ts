@@ -122,7 +122,7 @@ async function runTool(panel: Page, serverId: string, tool: string, args: unknow
   return until(
     `the result of ${tool}`,
     async () => {
-      const accept = await panel.$('#elicitations mcp-elicitation-card[status="pending"] >>> button[data-action="accept"]');
+      const accept = await panel.$('mcp-elicitation-card[status="pending"] >>> button[data-action="accept"]');
       if (accept) {
         log('elicitation: accept with the form as shown');
         await accept.click();
