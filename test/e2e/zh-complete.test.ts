@@ -16,6 +16,12 @@ import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 /** Words kept in English in the zh_CN catalog: names of protocols, formats and products. */
 const KEPT = [
   'MCP',
+  // Product names of model providers and the Markdown format.
+  'OpenAI',
+  'OpenRouter',
+  'Ollama',
+  'Anthropic',
+  'Markdown',
   'OAuth',
   'URL',
   'JSON',
@@ -199,6 +205,8 @@ function englishIn(text: string, allowed: readonly string[]): string[] {
       // Not JSON: checked as text.
     }
   }
+  // A JSON-RPC method as the Activity log names it (`tools/list`, `initialize <url>`) is protocol, not words.
+  if (/^(initialize|ping|[a-z]+(\/[a-z_]+)+)(\s|$)/.test(text.trim())) text = text.trim().replace(/^\S+/, ' ');
   // URLs and host names (placeholders of URL fields, origins) are not words to translate.
   let rest = text.replace(/\bhttps?:\/\/\S+/g, ' ').replace(/\b[a-z0-9-]+(\.[a-z0-9-]+)+(\/\S*)?/gi, ' ');
   for (const s of allowed) if (s.length >= 3 && rest.includes(s)) rest = rest.split(s).join(' ');
