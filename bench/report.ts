@@ -43,9 +43,6 @@ export interface Results {
     extensionWallMs: number;
     nodeSdkWallMs: number;
     predictedCappedMs: number;
-    /** The same on a server declaring no list changes: no GET event stream, 6 sockets for calls. */
-    noEventStreamWallMs?: number;
-    predictedNoEventStreamMs?: number;
     allCompleted: boolean;
   };
   memory?: Record<string, unknown> & { connected: number; baseConnected?: number; perServerBytes: number; servers2: { usedBytes: number } };
@@ -163,9 +160,6 @@ export function markdown(r: Results): string {
       '',
       `Socket cap alone (one server, ${s.calls} calls of ${s.slowMs} ms in flight): extension ${f(s.extensionWallMs, 0)} ms, Node SDK ${f(s.nodeSdkWallMs, 0)} ms ` +
         `(${f(s.extensionWallMs / s.nodeSdkWallMs)}×); 5 usable sockets predict ${s.predictedCappedMs} ms: the extra calls wait, queued, in Chrome's socket pool` +
-        (s.noEventStreamWallMs !== undefined
-          ? `. On a server declaring no list changes the extension opens no GET event stream, so all 6 sockets carry calls: ${f(s.noEventStreamWallMs, 0)} ms (6 sockets predict ${s.predictedNoEventStreamMs} ms)`
-          : '') +
         `; ${s.allCompleted ? 'every call completed' : '**some calls did not complete**'}.`,
     );
   }

@@ -13,7 +13,7 @@ interface Group {
   count: number;
   /** Extra no-op tools registered on every session (for the 1,000-tool panel test). */
   extraTools?: number;
-  /** false: the servers declare no list changes (so the extension opens no GET event stream). */
+  /** false: the servers declare no list changes. */
   listChanged?: boolean;
   /** HTTPS with HTTP/2, with the BENCH_TLS certificate. */
   tls?: boolean;
