@@ -7,6 +7,7 @@
  */
 import { ElementBase } from './element-base.js';
 import { el, sheet } from './dom.js';
+import { clientMetadataUrlInput, timeoutInput } from './server-form-fields.js';
 import { AddServerEvent, ProbeServerEvent } from './events.js';
 import { t } from './i18n.js';
 import { FieldError } from './field-error.js';
@@ -81,14 +82,7 @@ export class McpAddServerElement extends ElementBase {
   });
   readonly #secretError: FieldError = new FieldError(this.#clientSecret);
   readonly #scopes: HTMLInputElement = el('input', { name: 'scopes', autocomplete: 'off', spellcheck: 'false' });
-  readonly #clientMetadataUrl: HTMLInputElement = el('input', {
-    name: 'client-metadata-url',
-    type: 'url',
-    autocomplete: 'off',
-    spellcheck: 'false',
-    maxlength: '2048',
-    placeholder: 'https://example.com/client.json',
-  });
+  readonly #clientMetadataUrl: HTMLInputElement = clientMetadataUrlInput('https://example.com/client.json');
   readonly #metadataError: FieldError = new FieldError(this.#clientMetadataUrl);
   readonly #oauthFields: HTMLDivElement = el(
     'div',
@@ -100,14 +94,7 @@ export class McpAddServerElement extends ElementBase {
     el('label', {}, t('oauthClientMetadataUrl'), this.#clientMetadataUrl),
     this.#metadataError.node,
   );
-  readonly #timeout: HTMLInputElement = el('input', {
-    name: 'connect-timeout',
-    type: 'number',
-    min: '1',
-    max: '600',
-    step: '1',
-    inputmode: 'numeric',
-  });
+  readonly #timeout: HTMLInputElement = timeoutInput();
   readonly #timeoutError: FieldError = new FieldError(this.#timeout);
   readonly #headers: HTMLTextAreaElement = el('textarea', { name: 'headers', autocomplete: 'off', spellcheck: 'false', rows: '2' });
   readonly #headersError: FieldError = new FieldError(this.#headers);

@@ -8,6 +8,7 @@
  */
 import { ElementBase } from './element-base.js';
 import { el, sheet } from './dom.js';
+import { clientMetadataUrlInput, timeoutInput } from './server-form-fields.js';
 import { ServerSettingsRequestEvent, UpdateServerEvent } from './events.js';
 import { t } from './i18n.js';
 import { FieldError } from './field-error.js';
@@ -78,13 +79,7 @@ export class McpServerSettingsElement extends ElementBase {
   readonly #removeSecret: HTMLInputElement = el('input', { name: 'remove-client-secret', type: 'checkbox' });
   readonly #removeSecretLabel: HTMLLabelElement = el('label', { class: 'check' }, this.#removeSecret, t('removeClientSecret'));
   readonly #scopes: HTMLInputElement = el('input', { name: 'scopes', autocomplete: 'off', spellcheck: 'false' });
-  readonly #clientMetadataUrl: HTMLInputElement = el('input', {
-    name: 'client-metadata-url',
-    type: 'url',
-    autocomplete: 'off',
-    spellcheck: 'false',
-    maxlength: '2048',
-  });
+  readonly #clientMetadataUrl: HTMLInputElement = clientMetadataUrlInput();
   readonly #metadataError: FieldError = new FieldError(this.#clientMetadataUrl);
   readonly #oauthFields: HTMLDivElement = el(
     'div',
@@ -99,14 +94,7 @@ export class McpServerSettingsElement extends ElementBase {
   );
   readonly #headers: HTMLFieldSetElement = el('fieldset', { class: 'headers' });
   readonly #headerRows: { name: string; value: HTMLInputElement; remove: HTMLInputElement }[] = [];
-  readonly #timeout: HTMLInputElement = el('input', {
-    name: 'connect-timeout',
-    type: 'number',
-    min: '1',
-    max: '600',
-    step: '1',
-    inputmode: 'numeric',
-  });
+  readonly #timeout: HTMLInputElement = timeoutInput();
   readonly #timeoutError: FieldError = new FieldError(this.#timeout);
   readonly #startup: HTMLInputElement = el('input', { name: 'connect-on-startup', type: 'checkbox' });
   readonly #drops: HTMLDivElement = el('div', { class: 'drops', hidden: true, role: 'alert' });
