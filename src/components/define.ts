@@ -11,6 +11,10 @@ import { McpImportElement } from './mcp-import.js';
 import { McpSchemaFormElement } from './mcp-schema-form.js';
 import { McpElicitationCardElement } from './mcp-elicitation-card.js';
 import { McpComposerElement } from './mcp-composer.js';
+import { McpServerDetailElement } from './mcp-server-detail.js';
+import { McpToolsViewElement } from './mcp-tools-view.js';
+import { McpToolViewElement } from './mcp-tool-view.js';
+import { McpAppHeaderElement } from './mcp-app-header.js';
 
 export function defineAll(registry = customElements) {
   // Before the elements that create it, so it is upgraded before they set its properties.
@@ -26,6 +30,10 @@ export function defineAll(registry = customElements) {
   McpApprovalCardElement.define('mcp-approval-card', registry);
   McpElicitationCardElement.define('mcp-elicitation-card', registry);
   McpComposerElement.define('mcp-composer', registry);
+  McpServerDetailElement.define('mcp-server-detail', registry);
+  McpToolsViewElement.define('mcp-tools-view', registry);
+  McpToolViewElement.define('mcp-tool-view', registry);
+  McpAppHeaderElement.define('mcp-app-header', registry);
 }
 
 declare global {
@@ -42,5 +50,9 @@ declare global {
     'mcp-schema-form': McpSchemaFormElement;
     'mcp-elicitation-card': McpElicitationCardElement;
     'mcp-composer': McpComposerElement;
+    'mcp-server-detail': McpServerDetailElement;
+    'mcp-tools-view': McpToolsViewElement;
+    'mcp-tool-view': McpToolViewElement;
+    'mcp-app-header': McpAppHeaderElement;
   }
 }
