@@ -22,6 +22,7 @@ export function setUpShell({ runner }: { runner: McpToolRunnerElement }): Shell 
   const composer = $('mcp-composer');
   const configErrors = document.querySelector<HTMLElement>('#config-errors')!;
   let servers: ServerView[] = [];
+  document.querySelector('h1')!.textContent = t('panelTitle');
 
   // Hosted by tag: the chat view replaces the composer once it exists.
   if (customElements.get('mcp-chat-view')) composer.replaceWith(document.createElement('mcp-chat-view'));

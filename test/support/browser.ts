@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import puppeteer, { TargetType, type Browser, type ElementHandle, type Page, type Target, type WebWorker } from 'puppeteer-core';
 import { asText } from '../../src/common/as-text.js';
+import { openTool, openView } from './panel-views.js';
 
 export interface ExtensionBrowser {
   browser: Browser;
@@ -178,7 +179,8 @@ export async function textOf(page: Page, selector: string): Promise<string> {
 /**
  * Adds a server the way a user does: fills the panel's add form and clicks Add. The name field is
  * cleared first (a previous add may have left text); `authKind` picks the form's auth select, and an
- * OAuth client id, secret and client metadata URL go into the OAuth fields it reveals.
+ * OAuth client id, secret and client metadata URL go into the OAuth fields it reveals. Opens the
+ * Add view first, and leaves the panel there.
  */
 export async function addServerInPanel(
   page: Page,
@@ -192,6 +194,7 @@ export async function addServerInPanel(
     clientMetadataUrl?: string;
   },
 ): Promise<void> {
+  await openView(page, 'add');
   await page.$eval('mcp-add-server >>> input[name="name"]', (el) => (el.value = ''));
   await page.type('mcp-add-server >>> input[name="name"]', server.name);
   await page.type('mcp-add-server >>> input[name="url"]', server.url);
@@ -216,8 +219,8 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined 
 }
 
 /**
- * Runs a tool from the panel's tool runner with raw JSON arguments, as a user would; resolves
- * with the result text or the error message the runner shows.
+ * Runs a tool from its view's runner (opened from the Tools view) with raw JSON arguments, as a
+ * user would; resolves with the result text or the error message the runner shows.
  */
 export async function runToolInPanel(
   page: Page,
@@ -225,6 +228,7 @@ export async function runToolInPanel(
   tool: string,
   args: unknown,
 ): Promise<{ text?: string; error?: string }> {
+  await openTool(page, serverId, tool);
   const select = await waitFor(page, 'mcp-tool-runner >>> select');
   await select.select(JSON.stringify([serverId, tool]));
   await page.$eval(
