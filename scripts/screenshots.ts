@@ -42,7 +42,7 @@ async function shootAll(panel: Page, name: string, written: string[]) {
 
 async function openSections(panel: Page) {
   for (const section of ['prompts', 'resources', 'settings', 'log'])
-    await panel.$eval(`mcp-server-detail >>> details[data-section="${section}"]`, (d) => ((d as HTMLDetailsElement).open = true));
+    await panel.$eval(`mcp-server-detail >>> details[data-section="${section}"]`, (d) => ((d).open = true));
 }
 
 async function shoot(locale: 'en' | 'zh_CN'): Promise<string[]> {
@@ -63,14 +63,17 @@ async function shoot(locale: 'en' | 'zh_CN'): Promise<string[]> {
     await addServerInPanel(panel, { name: 'Switched off', url: 'http://127.0.0.1:9/off' });
     await until('four rows', async () => (await panel.$$(row())).length === 4);
     await until('the unreachable row settles', async () => panel.$(`${row()} >>> mcp-status-badge[status="error"]`));
+    await openView(panel, 'servers');
     await panel.click(`${row('switched-off')} >>> [role="switch"]`);
     await until('the switched-off row', async () => panel.$(`${row('switched-off')} >>> mcp-status-badge[disabled]`));
     await openView(panel, 'servers');
     await shootAll(panel, `${locale}-03-servers`, written);
     await openServer(panel, 'demo');
-    await until('the catalog warning', async () => panel.$('mcp-server-detail >>> mcp-server-card >>> .warnings:not([hidden])'), 20_000).catch(
-      () => undefined,
-    );
+    await until(
+      'the catalog warning',
+      async () => panel.$('mcp-server-detail >>> mcp-server-card >>> .warnings:not([hidden])'),
+      20_000,
+    ).catch(() => undefined);
     await openSections(panel);
     await shootAll(panel, `${locale}-04-detail-ready`, written);
     for (const id of ['unreachable', 'switched-off']) {

@@ -21,8 +21,8 @@ const TABS: { view: TopView; icon: IconName; label: MessageKey }[] = [
 
 const css = sheet(`
 :host { background: var(--bg); border-bottom: 1px solid var(--border); }
-[role="tablist"] { display: flex; gap: 2px; padding: var(--space-1) var(--space-2) 0; }
-[role="tab"] { flex: 1 1 0; min-width: 0; display: flex; align-items: center; justify-content: center; gap: var(--space-1);
+[role="tablist"] { display: flex; gap: 0; padding: var(--space-1) var(--space-1) 0; }
+[role="tab"] { flex: 1 1 auto; min-width: 0; display: flex; align-items: center; justify-content: center; gap: var(--space-1);
   border: 0; border-bottom: 2px solid transparent; border-radius: var(--radius) var(--radius) 0 0; background: transparent;
   color: var(--fg-muted); padding: 6px 2px; font-size: var(--text-small); }
 [role="tab"] span { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }

@@ -21,6 +21,8 @@ const TOP_LABEL: Partial<Record<string, MessageKey>> = {
   activity: 'viewActivity',
 };
 const TOP: readonly string[] = Object.keys(TOP_LABEL);
+/** A pushed view whose element has no heading of its own gets one in its bar. */
+const VIEW_TITLE: Partial<Record<string, MessageKey>> = { add: 'addServer' };
 
 export interface ViewsDeps {
   header: McpAppHeaderElement;
@@ -57,7 +59,8 @@ export function setUpViews(deps: ViewsDeps): Views {
     const back = el('button', { type: 'button', class: 'back', 'data-role': 'quiet', 'data-action': 'back' }, icon('back', 16), t('back'));
     back.addEventListener('click', () => views.show({ view: 'back' }));
     backs.set(name, back);
-    section.prepend(el('div', { class: 'view-bar' }, back));
+    const title = VIEW_TITLE[name];
+    section.prepend(el('div', { class: 'view-bar' }, back, title ? el('h2', {}, t(title)) : null));
   }
 
   const stack: { target: Shown; opener: HTMLElement | null }[] = [{ target: { view: 'servers' }, opener: null }];

@@ -72,7 +72,7 @@ test('every view fits a 320 px panel with a long server name, URL and tool names
   await openServer(panel, id);
   await assertFits('detail');
   for (const section of ['prompts', 'resources', 'settings', 'log'])
-    await panel.$eval(`mcp-server-detail >>> details[data-section="${section}"]`, (d) => ((d as HTMLDetailsElement).open = true));
+    await panel.$eval(`mcp-server-detail >>> details[data-section="${section}"]`, (d) => ((d).open = true));
   await assertFits('detail, every section open');
   await openTool(panel, id, LONG_TOOL);
   await assertFits('tool');
@@ -89,9 +89,12 @@ test('controls are named with their server, names carry no descriptions, badges 
   assert.equal(await panel.$eval(`${row(id)} >>> [role="switch"]`, (b) => b.getAttribute('aria-label')), `${NAME} enabled`);
   assert.equal(await panel.$('mcp-status-badge >>> [role="status"], mcp-status-badge >>> [aria-live]'), null);
   await openServer(panel, id);
-  assert.equal(await panel.$eval(`${DETAIL_TOOLS} >>> input[type="search"]`, (i) => i.getAttribute('aria-label')), `Search tools of ${NAME}`);
+  assert.equal(
+    await panel.$eval(`${DETAIL_TOOLS} >>> input[type="search"]`, (i) => i.getAttribute('aria-label')),
+    `Search tools of ${NAME}`,
+  );
   assert.equal(await panel.$eval(`${SETTINGS} >>> button[data-action="delete"]`, (b) => b.getAttribute('aria-label')), `Delete ${NAME}`);
-  assert.equal(await panel.$eval(`${DETAIL_TOOLS} >>> input[data-tool="echo"]`, (b) => b.getAttribute('aria-label')), 'echo enabled');
+  assert.equal(await panel.$eval(`${DETAIL_TOOLS} >>> input[data-tool="echo"]`, (b) => b.getAttribute('aria-label')), 'Echo enabled');
   assert.equal(await panel.$(`${DETAIL} >>> [aria-live]`), null);
 });
 
@@ -104,7 +107,7 @@ test('every tool row is in the accessibility tree, scrolled into view or not', a
     for (const c of node.children ?? []) walk(c as typeof node);
   };
   walk(snapshot);
-  for (const tool of ['echo', LONG_TOOL, ...EXTRA_TOOLS]) assert.ok(names.has(`${tool} enabled`), `${tool} is missing from the tree`);
+  for (const tool of ['Echo', LONG_TOOL, ...EXTRA_TOOLS]) assert.ok(names.has(`${tool} enabled`), `${tool} is missing from the tree`);
 });
 
 test('Back from the detail returns the focus to the row that opened it', async () => {
