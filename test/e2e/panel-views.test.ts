@@ -72,7 +72,7 @@ test('every view fits a 320 px panel with a long server name, URL and tool names
   await openServer(panel, id);
   await assertFits('detail');
   for (const section of ['prompts', 'resources', 'settings', 'log'])
-    await panel.$eval(`mcp-server-detail >>> details[data-section="${section}"]`, (d) => ((d).open = true));
+    await panel.$eval(`mcp-server-detail >>> details[data-section="${section}"]`, (d) => (d.open = true));
   await assertFits('detail, every section open');
   await openTool(panel, id, LONG_TOOL);
   await assertFits('tool');

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import type { Page, WebWorker } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+import { DETAIL, openServer } from '../support/panel-views.js';
 
 const CARD = 'mcp-server-list >>> mcp-server-card';
 let server: DemoServer;
@@ -53,12 +54,13 @@ test('C2: a lazy server stays disconnected until an agent lists tools; then it c
 });
 
 test('N8: the card explains the tools the catalog left out, as text', async () => {
-  const summary = await textOf(panel, `${CARD} >>> details.warnings summary`);
+  await openServer(panel, 'demo');
+  const summary = await textOf(panel, `${DETAIL} >>> .warnings p`);
   assert.equal(summary, 'Catalog warnings (2)');
-  const items = await panel.$$eval(`${CARD} >>> details.warnings li`, (lis) => lis.map((li) => li.textContent));
+  const items = await panel.$$eval(`${DETAIL} >>> .warnings li`, (lis) => lis.map((li) => li.textContent));
   assert.match(items.join('\n'), /only run as a task \(taskSupport "required"\).*"batch_job"/);
   assert.match(items.join('\n'), /another tool already has: "echo"/);
-  assert.equal(await textOf(panel, `${CARD} >>> .tool-count`), '3 of 3 tools enabled');
+  assert.equal(await textOf(panel, `${DETAIL} >>> .tool-count`), '3 of 3 tools enabled');
 });
 
 test('C2/N9: after a disconnect the agent still sees the lazy tools (stale); its call waits for the reconnect, and the result comes back fenced', async () => {
