@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
-import { DETAIL, DETAIL_TOOLS, openServer } from '../support/panel-views.js';
+import { DETAIL, DETAIL_TOOLS, openServer, openTool } from '../support/panel-views.js';
 
 let server: DemoServer;
 let ext: ExtensionBrowser;
@@ -26,6 +26,7 @@ after(async () => {
 });
 
 async function runTool(tool: string, args: unknown, expectSelector: string) {
+  await openTool(panel, 'demo', tool);
   const select = await waitFor(panel, 'mcp-tool-runner >>> select');
   await select.select(JSON.stringify(['demo', tool]));
   await panel.$eval(
