@@ -54,7 +54,7 @@ test('C2: a lazy server stays disconnected until an agent lists tools; then it c
 });
 
 test('N8: the card explains the tools the catalog left out, as text', async () => {
-  await openServer(panel, 'demo');
+  await openServer(panel, 'lazy');
   const summary = await textOf(panel, `${DETAIL} >>> .warnings p`);
   assert.equal(summary, 'Catalog warnings (2)');
   const items = await panel.$$eval(`${DETAIL} >>> .warnings li`, (lis) => lis.map((li) => li.textContent));
@@ -66,7 +66,7 @@ test('N8: the card explains the tools the catalog left out, as text', async () =
 test('C2/N9: after a disconnect the agent still sees the lazy tools (stale); its call waits for the reconnect, and the result comes back fenced', async () => {
   await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'panel:disconnect', params: { serverId: 'lazy' } }));
   await waitFor(panel, `${CARD} >>> mcp-status-badge[status="disconnected"]`);
-  assert.match(await textOf(panel, `${CARD} >>> p.stale`), /^The catalog may be out of date \(since .+\)\.$/);
+  assert.match(await textOf(panel, `${DETAIL} >>> p.stale`), /^The catalog may be out of date \(since .+\)\.$/);
   const stale = (await worker.evaluate(
     "globalThis.remoteMcp.agentTools.list().filter((t) => t.name === 'mcp__lazy__echo').map((t) => t.stale)",
   )) as unknown[];
@@ -98,7 +98,7 @@ test('C2/N9: after a disconnect the agent still sees the lazy tools (stale); its
   assert.equal(m[1], m[2]);
   assert.equal(m[2], m[3]);
   await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`);
-  assert.equal(await panel.$eval(`${CARD} >>> p.stale`, (p) => (p as HTMLElement).hidden), true);
+  assert.equal(await panel.$eval(`${DETAIL} >>> p.stale`, (p) => (p as HTMLElement).hidden), true);
   assert.equal(server.stats.toolCalls.filter((t) => t === 'echo').length, 1);
 });
 
