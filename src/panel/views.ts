@@ -2,7 +2,8 @@
  * The panel's view router (docs/ui.md). Each view is a `<section data-view>` of sidepanel.html;
  * one shows at a time. A header tab replaces the stack; a row, a tool name or a button pushes a
  * view; Back pops it and puts the focus back on the control that opened it. Pushed views get a
- * Back bar. The open view is not kept across a reload.
+ * Back bar. The top-level view is kept for the next time the panel opens (a chat left mid-run is
+ * where the user comes back to); pushed views are not.
  */
 import { el } from '../components/dom.js';
 import { NavigateEvent, type ViewTarget } from '../components/events.js';
@@ -21,6 +22,8 @@ const TOP_LABEL: Partial<Record<string, MessageKey>> = {
   activity: 'viewActivity',
 };
 const TOP: readonly string[] = Object.keys(TOP_LABEL);
+/** localStorage key of the last top-level view: a UI preference, nothing secret. */
+const LAST_VIEW = 'panel-view';
 /** A pushed view whose element has no heading of its own gets one in its bar. */
 const VIEW_TITLE: Partial<Record<string, MessageKey>> = { add: 'addServer' };
 
@@ -63,7 +66,9 @@ export function setUpViews(deps: ViewsDeps): Views {
     section.prepend(el('div', { class: 'view-bar' }, back, title ? el('h2', {}, t(title)) : null));
   }
 
-  const stack: { target: Shown; opener: HTMLElement | null }[] = [{ target: { view: 'servers' }, opener: null }];
+  const last = localStorage.getItem(LAST_VIEW);
+  const first = (last && TOP.includes(last) ? last : 'servers') as TopView;
+  const stack: { target: Shown; opener: HTMLElement | null }[] = [{ target: { view: first }, opener: null }];
 
   const render = (focus: 'view' | HTMLElement | null) => {
     const top = stack.at(-1)!;
@@ -89,6 +94,7 @@ export function setUpViews(deps: ViewsDeps): Views {
       }
       if (TOP.includes(target.view)) {
         stack.splice(0, stack.length, { target, opener: null });
+        localStorage.setItem(LAST_VIEW, target.view);
         render(null);
         return;
       }
