@@ -7,6 +7,7 @@
  */
 import { OFFSCREEN_PORT } from '../protocol/offscreen.js';
 import { PANEL_PORT, PANEL_RECONNECT, type PanelState } from '../protocol/panel.js';
+import { say } from '../protocol/wording.js';
 import type { ActivityPanelPush } from '../protocol/panel-activity.js';
 import { SERVERS_KEY } from '../storage/config-schema.js';
 import { ConfigStore, type InvalidEntry } from '../storage/config-store.js';
@@ -142,7 +143,9 @@ const state = (): PanelState => ({
   configErrors: configErrors.map((c) => ({
     index: c.index,
     ...(c.id ? { id: c.id } : {}),
-    message: `Stored server #${c.index + 1}${c.id ? ` ("${c.id}")` : ''}: ${c.error}`,
+    ...(c.id
+      ? say('reasonStoredServerInvalid', { number: c.index + 1, id: c.id, error: c.error })
+      : say('reasonStoredServerInvalidNoId', { number: c.index + 1, error: c.error })),
   })),
 });
 
