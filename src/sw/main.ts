@@ -33,7 +33,7 @@ import { withOAuthRetry } from './offscreen-link/oauth-requests.js';
 import { OffscreenHost } from './offscreen-link/offscreen-host.js';
 import { withRequestLogging } from './offscreen-link/request-logging.js';
 import { McpWorkerClient } from './offscreen-link/worker-client.js';
-import { ApprovalStore } from './use/approval-store.js';
+import { APPROVALS_KEY, ApprovalStore } from './use/approval-store.js';
 import type { AgentToolRegistry } from './use/tool-registry.js';
 import { setUpUseServers } from './use/use-servers.js';
 import { setUpChat } from './chat/chat-service.js';
@@ -292,6 +292,8 @@ chrome.runtime.onConnect.addListener((port) => {
 
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area === 'local' && SERVERS_KEY in changes) void ready.then(() => loadConfig(false));
+  // The store keeps the grants in memory; a write from anywhere makes it read them again.
+  if (area === 'local' && APPROVALS_KEY in changes) approvals.forget();
 });
 
 chrome.runtime.onInstalled.addListener(() => {
