@@ -277,7 +277,14 @@ try {
       const dead = { onMessage: { addListener() {} }, onDisconnect: { addListener() {} }, postMessage() {}, disconnect() {} };
       (chrome.runtime as unknown as { connect: () => unknown }).connect = () => dead;
     });
-    const split = () => ({ workerStart: [] as number[], startup: [] as number[], firstResult: [] as number[] });
+    const split = () => ({
+      workerStart: [] as number[],
+      startup: [] as number[],
+      firstResult: [] as number[],
+      evaluated: [] as number[],
+      config: [] as number[],
+      claimed: [] as number[],
+    });
     const paths = { adopt: split(), reconnect: split() };
     const coldSdk: number[] = [];
     for (let i = 0; i < P.cold; i++) {
@@ -296,6 +303,9 @@ try {
         const marks = await workerMarks(rig);
         paths[path].workerStart.push(marks.origin - call.wall);
         if (marks.readyMs !== undefined) paths[path].startup.push(marks.readyMs);
+        if (marks.evaluatedMs !== undefined) paths[path].evaluated.push(marks.evaluatedMs);
+        if (marks.configMs !== undefined) paths[path].config.push(marks.configMs);
+        if (marks.claimedMs !== undefined) paths[path].claimed.push(marks.claimedMs);
         paths[path].firstResult.push(call.ms);
       }
       coldSdk.push(await sdkColdCall(sseUrl));
@@ -303,6 +313,9 @@ try {
     const summarizeSplit = (s: ReturnType<typeof split>) => ({
       workerStart: summarize(s.workerStart),
       startup: summarize(s.startup),
+      evaluated: summarize(s.evaluated),
+      config: summarize(s.config),
+      claimed: summarize(s.claimed),
       firstResult: summarize(s.firstResult),
     });
     results.cold = {
