@@ -6,6 +6,7 @@
  * The provider origin's host permission is requested inside the Save click (SPEC L1).
  */
 import { ChatActionEvent } from '../components/chat-events.js';
+import { t } from '../components/i18n.js';
 import type { McpChatViewElement } from '../components/mcp-chat-view.js';
 import { originPattern } from '../common/url-rules.js';
 import { ChatPanelPushSchema } from '../protocol/panel-chat.js';
@@ -20,8 +21,6 @@ export interface ChatDeps {
     type: M,
     params: PanelParams<M>,
   ) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }>;
-  /** Where the view goes when the page has no Chat view yet. */
-  fallbackHost: HTMLElement;
 }
 
 export function isChatApproval(a: ApprovalView): boolean {
@@ -29,7 +28,7 @@ export function isChatApproval(a: ApprovalView): boolean {
 }
 
 export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (message: unknown) => void } {
-  const view = document.querySelector('mcp-chat-view') ?? deps.fallbackHost.appendChild(document.createElement('mcp-chat-view'));
+  const view = document.querySelector('mcp-chat-view')!;
   const { call } = deps;
 
   const refreshList = () => void call('panel:chat-list', {}).then((r) => r.ok && (view.chats = r.value.chats));
@@ -53,7 +52,7 @@ export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (
         try {
           origin = originPattern(d.provider.baseUrl);
         } catch {
-          view.showError(`Not a valid URL: ${d.provider.baseUrl}`);
+          view.showError(t('chatProviderUrlInvalid', d.provider.baseUrl));
           return;
         }
         const permission = chrome.permissions.request({ origins: [origin] }).catch(() => false);

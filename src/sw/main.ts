@@ -6,7 +6,8 @@
  * memory can vanish at any time.
  */
 import { OFFSCREEN_PORT } from '../protocol/offscreen.js';
-import { PANEL_PORT, type PanelState } from '../protocol/panel.js';
+import { PANEL_PORT, PANEL_RECONNECT, type PanelState } from '../protocol/panel.js';
+import { say } from '../protocol/wording.js';
 import type { ActivityPanelPush } from '../protocol/panel-activity.js';
 import { SERVERS_KEY } from '../storage/config-schema.js';
 import { ConfigStore, type InvalidEntry } from '../storage/config-store.js';
@@ -142,7 +143,9 @@ const state = (): PanelState => ({
   configErrors: configErrors.map((c) => ({
     index: c.index,
     ...(c.id ? { id: c.id } : {}),
-    message: `Stored server #${c.index + 1}${c.id ? ` ("${c.id}")` : ''}: ${c.error}`,
+    ...(c.id
+      ? say('reasonStoredServerInvalid', { number: c.index + 1, id: c.id, error: c.error })
+      : say('reasonStoredServerInvalidNoId', { number: c.index + 1, error: c.error })),
   })),
 });
 
@@ -201,6 +204,8 @@ async function loadConfig(startup: boolean) {
 }
 
 const ready = loadConfig(true).catch((e) => console.error('[sw] could not load the configuration', e));
+// No receiver (no panel open) rejects; that is the usual case.
+void ready.then(() => chrome.runtime.sendMessage({ type: PANEL_RECONNECT })).catch(() => undefined);
 // The bench splits a cold wake at this mark: worker start → start-up done (adopted) → first result.
 void ready.then(() => performance.mark('mcp:ready'));
 const approvals = new ApprovalStore(chrome.storage.local);
