@@ -106,46 +106,75 @@ globalThis.__bench = globalThis.__bench || {
     const results = await Promise.all(jobs);
     return { wallMs: performance.now() - t0, ok: results.filter((r) => r.ok).length, latencies: results.map((r) => r.ms), errors: results.filter((r) => !r.ok).slice(0, 3).map((r) => r.error) };
   },
-  /** The card's <mcp-tool-list> (inside the card's shadow root), and that list's shadow root. */
-  toolList(card) {
-    const list = card.shadowRoot && card.shadowRoot.querySelector('mcp-tool-list');
-    return list && list.shadowRoot ? { list, root: list.shadowRoot } : null;
+  /**
+   * The two places a server's 1,000 tools are listed: the server detail (mcp-server-detail →
+   * mcp-tool-list, which attaches one page of rows) and the Tools view (mcp-tools-view, every row).
+   * For each: the element, how to hand it the server, the shadow root holding its rows and search.
+   */
+  targets: {
+    detail: {
+      tag: 'mcp-server-detail',
+      set(node, view) { node.server = view; },
+      root(node) { const l = node.shadowRoot && node.shadowRoot.querySelector('mcp-tool-list'); return l && l.shadowRoot; },
+    },
+    tools: {
+      tag: 'mcp-tools-view',
+      set(node, view) { node.servers = [view]; },
+      root(node) { return node.shadowRoot; },
+    },
   },
-  /** Rows the tool list has attached (it detaches rows a search does not match). */
-  rowCount(card) {
-    const t = this.toolList(card);
-    return t ? t.root.querySelectorAll('ul > li').length : 0;
+  rows(kind, node) {
+    const root = this.targets[kind].root(node);
+    return root ? [...root.querySelectorAll('ul > li')] : [];
+  },
+  /** Long tasks (> 50 ms of main-thread work) seen until stop() is called: their durations in ms. */
+  longTasks() {
+    const seen = [];
+    const obs = new PerformanceObserver((list) => { for (const e of list.getEntries()) seen.push(e.duration); });
+    obs.observe({ type: 'longtask' });
+    return () => { for (const e of obs.takeRecords()) seen.push(e.duration); obs.disconnect(); return seen; };
   },
   /** Resolves after the next frame was produced: a task queued from requestAnimationFrame runs after that frame's paint. */
   nextFrame() {
     return new Promise((r) => requestAnimationFrame(() => { const c = new MessageChannel(); c.port1.onmessage = () => r(); c.port2.postMessage(0); }));
   },
-  /** A fresh <mcp-server-card> for a real server view, timed from assignment until its rows are attached and laid out. */
-  async renderCard(serverId, reps) {
+  /**
+   * reps fresh elements of one kind, each timed from handing it the server until the next frame
+   * was painted (and, separately, until every row it will attach is in: the Tools view may add
+   * rows in later frames). The last element stays for filterKeys and samePush.
+   */
+  async firstRender(kind, serverId, reps) {
     const view = (await this.state()).servers.find((s) => s.id === serverId);
-    const out = [];
+    const target = this.targets[kind];
+    const want = kind === 'detail' ? Math.min(100, view.tools.length) : view.tools.length;
+    const frame = [];
+    const complete = [];
+    const stop = this.longTasks();
+    if (this[kind]) this[kind].remove();
     for (let i = 0; i < reps; i++) {
-      const card = document.createElement('mcp-server-card');
+      const node = document.createElement(target.tag);
+      document.body.append(node);
+      await this.nextFrame();
       const t0 = performance.now();
-      document.body.append(card);
-      card.server = view;
-      // The card and its tool list each render in a microtask; wait (bounded) until the rows are in.
-      for (let k = 0; k < 50 && this.rowCount(card) < view.tools.length; k++) await new Promise((r) => setTimeout(r, 0));
-      card.getBoundingClientRect(); document.body.offsetHeight;
-      out.push(performance.now() - t0);
-      if (i < reps - 1) card.remove(); else this.card = card;
+      target.set(node, view);
+      await this.nextFrame();
+      frame.push(performance.now() - t0);
+      for (let k = 0; k < 200 && this.rows(kind, node).length < want; k++) await new Promise((r) => setTimeout(r, 5));
+      complete.push(performance.now() - t0);
+      if (i < reps - 1) node.remove(); else this[kind] = node;
     }
-    return { ms: out, tools: view.tools.length, rows: this.rowCount(this.card) };
+    const rowsAtFirstFrame = this.rows(kind, this[kind]).length;
+    return { frameMs: frame, completeMs: complete, longTasks: stop(), tools: view.tools.length, rows: rowsAtFirstFrame };
   },
   /**
-   * n keystrokes in the tool list's search input (card → mcp-tool-list → input), typing
-   * "tool_09" and clearing it, over and over. Each keystroke is timed twice: from dispatching the
-   * input event until style and layout are done (forced), and until the next frame was painted
-   * (which also includes waiting for that frame's vsync). null when the card has no filter.
+   * n keystrokes in the element's search input, typing "tool_09" and clearing it, over and over.
+   * Each keystroke is timed twice: from dispatching the input event until style and layout are
+   * done (forced), and until the next frame was painted (which includes the wait for vsync).
    */
-  async filterKeys(n) {
-    const t = this.toolList(this.card);
-    const input = t && t.root.querySelector('input[type=search]');
+  async filterKeys(kind, n) {
+    const node = this[kind];
+    const root = this.targets[kind].root(node);
+    const input = root && root.querySelector('input[type=search]');
     if (!input) return null;
     const word = 'tool_09';
     const layout = [];
@@ -154,20 +183,82 @@ globalThis.__bench = globalThis.__bench || {
     const changed = [];
     let text = '';
     await this.nextFrame();
+    const stop = this.longTasks();
     for (let i = 0; i < n; i++) {
       text = text.length < word.length ? word.slice(0, text.length + 1) : '';
-      const before = this.rowCount(this.card);
+      const before = this.rows(kind, node).length;
       const t0 = performance.now();
       input.value = text;
       input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: text ? 'insertText' : 'deleteContentBackward', data: text.slice(-1) || null }));
-      t.list.getBoundingClientRect(); document.body.offsetHeight;
+      node.getBoundingClientRect(); document.body.offsetHeight;
       layout.push(performance.now() - t0);
       await this.nextFrame();
       frame.push(performance.now() - t0);
-      rows.push(this.rowCount(this.card));
+      rows.push(this.rows(kind, node).length);
       changed.push(rows[i] !== before);
     }
-    return { ms: layout, frameMs: frame, changed, rowsMin: Math.min(...rows), rowsMax: Math.max(...rows), rowsAtEnd: this.rowCount(this.card), queryAtEnd: text };
+    // Leave the element unfiltered and fully built for samePush.
+    input.value = '';
+    input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'deleteContentBackward' }));
+    for (let k = 0; k < 200; k++) await new Promise((r) => setTimeout(r, 5));
+    return { ms: layout, frameMs: frame, changed, longTasks: stop(), rowsMin: Math.min(...rows), rowsMax: Math.max(...rows) };
+  },
+  /**
+   * reps state pushes that change nothing visible (a fresh get-state: equal content, new objects),
+   * each timed until the next frame, counting the row elements that are not the ones shown before.
+   */
+  async samePush(kind, serverId, reps) {
+    const node = this[kind];
+    const ms = [];
+    let replaced = 0;
+    let rows = 0;
+    for (let i = 0; i < reps; i++) {
+      const view = (await this.state()).servers.find((s) => s.id === serverId);
+      const before = new Set(this.rows(kind, node));
+      const t0 = performance.now();
+      this.targets[kind].set(node, view);
+      await this.nextFrame();
+      ms.push(performance.now() - t0);
+      const after = this.rows(kind, node);
+      rows = after.length;
+      replaced += after.filter((li) => !before.has(li)).length;
+    }
+    return { ms, replaced, rows };
+  },
+  /**
+   * An answer streamed into a fresh <mcp-chat-view> through its public API: seconds × rate tokens,
+   * one setText (the whole text so far, as the worker pushes it) every 1000/rate ms, with Markdown
+   * (paragraphs, a list, code) in the text. Reports every long task seen meanwhile.
+   */
+  async chatStream(seconds, rate) {
+    const chat = document.createElement('mcp-chat-view');
+    document.body.append(chat);
+    const view = { id: 'bench', title: 'Bench', createdAt: 0, updatedAt: 0, disabledTools: [], status: 'running', entries: [
+      { kind: 'user', id: 'u1', text: 'Explain', blocks: [] },
+      { kind: 'assistant', id: 'a1', text: '', toolCalls: [], streaming: true },
+    ] };
+    chat.chat = view;
+    await this.nextFrame();
+    const words = ['the', 'server', '**returns**', 'a', 'list', 'of', '\`tools\`', 'and', 'each', 'one', 'has', 'a', 'schema.'];
+    let text = '';
+    const n = Math.round(seconds * rate);
+    const stop = this.longTasks();
+    const late = [];
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) {
+      const due = t0 + (i * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      late.push(Math.max(0, performance.now() - due));
+      text += (i % 40 === 39 ? '\n\n' : i % 97 === 96 ? '\n\n- item\n- item\n\n' : i % 151 === 150 ? '\n\n\`\`\`\ncode()\n\`\`\`\n\n' : ' ') + words[i % words.length];
+      chat.setText('bench', 'a1', text);
+    }
+    await this.nextFrame();
+    const wallMs = performance.now() - t0;
+    const tasks = stop();
+    const shown = chat.shadowRoot.querySelector('li.assistant').textContent.length;
+    chat.remove();
+    return { tokens: n, chars: text.length, shownChars: shown, wallMs, longTasks: tasks, lateP50: late.sort((a, b) => a - b)[Math.floor(late.length / 2)] };
   },
   async state() {
     const r = await chrome.runtime.sendMessage({ type: 'panel:get-state', params: {} });

@@ -39,8 +39,8 @@ const want = (phase: string) => !only || only.includes(phase);
 /** The variants the `agent` phase keeps when `latency` is not wanted too. */
 const AGENT_KEYS = new Set(['agent/sse', 'offscreen-fetch/sse', 'extension/sse', 'panel-message']);
 const P = smoke
-  ? { warm: 20, rounds: 3, batch: 10, cold: 2, conc: 20, perServer: 10, slowMs: 20, render: 2, keys: 10, rttMs: 40, rttBatch: 3 }
-  : { warm: 300, rounds: 10, batch: 50, cold: 7, conc: 20, perServer: 50, slowMs: 50, render: 7, keys: 50, rttMs: 40, rttBatch: 10 };
+  ? { warm: 20, rounds: 3, batch: 10, cold: 2, conc: 20, perServer: 10, slowMs: 20, render: 2, keys: 10, pushes: 3, streamSeconds: 2, rttMs: 40, rttBatch: 3 }
+  : { warm: 300, rounds: 10, batch: 50, cold: 7, conc: 20, perServer: 50, slowMs: 50, render: 7, keys: 50, pushes: 10, streamSeconds: 10, rttMs: 40, rttBatch: 10 };
 const started = Date.now();
 const log = (m: string) => console.log(`[bench +${((Date.now() - started) / 1000).toFixed(1)} s] ${m}`);
 
@@ -457,33 +457,40 @@ try {
     log('panel with 1,000 tools');
     await addServers(rig, [{ id: 'many', url: manyUrl }]);
     await waitReady(rig, ['many'], 1000, 90_000);
-    const render = await inPage<{ ms: number[]; tools: number; rows: number }>(panel, 'renderCard', 'many', P.render);
-    const filter = await inPage<{
-      ms: number[];
-      frameMs: number[];
-      changed: boolean[];
-      rowsMin: number;
-      rowsMax: number;
-      rowsAtEnd: number;
-      queryAtEnd: string;
-    } | null>(panel, 'filterKeys', P.keys);
-    results.panel = {
-      tools: render.tools,
-      rowsRendered: render.rows,
-      firstRender: summarize(render.ms),
-      filter: filter
-        ? {
-            ...summarize(filter.ms),
-            toFrame: summarize(filter.frameMs),
-            rowsChanged: summarize(filter.ms.filter((_, i) => filter.changed[i])),
-            rowsMin: filter.rowsMin,
-            rowsMax: filter.rowsMax,
-            rowsAtEnd: filter.rowsAtEnd,
-            queryAtEnd: filter.queryAtEnd,
-            goal: '< 16 ms',
-          }
-        : 'filter not present',
-    };
+    type Render = { frameMs: number[]; completeMs: number[]; longTasks: number[]; tools: number; rows: number };
+    type Keys = { ms: number[]; frameMs: number[]; changed: boolean[]; longTasks: number[]; rowsMin: number; rowsMax: number };
+    const lists: NonNullable<Results['panel']>['lists'] = [];
+    for (const kind of ['detail', 'tools'] as const) {
+      const render = await inPage<Render>(panel, 'firstRender', kind, 'many', P.render);
+      const keys = await inPage<Keys | null>(panel, 'filterKeys', kind, P.keys);
+      const push = await inPage<{ ms: number[]; replaced: number; rows: number }>(panel, 'samePush', kind, 'many', P.pushes);
+      lists.push({
+        kind,
+        tools: render.tools,
+        rowsAtFirstFrame: render.rows,
+        firstRender: summarize(render.frameMs),
+        complete: summarize(render.completeMs),
+        renderLongTasks: render.longTasks,
+        filter: keys
+          ? {
+              ...summarize(keys.ms),
+              toFrame: summarize(keys.frameMs),
+              rowsChanged: summarize(keys.ms.filter((_, i) => keys.changed[i])),
+              longTasks: keys.longTasks,
+              rowsMin: keys.rowsMin,
+              rowsMax: keys.rowsMax,
+            }
+          : undefined,
+        samePush: { ...summarize(push.ms), replaced: push.replaced, rows: push.rows },
+      });
+    }
+    const stream = await inPage<{ tokens: number; chars: number; shownChars: number; wallMs: number; longTasks: number[]; lateP50: number }>(
+      panel,
+      'chatStream',
+      P.streamSeconds,
+      100,
+    );
+    results.panel = { lists, chat: { ...stream, rate: 100 } };
   }
   results.extensionErrors = rig.ext.errors.slice(0, 10);
   for (const c of Object.values(sdk)) await c.close();

@@ -124,3 +124,36 @@ function blocks(tokens: readonly Token[]): Node[] {
 export function renderMarkdown(source: string): Node[] {
   return blocks(Lexer.lex(source, { gfm: true }));
 }
+
+/**
+ * A growing Markdown text (an answer being streamed) rendered into `container` at the cost of its
+ * last block: blocks followed by another one can no longer change, so they are built once and
+ * kept, and only the text from the last block on is lexed and built again. Re-rendering the
+ * whole answer on every token grew with its length and, at 100 tokens/s, took whole frames.
+ * A loose list continued after a blank line may show as two lists until the answer is complete,
+ * when the chat renders it whole with {@link renderMarkdown}.
+ */
+export class MarkdownStream {
+  /** The source of the kept blocks: always a prefix of the text. */
+  #stable = '';
+  #tail: Node[] = [];
+
+  constructor(private readonly container: HTMLElement) {}
+
+  set text(source: string) {
+    if (!source.startsWith(this.#stable)) {
+      this.#stable = '';
+      this.#tail = [];
+      this.container.replaceChildren();
+    }
+    const tokens = Lexer.lex(source.slice(this.#stable.length), { gfm: true });
+    let last = tokens.length - 1;
+    while (last > 0 && tokens[last]!.type === 'space') last--;
+    const done = tokens.slice(0, Math.max(0, last));
+    for (const node of this.#tail) node.parentNode?.removeChild(node);
+    this.container.append(...blocks(done));
+    this.#stable += done.map((token) => token.raw).join('');
+    this.#tail = blocks(tokens.slice(Math.max(0, last)));
+    this.container.append(...this.#tail);
+  }
+}

@@ -11,7 +11,7 @@
 import { ElementBase } from './element-base.js';
 import { el, sheet } from './dom.js';
 import { t } from './i18n.js';
-import { renderMarkdown } from './markdown.js';
+import { MarkdownStream, renderMarkdown } from './markdown.js';
 import { ChatActionEvent, ComposerSendEvent } from './chat-events.js';
 import { downloadText } from './download.js';
 import type { ChatEntry, ChatSummary, ChatView, ProviderSettingsView } from '../protocol/panel-chat.js';
@@ -76,6 +76,8 @@ export class McpChatViewElement extends ElementBase {
   #approvals: ApprovalView[] = [];
   #disabledTools = new Set<string>();
   #showSettings = false;
+  /** What the tools checklist last showed, to skip rebuilding it when nothing changed. */
+  #toolsShape = '';
   readonly #header = el('header');
   readonly #settings = el('div', { class: 'settings' });
   readonly #tools = el('details', { class: 'tools' });
@@ -85,8 +87,8 @@ export class McpChatViewElement extends ElementBase {
   readonly #composer = document.createElement('mcp-composer');
   readonly #send = el('button', { type: 'button', class: 'send', 'data-role': 'primary' }, t('chatSend'));
   readonly #stop = el('button', { type: 'button', class: 'stop', 'data-role': 'danger' }, t('chatStop'));
-  /** Assistant entries being streamed, by id: their element and last text. */
-  readonly #streaming = new Map<string, HTMLElement>();
+  /** Assistant entries being streamed, by id: what renders their growing text. */
+  readonly #streaming = new Map<string, MarkdownStream>();
 
   constructor() {
     super();
@@ -149,7 +151,7 @@ export class McpChatViewElement extends ElementBase {
     const entry = this.#chat.entries.find((e) => e.id === entryId);
     if (entry?.kind === 'assistant') entry.text = text;
     const node = this.#streaming.get(entryId);
-    if (node) node.replaceChildren(...renderMarkdown(text));
+    if (node) node.text = text;
   }
 
   addBlock(block: ContextBlockView) {
@@ -310,6 +312,10 @@ export class McpChatViewElement extends ElementBase {
       .filter((s) => s.enabled && s.status === 'ready')
       .flatMap((s) => s.tools.filter((tool) => !s.disabledTools.includes(tool.name)).map((tool) => ({ server: s, tool })));
     const on = tools.filter(({ server, tool }) => !this.#disabledTools.has(toolKey(server.id, tool.name))).length;
+    // A push that changes none of these leaves the (possibly 1,000) checkboxes as they are.
+    const shape = JSON.stringify([[...this.#disabledTools], tools.map(({ server, tool }) => [server.id, server.name, tool.name, tool.title])]);
+    if (shape === this.#toolsShape) return;
+    this.#toolsShape = shape;
     const open = this.#tools.open;
     this.#tools.replaceChildren(
       el('summary', {}, `${t('chatTools')} (${on}/${tools.length})`),
@@ -353,8 +359,12 @@ export class McpChatViewElement extends ElementBase {
           e.blocks.length ? el('div', { class: 'blocks' }, ...e.blocks.map((b) => el('div', {}, b.label))) : null,
         );
       case 'assistant': {
-        const body = el('div', { class: 'markdown' }, ...renderMarkdown(e.text));
-        if (e.streaming) this.#streaming.set(e.id, body);
+        const body = el('div', { class: 'markdown' });
+        if (e.streaming) {
+          const stream = new MarkdownStream(body);
+          stream.text = e.text;
+          this.#streaming.set(e.id, stream);
+        } else body.append(...renderMarkdown(e.text));
         const u = e.usage;
         const usage =
           u && (u.inputTokens !== undefined || u.outputTokens !== undefined)

@@ -5,8 +5,9 @@
  * A tool's name opens the tool's own view. Controls are named with the server (`server-name`)
  * and the tool ("Search tools of Demo", "echo enabled"), never with a description.
  *
- * Built for catalogs of a thousand tools: a row is created once per tool name and reused across
- * state pushes, a search only detaches and re-attaches those rows, and the input schema is turned into text only when
+ * Built for catalogs of a thousand tools: a row's elements are built the first time it is attached
+ * (one page of rows, not the whole catalog) and reused across state pushes, a search only detaches
+ * and re-attaches those rows, and the input schema is turned into text only when
  * its <details> is opened. Rows are plain boxes (no `content-visibility`), so every attached row is
  * in the accessibility tree. Everything from the server is text (SPEC K5); annotations are shown
  * as the server's claims, never used for a decision.
@@ -46,7 +47,8 @@ pre { margin: var(--space-1) 0; padding: 6px; background: var(--bg-raised); bord
 .error { font-size: var(--text-small); margin: var(--space-1) 0; overflow-wrap: anywhere; }
 `);
 
-interface Row {
+/** A row's elements, built the first time the row is attached. */
+interface RowDom {
   li: HTMLLIElement;
   box: HTMLInputElement;
   name: HTMLButtonElement;
@@ -55,10 +57,16 @@ interface Row {
   chips: HTMLElement;
   pre: HTMLPreElement;
   details: HTMLDetailsElement;
+  /** The key of the tool these elements show. */
+  key: string;
+}
+
+interface Row {
   tool: Tool;
   text: string;
-  /** JSON of the tool last rendered: a push with equal content touches no DOM. */
+  /** JSON of the tool last seen: a push with equal content touches no DOM. */
   key: string;
+  dom: RowDom | undefined;
 }
 
 export class McpToolListElement extends ElementBase {
@@ -200,11 +208,13 @@ export class McpToolListElement extends ElementBase {
     const order: string[] = [];
     for (const tool of this.#tools) {
       if (next.has(tool.name)) continue;
-      const row = this.#rows.get(tool.name) ?? this.#newRow(tool.name);
-      if (row.tool !== tool) {
+      let row = this.#rows.get(tool.name);
+      if (!row) row = { tool, text: searchText(tool), key: JSON.stringify(tool), dom: undefined };
+      else if (row.tool !== tool) {
         const key = JSON.stringify(tool);
-        if (key !== row.key) this.#fill(row, tool, key);
-        else row.tool = tool;
+        if (key !== row.key) Object.assign(row, { text: searchText(tool), key });
+        row.tool = tool;
+        if (row.dom && row.dom.key !== row.key) this.#fill(row.dom, row);
       }
       next.set(tool.name, row);
       order.push(tool.name);
@@ -217,7 +227,7 @@ export class McpToolListElement extends ElementBase {
 
   #syncChecks() {
     const off = new Set(this.#disabled);
-    for (const [name, row] of this.#rows) row.box.checked = !off.has(name);
+    for (const [name, row] of this.#rows) if (row.dom) row.dom.box.checked = !off.has(name);
   }
 
   /**
@@ -232,8 +242,9 @@ export class McpToolListElement extends ElementBase {
     const shown = this.#order.filter((name) => matches(this.#rows.get(name)!.text, terms));
     const visible = shown.slice(0, this.#limit);
     const children = this.#list.children;
-    const same = visible.length === children.length && visible.every((name, i) => children[i] === this.#rows.get(name)!.li);
-    if (!same) this.#list.replaceChildren(...visible.map((name) => this.#rows.get(name)!.li));
+    const lis = visible.map((name) => this.#li(name));
+    const same = lis.length === children.length && lis.every((li, i) => children[i] === li);
+    if (!same) this.#list.replaceChildren(...lis);
     const remaining = shown.length - visible.length;
     this.#more.hidden = remaining <= 0;
     if (remaining > 0) this.#more.textContent = t('showMoreTools', String(Math.min(PAGE_SIZE, remaining)), String(remaining));
@@ -244,7 +255,18 @@ export class McpToolListElement extends ElementBase {
     this.#empty.hidden = !(filtering && shown.length === 0);
   }
 
-  #newRow(name: string): Row {
+  /** The row's <li>, built and filled on first use. */
+  #li(name: string): HTMLLIElement {
+    const row = this.#rows.get(name)!;
+    if (!row.dom) {
+      row.dom = this.#newDom(name, row);
+      this.#fill(row.dom, row);
+      row.dom.box.checked = !this.#disabled.includes(name);
+    }
+    return row.dom.li;
+  }
+
+  #newDom(name: string, row: Row): RowDom {
     const box = el('input', { type: 'checkbox', 'data-tool': name, 'aria-label': t('toolEnabled', name) });
     const nameEl = el('button', { type: 'button', class: 'name', 'data-tool': name });
     const id = el('span', { class: 'id muted' });
@@ -252,7 +274,11 @@ export class McpToolListElement extends ElementBase {
     const chips = el('div', { class: 'chips', role: 'list', 'aria-label': t('hintsUntrusted'), title: t('hintsUntrusted') });
     const pre = el('pre', { tabindex: '0' });
     const details = el('details', {}, el('summary', {}, t('inputSchema')), pre);
-    const row: Row = {
+    // The schema is only stringified when someone looks at it: 1,000 schemas up front are wasted work.
+    details.addEventListener('toggle', () => {
+      if (details.open) pre.textContent = JSON.stringify(row.tool.inputSchema, null, 2);
+    });
+    return {
       li: el('li', {}, el('div', { class: 'head' }, box, nameEl, id), desc, chips, details),
       box,
       name: nameEl,
@@ -261,33 +287,24 @@ export class McpToolListElement extends ElementBase {
       chips,
       pre,
       details,
-      tool: { name, inputSchema: {} },
-      text: '',
       key: '',
     };
-    // The schema is only stringified when someone looks at it: 1,000 schemas up front are wasted work.
-    details.addEventListener('toggle', () => {
-      if (details.open) row.pre.textContent = JSON.stringify(row.tool.inputSchema, null, 2);
-    });
-    return row;
   }
 
-  #fill(row: Row, tool: Tool, key: string) {
-    row.tool = tool;
-    row.key = key;
-    row.text = searchText(tool);
+  #fill(dom: RowDom, row: Row) {
+    const tool = row.tool;
+    dom.key = row.key;
     const title = tool.title ?? tool.annotations?.title;
-    row.name.textContent = title ?? tool.name;
-    row.name.title = title ?? tool.name;
-    row.box.setAttribute('aria-label', t('toolEnabled', title ?? tool.name));
-    row.id.title = tool.name;
-    row.id.textContent = title && title !== tool.name ? tool.name : '';
-    row.desc.textContent = tool.description ?? '';
-    row.desc.hidden = !tool.description;
+    dom.name.textContent = title ?? tool.name;
+    dom.name.title = title ?? tool.name;
+    dom.box.setAttribute('aria-label', t('toolEnabled', title ?? tool.name));
+    dom.id.title = tool.name;
+    dom.id.textContent = title && title !== tool.name ? tool.name : '';
+    dom.desc.textContent = tool.description ?? '';
+    dom.desc.hidden = !tool.description;
     const hints = annotationHints(tool.annotations);
-    row.chips.replaceChildren(...hints.map((key) => el('span', { class: 'chip', role: 'listitem' }, t(key))));
-    row.chips.hidden = hints.length === 0;
-    if (row.details.open) row.pre.textContent = JSON.stringify(tool.inputSchema, null, 2);
-    else row.pre.textContent = '';
+    dom.chips.replaceChildren(...hints.map((key) => el('span', { class: 'chip', role: 'listitem' }, t(key))));
+    dom.chips.hidden = hints.length === 0;
+    dom.pre.textContent = dom.details.open ? JSON.stringify(tool.inputSchema, null, 2) : '';
   }
 }

@@ -25,11 +25,58 @@ button.tool { display: flex; align-items: center; gap: var(--space-2); width: 10
 .empty { padding: var(--space-3) var(--space-2); }
 `);
 
+/** Rows attached in the task that sets the data or the query: more than a tall panel shows. */
+export const FIRST_CHUNK = 60;
+/** Rows attached per later task, until every match is in. */
+const CHUNK = 150;
+
+interface Row {
+  li: HTMLLIElement;
+  text: string;
+  /** JSON of the tool the row shows: a push with equal content keeps the row as it is. */
+  key: string;
+}
+
+interface Group {
+  h2: HTMLHeadingElement;
+  ul: HTMLUListElement;
+  name: string;
+}
+
+/** A server's group and the rows of it that match, in catalog order. */
+interface Wanted {
+  group: Group;
+  lis: HTMLLIElement[];
+}
+
+/** How many of `parent`'s first children are already `want`'s first items. */
+function commonPrefix(parent: Element, want: readonly Element[]): number {
+  const have = parent.children;
+  let i = 0;
+  while (i < have.length && i < want.length && have[i] === want[i]) i++;
+  return i;
+}
+
+/** Makes `parent`'s children `want`, keeping the children already in place (re-attaching them would lay them out again). */
+function syncChildren(parent: Element, want: readonly Element[]) {
+  const i = commonPrefix(parent, want);
+  while (parent.children.length > i) parent.lastElementChild!.remove();
+  if (i < want.length) parent.append(...want.slice(i));
+}
+
 export class McpToolsViewElement extends ElementBase {
   #servers: ServerView[] = [];
   readonly #search = el('input', { type: 'search', 'aria-label': t('searchAllTools'), placeholder: t('searchAllTools') });
   readonly #groups = el('div');
   readonly #empty = el('p', { class: 'empty muted', hidden: true });
+  /** Rows by server and tool name, reused across pushes and searches. */
+  #rows = new Map<string, Row>();
+  #groupEls = new Map<string, Group>();
+  /** What the last update wants shown, and how many of its rows are attached so far. */
+  #want: Wanted[] = [];
+  /** The focused row's button while an update may have detached it: focused again once it is back. */
+  #refocus: HTMLElement | undefined;
+  #chunkTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     super();
@@ -56,51 +103,102 @@ export class McpToolsViewElement extends ElementBase {
     this.requestUpdate();
   }
 
+  disconnectedCallback() {
+    clearTimeout(this.#chunkTimer);
+    this.#chunkTimer = undefined;
+  }
+
+  /**
+   * Works out which rows match, then attaches them: the first {@link FIRST_CHUNK} now, the rest
+   * in later tasks of {@link CHUNK}, so neither a push nor a keystroke lays out 1,000 rows in one
+   * frame. Rows are only ever appended or reused, never hidden: every attached row is in the
+   * accessibility tree, and all of them are within a few tasks.
+   */
   protected override update() {
     const terms = queryTerms(this.#search.value);
     let total = 0;
-    const groups: HTMLElement[] = [];
+    const rows = new Map<string, Row>();
+    const groups = new Map<string, Group>();
+    const want: Wanted[] = [];
     for (const s of this.#servers) {
       if (s.status !== 'ready' || !s.enabled) continue;
-      const tools = s.tools.filter((tool) => !s.disabledTools.includes(tool.name));
-      total += tools.length;
-      const shown = tools.filter((tool) => matches(searchText(tool), terms));
-      if (!shown.length) continue;
-      groups.push(
-        el('h2', { title: s.name }, s.name),
-        el(
-          'ul',
-          { 'aria-label': t('toolsOf', s.name) },
-          ...shown.map((tool) => {
-            const title = tool.title ?? tool.annotations?.title ?? tool.name;
-            return el(
-              'li',
-              {},
-              el(
-                'button',
-                { type: 'button', class: 'tool', 'data-server': s.id, 'data-tool': tool.name, title },
-                el(
-                  'span',
-                  { class: 'text' },
-                  el('span', { class: 'title' }, title),
-                  tool.description ? el('span', { class: 'desc' }, tool.description) : null,
-                ),
-                icon('chevron', 16),
-              ),
-            );
-          }),
-        ),
-      );
+      const off = new Set(s.disabledTools);
+      const lis: HTMLLIElement[] = [];
+      for (const tool of s.tools) {
+        if (off.has(tool.name)) continue;
+        const id = `${s.id}\n${tool.name}`;
+        if (rows.has(id)) continue;
+        total++;
+        const key = JSON.stringify([tool.name, tool.title, tool.annotations?.title, tool.description]);
+        let row = this.#rows.get(id);
+        if (row?.key !== key) row = this.#newRow(s.id, tool, key);
+        rows.set(id, row);
+        if (matches(row.text, terms)) lis.push(row.li);
+      }
+      if (!lis.length) continue;
+      let group = this.#groupEls.get(s.id);
+      if (!group) group = { h2: el('h2'), ul: el('ul'), name: '' };
+      if (group.name !== s.name) {
+        group.name = s.name;
+        group.h2.textContent = s.name;
+        group.h2.title = s.name;
+        group.ul.setAttribute('aria-label', t('toolsOf', s.name));
+      }
+      groups.set(s.id, group);
+      want.push({ group, lis });
     }
-    // Keep the focused row when a push changes nothing it shows.
-    const focused = this.shadowRoot!.activeElement as HTMLElement | null;
-    const key = focused?.dataset['tool'] !== undefined ? [focused.dataset['server'], focused.dataset['tool']] : undefined;
-    this.#groups.replaceChildren(...groups);
-    if (key)
-      [...this.#groups.querySelectorAll<HTMLElement>('button.tool')]
-        .find((b) => b.dataset['server'] === key[0] && b.dataset['tool'] === key[1])
-        ?.focus();
-    this.#empty.hidden = groups.length > 0;
+    this.#rows = rows;
+    this.#groupEls = groups;
+    this.#want = want;
+    const focused = this.shadowRoot!.activeElement;
+    if (focused instanceof HTMLElement && focused.classList.contains('tool')) this.#refocus = focused;
+    syncChildren(
+      this.#groups,
+      want.flatMap(({ group }) => [group.h2, group.ul]),
+    );
+    this.#attach(FIRST_CHUNK);
+    this.#empty.hidden = want.length > 0;
     this.#empty.textContent = total === 0 ? t('noReadyTools') : t('noToolsMatch');
+  }
+
+  /** Attaches up to `budget` more of the wanted rows (rows already in place cost nothing), and schedules the rest. */
+  #attach(budget: number) {
+    clearTimeout(this.#chunkTimer);
+    this.#chunkTimer = undefined;
+    let more = false;
+    for (const { group, lis } of this.#want) {
+      const kept = commonPrefix(group.ul, lis);
+      const n = Math.min(lis.length, kept + Math.max(0, budget));
+      budget -= n - kept;
+      syncChildren(group.ul, n === lis.length ? lis : lis.slice(0, n));
+      if (n < lis.length) more = true;
+    }
+    const focus = this.#refocus;
+    if (focus?.isConnected) {
+      if (this.shadowRoot!.activeElement !== focus) focus.focus();
+      this.#refocus = undefined;
+    }
+    if (more) this.#chunkTimer = setTimeout(() => this.#attach(CHUNK));
+    else this.#refocus = undefined;
+  }
+
+  #newRow(serverId: string, tool: ServerView['tools'][number], key: string): Row {
+    const title = tool.title ?? tool.annotations?.title ?? tool.name;
+    const li = el(
+      'li',
+      {},
+      el(
+        'button',
+        { type: 'button', class: 'tool', 'data-server': serverId, 'data-tool': tool.name, title },
+        el(
+          'span',
+          { class: 'text' },
+          el('span', { class: 'title' }, title),
+          tool.description ? el('span', { class: 'desc' }, tool.description) : null,
+        ),
+        icon('chevron', 16),
+      ),
+    );
+    return { li, text: searchText(tool), key };
   }
 }
