@@ -149,6 +149,7 @@ globalThis.__bench = globalThis.__bench || {
     const want = kind === 'detail' ? Math.min(100, view.tools.length) : view.tools.length;
     const frame = [];
     const complete = [];
+    let rowsAtFrame = 0;
     const stop = this.longTasks();
     if (this[kind]) this[kind].remove();
     for (let i = 0; i < reps; i++) {
@@ -159,12 +160,12 @@ globalThis.__bench = globalThis.__bench || {
       target.set(node, view);
       await this.nextFrame();
       frame.push(performance.now() - t0);
+      rowsAtFrame = this.rows(kind, node).length;
       for (let k = 0; k < 200 && this.rows(kind, node).length < want; k++) await new Promise((r) => setTimeout(r, 5));
       complete.push(performance.now() - t0);
       if (i < reps - 1) node.remove(); else this[kind] = node;
     }
-    const rowsAtFirstFrame = this.rows(kind, this[kind]).length;
-    return { frameMs: frame, completeMs: complete, longTasks: stop(), tools: view.tools.length, rows: rowsAtFirstFrame };
+    return { frameMs: frame, completeMs: complete, longTasks: stop(), tools: view.tools.length, rows: rowsAtFrame };
   },
   /**
    * n keystrokes in the element's search input, typing "tool_09" and clearing it, over and over.

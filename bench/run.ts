@@ -39,8 +39,36 @@ const want = (phase: string) => !only || only.includes(phase);
 /** The variants the `agent` phase keeps when `latency` is not wanted too. */
 const AGENT_KEYS = new Set(['agent/sse', 'offscreen-fetch/sse', 'extension/sse', 'panel-message']);
 const P = smoke
-  ? { warm: 20, rounds: 3, batch: 10, cold: 2, conc: 20, perServer: 10, slowMs: 20, render: 2, keys: 10, pushes: 3, streamSeconds: 2, rttMs: 40, rttBatch: 3 }
-  : { warm: 300, rounds: 10, batch: 50, cold: 7, conc: 20, perServer: 50, slowMs: 50, render: 7, keys: 50, pushes: 10, streamSeconds: 10, rttMs: 40, rttBatch: 10 };
+  ? {
+      warm: 20,
+      rounds: 3,
+      batch: 10,
+      cold: 2,
+      conc: 20,
+      perServer: 10,
+      slowMs: 20,
+      render: 2,
+      keys: 10,
+      pushes: 3,
+      streamSeconds: 2,
+      rttMs: 40,
+      rttBatch: 3,
+    }
+  : {
+      warm: 300,
+      rounds: 10,
+      batch: 50,
+      cold: 7,
+      conc: 20,
+      perServer: 50,
+      slowMs: 50,
+      render: 7,
+      keys: 50,
+      pushes: 10,
+      streamSeconds: 10,
+      rttMs: 40,
+      rttBatch: 10,
+    };
 const started = Date.now();
 const log = (m: string) => console.log(`[bench +${((Date.now() - started) / 1000).toFixed(1)} s] ${m}`);
 
@@ -484,12 +512,14 @@ try {
         samePush: { ...summarize(push.ms), replaced: push.replaced, rows: push.rows },
       });
     }
-    const stream = await inPage<{ tokens: number; chars: number; shownChars: number; wallMs: number; longTasks: number[]; lateP50: number }>(
-      panel,
-      'chatStream',
-      P.streamSeconds,
-      100,
-    );
+    const stream = await inPage<{
+      tokens: number;
+      chars: number;
+      shownChars: number;
+      wallMs: number;
+      longTasks: number[];
+      lateP50: number;
+    }>(panel, 'chatStream', P.streamSeconds, 100);
     results.panel = { lists, chat: { ...stream, rate: 100 } };
   }
   results.extensionErrors = rig.ext.errors.slice(0, 10);

@@ -313,7 +313,10 @@ export class McpChatViewElement extends ElementBase {
       .flatMap((s) => s.tools.filter((tool) => !s.disabledTools.includes(tool.name)).map((tool) => ({ server: s, tool })));
     const on = tools.filter(({ server, tool }) => !this.#disabledTools.has(toolKey(server.id, tool.name))).length;
     // A push that changes none of these leaves the (possibly 1,000) checkboxes as they are.
-    const shape = JSON.stringify([[...this.#disabledTools], tools.map(({ server, tool }) => [server.id, server.name, tool.name, tool.title])]);
+    const shape = JSON.stringify([
+      [...this.#disabledTools],
+      tools.map(({ server, tool }) => [server.id, server.name, tool.name, tool.title]),
+    ]);
     if (shape === this.#toolsShape) return;
     this.#toolsShape = shape;
     const open = this.#tools.open;

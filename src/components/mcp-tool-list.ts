@@ -18,9 +18,12 @@ import { el, sheet } from './dom.js';
 import { BulkToolToggleEvent, NavigateEvent, ToolToggleEvent } from './events.js';
 import { t } from './i18n.js';
 import { annotationHints, bulkDisabled, matches, queryTerms, searchText } from './tool-filter.js';
+import { ChunkedChildren } from './chunked-children.js';
 
 /** Rows attached per page of matches; bulk actions still apply to every match. */
 export const PAGE_SIZE = 100;
+/** Rows of a page attached in the task that asked for them (more than the list's 420 px show); the rest follow in the next task. */
+const FIRST_CHUNK = 25;
 
 const css = sheet(`
 .bar { display: flex; flex-wrap: wrap; gap: var(--space-1) var(--space-2); align-items: center; margin: var(--space-1) 0; }
@@ -85,6 +88,7 @@ export class McpToolListElement extends ElementBase {
   /** Why the last toggle was refused, where the toggle was. */
   readonly #error = el('p', { class: 'error', role: 'alert' });
   readonly #shownButtons: HTMLButtonElement[];
+  readonly #chunks = new ChunkedChildren(FIRST_CHUNK, PAGE_SIZE);
 
   constructor() {
     super();
@@ -193,6 +197,10 @@ export class McpToolListElement extends ElementBase {
     this.requestUpdate();
   }
 
+  disconnectedCallback() {
+    this.#chunks.cancel();
+  }
+
   #bulk(enable: boolean, shownOnly: boolean) {
     const scope = shownOnly ? this.shownTools : this.#order;
     this.#disabled = bulkDisabled(this.#disabled, scope, enable);
@@ -235,16 +243,14 @@ export class McpToolListElement extends ElementBase {
    * rows, toggling `hidden` on hundreds of rows costs seconds of
    * style and layout, while re-appending the same (reused) row elements costs milliseconds.
    * At most one page of matches is attached at a time (more on request): swapping the whole
-   * 1,000-row set on a keystroke cost ~130 ms in the bench, far over one frame (K2).
+   * 1,000-row set on a keystroke cost ~130 ms in the bench, far over one frame (K2); and a page
+   * is attached in two chunks, the rows in view first.
    */
   #applyFilter() {
     const terms = queryTerms(this.#search.value);
     const shown = this.#order.filter((name) => matches(this.#rows.get(name)!.text, terms));
     const visible = shown.slice(0, this.#limit);
-    const children = this.#list.children;
-    const lis = visible.map((name) => this.#li(name));
-    const same = lis.length === children.length && lis.every((li, i) => children[i] === li);
-    if (!same) this.#list.replaceChildren(...lis);
+    this.#chunks.show([{ parent: this.#list, length: visible.length, at: (i) => this.#li(visible[i]!) }]);
     const remaining = shown.length - visible.length;
     this.#more.hidden = remaining <= 0;
     if (remaining > 0) this.#more.textContent = t('showMoreTools', String(Math.min(PAGE_SIZE, remaining)), String(remaining));

@@ -9,6 +9,7 @@ import { NavigateEvent } from './events.js';
 import { t } from './i18n.js';
 import { icon } from './icons.js';
 import { matches, queryTerms, searchText } from './tool-filter.js';
+import { ChunkedChildren, syncChildren } from './chunked-children.js';
 
 const css = sheet(`
 input[type=search] { width: 100%; box-sizing: border-box; margin-bottom: var(--space-2); }
@@ -49,21 +50,6 @@ interface Wanted {
   lis: HTMLLIElement[];
 }
 
-/** How many of `parent`'s first children are already `want`'s first items. */
-function commonPrefix(parent: Element, want: readonly Element[]): number {
-  const have = parent.children;
-  let i = 0;
-  while (i < have.length && i < want.length && have[i] === want[i]) i++;
-  return i;
-}
-
-/** Makes `parent`'s children `want`, keeping the children already in place (re-attaching them would lay them out again). */
-function syncChildren(parent: Element, want: readonly Element[]) {
-  const i = commonPrefix(parent, want);
-  while (parent.children.length > i) parent.lastElementChild!.remove();
-  if (i < want.length) parent.append(...want.slice(i));
-}
-
 export class McpToolsViewElement extends ElementBase {
   #servers: ServerView[] = [];
   readonly #search = el('input', { type: 'search', 'aria-label': t('searchAllTools'), placeholder: t('searchAllTools') });
@@ -72,11 +58,13 @@ export class McpToolsViewElement extends ElementBase {
   /** Rows by server and tool name, reused across pushes and searches. */
   #rows = new Map<string, Row>();
   #groupEls = new Map<string, Group>();
-  /** What the last update wants shown, and how many of its rows are attached so far. */
-  #want: Wanted[] = [];
   /** The focused row's button while an update may have detached it: focused again once it is back. */
   #refocus: HTMLElement | undefined;
-  #chunkTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #chunks = new ChunkedChildren(FIRST_CHUNK, CHUNK, (done) => {
+    const focus = this.#refocus;
+    if (focus?.isConnected && this.shadowRoot!.activeElement !== focus) focus.focus();
+    if (done || focus?.isConnected) this.#refocus = undefined;
+  });
 
   constructor() {
     super();
@@ -104,8 +92,7 @@ export class McpToolsViewElement extends ElementBase {
   }
 
   disconnectedCallback() {
-    clearTimeout(this.#chunkTimer);
-    this.#chunkTimer = undefined;
+    this.#chunks.cancel();
   }
 
   /**
@@ -149,37 +136,15 @@ export class McpToolsViewElement extends ElementBase {
     }
     this.#rows = rows;
     this.#groupEls = groups;
-    this.#want = want;
     const focused = this.shadowRoot!.activeElement;
     if (focused instanceof HTMLElement && focused.classList.contains('tool')) this.#refocus = focused;
     syncChildren(
       this.#groups,
       want.flatMap(({ group }) => [group.h2, group.ul]),
     );
-    this.#attach(FIRST_CHUNK);
+    this.#chunks.show(want.map(({ group, lis }) => ({ parent: group.ul, length: lis.length, at: (i: number) => lis[i]! })));
     this.#empty.hidden = want.length > 0;
     this.#empty.textContent = total === 0 ? t('noReadyTools') : t('noToolsMatch');
-  }
-
-  /** Attaches up to `budget` more of the wanted rows (rows already in place cost nothing), and schedules the rest. */
-  #attach(budget: number) {
-    clearTimeout(this.#chunkTimer);
-    this.#chunkTimer = undefined;
-    let more = false;
-    for (const { group, lis } of this.#want) {
-      const kept = commonPrefix(group.ul, lis);
-      const n = Math.min(lis.length, kept + Math.max(0, budget));
-      budget -= n - kept;
-      syncChildren(group.ul, n === lis.length ? lis : lis.slice(0, n));
-      if (n < lis.length) more = true;
-    }
-    const focus = this.#refocus;
-    if (focus?.isConnected) {
-      if (this.shadowRoot!.activeElement !== focus) focus.focus();
-      this.#refocus = undefined;
-    }
-    if (more) this.#chunkTimer = setTimeout(() => this.#attach(CHUNK));
-    else this.#refocus = undefined;
   }
 
   #newRow(serverId: string, tool: ServerView['tools'][number], key: string): Row {

@@ -3,7 +3,7 @@ import './setup.js';
 import type { McpChatViewElement } from '../../src/components/mcp-chat-view.js';
 import type { McpComposerElement } from '../../src/components/mcp-composer.js';
 import { ChatActionEvent } from '../../src/components/chat-events.js';
-import { renderMarkdown } from '../../src/components/markdown.js';
+import { MarkdownStream, renderMarkdown } from '../../src/components/markdown.js';
 import type { ChatView } from '../../src/protocol/panel-chat.js';
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
@@ -22,6 +22,25 @@ describe('chat Markdown', () => {
     expect(host.querySelector('img')).to.equal(null);
     expect([...host.querySelectorAll('a')].map((a) => a.getAttribute('href'))).to.deep.equal(['https://example.com/']);
     expect(host.textContent).to.contain('<script>alert(1)</script>');
+  });
+});
+
+describe('streamed Markdown', () => {
+  it('keeps finished blocks, rebuilds only the last, and ends as the whole text renders', () => {
+    const source = 'First **para**.\n\n- one\n- two\n\n```js\ncode()\n```\n\nLast para with `code` and [a link](https://example.com).';
+    const host = document.createElement('div');
+    const stream = new MarkdownStream(host);
+    let first: Element | undefined;
+    for (let i = 1; i <= source.length; i++) {
+      stream.text = source.slice(0, i);
+      if (i === 30) first = host.querySelector('p')!;
+    }
+    expect(host.querySelector('p')).to.equal(first);
+    const whole = document.createElement('div');
+    whole.append(...renderMarkdown(source));
+    expect(host.innerHTML).to.equal(whole.innerHTML);
+    stream.text = 'Something else';
+    expect(host.textContent).to.equal('Something else');
   });
 });
 

@@ -5,8 +5,11 @@ import type { McpToolListElement } from '../../src/components/mcp-tool-list.js';
 import { PAGE_SIZE } from '../../src/components/mcp-tool-list.js';
 import type { Tool } from '../../src/protocol/mcp-shapes.js';
 
+/** The update, then the later chunk of a page of rows (see chunked-children.ts). */
 async function settled() {
   await Promise.resolve();
+  await new Promise((r) => setTimeout(r, 0));
+  await new Promise((r) => setTimeout(r, 0));
   await nextFrame();
 }
 
@@ -103,6 +106,7 @@ describe('mcp-tool-list', () => {
     expect(visibleRows(list)[0]).to.equal(row2);
     expect($(list, '.count')!.textContent).to.equal('11 of 30 shown');
     search.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    await settled();
     expect(visibleRows(list)).to.deep.equal(before);
   });
 
@@ -151,6 +155,7 @@ describe('mcp-tool-list', () => {
     expect($(list, '[data-more]')!.hidden).to.equal(false);
     expect($(list, '[data-more]')!.textContent).to.equal('Show 100 more (900 not shown)');
     ($(list, '[data-more]') as HTMLButtonElement).click();
+    await settled();
     expect($$(list, 'li')).to.have.length(2 * PAGE_SIZE);
     const row99 = $(list, 'input[data-tool="tool_99"]')!.closest('li');
 
@@ -172,6 +177,20 @@ describe('mcp-tool-list', () => {
     expect($(list, 'input[data-tool="tool_99"]')!.closest('li')).to.equal(row99);
     expect(($(list, 'input[data-tool="tool_99"]') as HTMLInputElement).checked).to.equal(false);
     expect(visibleRows(list)).to.have.length(19);
+  });
+
+  it('builds a row only when it is attached, with its current state', async () => {
+    const tools = many(300);
+    const list = await make(tools, ['tool_150']);
+    expect($$(list, 'input[type=checkbox]')).to.have.length(PAGE_SIZE);
+    list.tools = tools.map((t) => (t.name === 'tool_150' ? { ...t, title: 'Renamed' } : t));
+    await settled();
+    list.query = 'tool_150';
+    await settled();
+    const box = $(list, 'input[data-tool="tool_150"]') as HTMLInputElement;
+    expect(box.checked).to.equal(false);
+    expect(box.getAttribute('aria-label')).to.equal('Renamed enabled');
+    expect($$(list, 'input[type=checkbox]')).to.have.length(1);
   });
 
   it('keeps very long names from widening the panel', async () => {
