@@ -4,6 +4,7 @@ import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
+import { reasonCatalogOnly } from './scripts/reason-catalog.ts';
 
 /**
  * The SDK Client imports Ajv statically as its default validator, and Ajv compiles schemas with
@@ -51,7 +52,8 @@ function disableZodJit() {
   };
 }
 
-const plugins = () => [
+/** `reasonsOnly`: the worker and offscreen bundles, which need the English catalog's reason messages only. */
+const plugins = (reasonsOnly) => [
   stubAjvProvider(),
   disableZodJit(),
   typescript({
@@ -60,15 +62,16 @@ const plugins = () => [
     compilerOptions: { noEmit: false, declaration: false, sourceMap: false },
     noEmitOnError: false,
   }),
+  ...(reasonsOnly ? [reasonCatalogOnly()] : []),
   nodeResolve({ browser: true, exportConditions: ['browser', 'module', 'import', 'default'], preferBuiltins: false }),
   commonjs(),
   terser({ format: { comments: false }, compress: { passes: 2 } }),
 ];
 
-const bundle = (input, file) => ({
+const bundle = (input, file, reasonsOnly = false) => ({
   input,
   output: { file, format: 'es', sourcemap: false },
-  plugins: plugins(),
+  plugins: plugins(reasonsOnly),
   onwarn(warning, warn) {
     if (['THIS_IS_UNDEFINED', 'CIRCULAR_DEPENDENCY', 'INVALID_ANNOTATION'].includes(warning.code)) return;
     warn(warning);
@@ -79,7 +82,7 @@ const bundle = (input, file) => ({
 export const outDir = process.env.OUT_DIR || 'dist';
 
 export default [
-  bundle('src/sw/main.ts', `${outDir}/sw.js`),
-  bundle('src/offscreen/main.ts', `${outDir}/offscreen.js`),
+  bundle('src/sw/main.ts', `${outDir}/sw.js`, true),
+  bundle('src/offscreen/main.ts', `${outDir}/offscreen.js`, true),
   bundle('src/panel/main.ts', `${outDir}/panel.js`),
 ];

@@ -24,7 +24,13 @@ function commonPrefix({ parent, length, at }: WantedChildren): number {
 function syncFirst(list: WantedChildren, n: number) {
   const i = commonPrefix(list);
   const { parent, at } = list;
-  while (parent.children.length > i) parent.lastElementChild!.remove();
+  if (parent.children.length > i) {
+    // One removal of the whole tail, not one per row.
+    const range = document.createRange();
+    range.setStartBefore(parent.children[i]!);
+    range.setEndAfter(parent.lastChild!);
+    range.deleteContents();
+  }
   const add: Element[] = [];
   for (let k = i; k < n; k++) add.push(at(k));
   if (add.length) parent.append(...add);

@@ -29,7 +29,7 @@ button.tool { display: flex; align-items: center; gap: var(--space-2); width: 10
 /** Rows attached in the task that sets the data or the query: more than a tall panel shows. */
 export const FIRST_CHUNK = 60;
 /** Rows attached per later task, until every match is in. */
-const CHUNK = 150;
+const CHUNK = 100;
 
 interface Row {
   li: HTMLLIElement;
