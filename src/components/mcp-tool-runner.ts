@@ -11,6 +11,7 @@
  * and tool: a server that is briefly not ready (a worker restart, a reconnect) takes its tools
  * out of the list, and when they come back the same tool is selected again with its arguments.
  */
+import { toolUi } from '../protocol/mcp-apps.js';
 import { ElementBase } from './element-base.js';
 import type { CallToolResult } from '../protocol/mcp-shapes.js';
 import type { ServerView } from '../protocol/panel.js';
@@ -115,7 +116,8 @@ export class McpToolRunnerElement extends ElementBase {
     for (const s of this.#servers) {
       if (s.status !== 'ready') continue;
       for (const tool of s.tools) {
-        if (s.disabledTools.includes(tool.name)) continue;
+        // A tool only its own view may call (MCP Apps `visibility: ["app"]`) is not offered.
+        if (s.disabledTools.includes(tool.name) || !toolUi(tool).model) continue;
         options.push(el('option', { value: JSON.stringify([s.id, tool.name]) }, `${s.name} · ${tool.title ?? tool.name}`));
       }
     }

@@ -15,6 +15,7 @@ import { ManagePanelRequestSchemas, ManagePanelResponseSchemas } from './panel-m
 import { ChatPanelRequestSchemas, ChatPanelResponseSchemas } from './panel-chat.js';
 import { EditPanelRequestSchemas, EditPanelResponseSchemas } from './panel-edit.js';
 import { ActivityPanelRequestSchemas, ActivityPanelResponseSchemas } from './panel-activity.js';
+import { AppsPanelRequestSchemas, AppsPanelResponseSchemas } from './panel-apps.js';
 
 export const PANEL_PORT = 'mcp-panel';
 
@@ -130,6 +131,7 @@ export const PanelRequestSchemas = {
   ...ChatPanelRequestSchemas,
   ...EditPanelRequestSchemas,
   ...ActivityPanelRequestSchemas,
+  ...AppsPanelRequestSchemas,
 } as const;
 
 const PanelResponseSchemas = {
@@ -148,6 +150,7 @@ const PanelResponseSchemas = {
   ...ChatPanelResponseSchemas,
   ...EditPanelResponseSchemas,
   ...ActivityPanelResponseSchemas,
+  ...AppsPanelResponseSchemas,
 } as const;
 
 export type PanelMethod = keyof typeof PanelRequestSchemas;
