@@ -14,12 +14,14 @@ import { McpElicitationCardElement } from './mcp-elicitation-card.js';
 import { McpComposerElement } from './mcp-composer.js';
 import { McpChatViewElement } from './mcp-chat-view.js';
 import { McpResultViewElement } from './mcp-result-view.js';
+import { McpAppViewElement } from './mcp-app-view.js';
 import { McpServerSettingsElement } from './mcp-server-settings.js';
 
 export function defineAll(registry = customElements) {
   // Before the elements that create it, so it is upgraded before they set its properties.
   McpSchemaFormElement.define('mcp-schema-form', registry);
   McpResultViewElement.define('mcp-result-view', registry);
+  McpAppViewElement.define('mcp-app-view', registry);
   McpStatusBadgeElement.define('mcp-status-badge', registry);
   McpToolListElement.define('mcp-tool-list', registry);
   McpActivityLogElement.define('mcp-activity-log', registry);
@@ -53,6 +55,7 @@ declare global {
     'mcp-composer': McpComposerElement;
     'mcp-chat-view': McpChatViewElement;
     'mcp-result-view': McpResultViewElement;
+    'mcp-app-view': McpAppViewElement;
     'mcp-server-settings': McpServerSettingsElement;
   }
 }

@@ -10,6 +10,7 @@ import { PANEL_PORT, PanelPushSchema, panelResultSchema, type PanelMethod, type 
 import { originPattern } from '../common/url-rules.js';
 import type { WireErrorCode } from '../protocol/error-codes.js';
 import { setUpUsePanel } from './use-servers.js';
+import { setUpAppHost } from './app-host.js';
 import { setUpManagePanel } from './manage-panel.js';
 import { setUpStepUp } from './step-up.js';
 import { isChatApproval, setUpChat } from './chat.js';
@@ -47,6 +48,7 @@ document.title = t('panelTitle');
 document.querySelector('h1')!.textContent = t('panelTitle');
 
 const composer = document.querySelector('mcp-composer')!;
+setUpAppHost();
 const onUsePush = setUpUsePanel({
   runner,
   approvals: document.querySelector<HTMLElement>('#approvals')!,

@@ -1,0 +1,22 @@
+/**
+ * The panel's host for MCP App views (issue 18): answers each view's {@link AppHostRequestEvent}
+ * with requests to the worker, which applies the checks (visibility, approval, result budget).
+ * The chat, when it shows a view, wraps this host to add `message`.
+ */
+import { AppHostRequestEvent, type AppViewHost } from '../components/events.js';
+import { call } from './use-servers.js';
+
+export const panelAppHost: AppViewHost = {
+  loadView: (serverId, tool) => call('panel:app-view', { serverId, tool }),
+  callTool: (serverId, viewTool, tool, args, operationId) =>
+    call('panel:app-call-tool', { serverId, viewTool, tool, arguments: args, operationId }),
+  cancel: (serverId, operationId) =>
+    void chrome.runtime.sendMessage({ type: 'panel:cancel-call', params: { serverId, operationId } }).catch(() => undefined),
+  readResource: (serverId, uri) => call('panel:app-read-resource', { serverId, uri }),
+};
+
+export function setUpAppHost() {
+  document.addEventListener(AppHostRequestEvent.type, (e) => {
+    e.host ??= panelAppHost;
+  });
+}
