@@ -20,8 +20,6 @@ export interface ChatDeps {
     type: M,
     params: PanelParams<M>,
   ) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }>;
-  /** Where the view goes when the page has no Chat view yet. */
-  fallbackHost: HTMLElement;
 }
 
 export function isChatApproval(a: ApprovalView): boolean {
@@ -29,7 +27,7 @@ export function isChatApproval(a: ApprovalView): boolean {
 }
 
 export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (message: unknown) => void } {
-  const view = document.querySelector('mcp-chat-view') ?? deps.fallbackHost.appendChild(document.createElement('mcp-chat-view'));
+  const view = document.querySelector('mcp-chat-view')!;
   const { call } = deps;
 
   const refreshList = () => void call('panel:chat-list', {}).then((r) => r.ok && (view.chats = r.value.chats));

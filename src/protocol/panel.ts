@@ -18,6 +18,11 @@ import { ActivityPanelRequestSchemas, ActivityPanelResponseSchemas } from './pan
 import { AppsPanelRequestSchemas, AppsPanelResponseSchemas } from './panel-apps.js';
 
 export const PANEL_PORT = 'mcp-panel';
+/**
+ * Sent by a worker that just started: a panel left open while the worker was stopped reconnects
+ * its state Port now rather than on the user's next action, so what the start brings shows.
+ */
+export const PANEL_RECONNECT = 'panel:reconnect';
 
 const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
 

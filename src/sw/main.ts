@@ -7,7 +7,7 @@
  */
 import { OFFSCREEN_PORT } from '../protocol/offscreen.js';
 import { APP_SANDBOX_PAGE } from '../protocol/mcp-apps.js';
-import { PANEL_PORT, type PanelState } from '../protocol/panel.js';
+import { PANEL_PORT, PANEL_RECONNECT, type PanelState } from '../protocol/panel.js';
 import type { ActivityPanelPush } from '../protocol/panel-activity.js';
 import { SERVERS_KEY } from '../storage/config-schema.js';
 import { ConfigStore, type InvalidEntry } from '../storage/config-store.js';
@@ -197,6 +197,8 @@ async function loadConfig(startup: boolean) {
 }
 
 const ready = loadConfig(true).catch((e) => console.error('[sw] could not load the configuration', e));
+// No receiver (no panel open) rejects; that is the usual case.
+void ready.then(() => chrome.runtime.sendMessage({ type: PANEL_RECONNECT })).catch(() => undefined);
 // The bench splits a cold wake at this mark: worker start → start-up done (adopted) → first result.
 void ready.then(() => performance.mark('mcp:ready'));
 const approvals = new ApprovalStore(chrome.storage.local);
