@@ -24,7 +24,6 @@ export const ViewMessageSchema = z.union([
     error: z.looseObject({ code: z.number(), message: z.string().check(z.maxLength(4096)) }),
   }),
 ]);
-export type ViewMessage = z.infer<typeof ViewMessageSchema>;
 
 /** The params of each request a view may make, by method; a method not here is answered -32601. */
 export const ViewRequestParams = {
@@ -85,4 +84,3 @@ export const SandboxToPanelSchema = z.union([
   z.object({ type: z.literal('from-view'), json: z.string().check(z.maxLength(MAX_VIEW_MESSAGE)) }),
   z.object({ type: z.literal('dropped'), reason: z.enum(['too-large', 'too-many', 'not-json']) }),
 ]);
-export type SandboxToPanel = z.infer<typeof SandboxToPanelSchema>;
