@@ -254,13 +254,13 @@ export interface AppViewHost {
   ): Promise<Outcome<CallToolResult>>;
   cancel(serverId: string, operationId: string): void;
   readResource(serverId: string, uri: string): Promise<Outcome<Record<string, unknown>>>;
-  /** Puts a message from the view into the chat; absent where there is no chat to send to. */
+  /** Puts a message from the view into the chat as a draft; absent where there is no chat. */
   message?(text: string): Promise<boolean>;
 }
 
 /**
- * An MCP App view asks for its host when it is shown: the panel's wiring sets `host`, and a
- * container on the way (the chat) may wrap it to add `message`.
+ * An MCP App view asks for its host when it is shown: the panel's wiring sets `host` (a listener
+ * nearer the view could set its own first; the panel's only fills an empty one).
  */
 export class AppHostRequestEvent extends Event {
   static readonly type = 'mcp-app-host';

@@ -19,7 +19,7 @@ import { APP_SANDBOX_PAGE } from '../protocol/mcp-apps.js';
 
 const css = sheet(`
 :host { display: grid; gap: var(--space-1); border: 1px solid var(--border); border-radius: var(--radius); padding: var(--space-1); background: var(--bg); }
-:host([fullscreen]) { position: fixed; inset: 0; z-index: 1000; border-radius: 0; grid-template-rows: auto auto auto 1fr; padding: var(--space-2); }
+:host([fullscreen]) { position: fixed; inset: 0; z-index: 1000; border-radius: 0; display: flex; flex-direction: column; padding: var(--space-2); }
 .bar { display: flex; gap: var(--space-2); align-items: center; min-width: 0; }
 .bar .label { flex: 1; min-width: 0; font-size: var(--text-small); font-weight: 600; color: var(--fg-muted); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .bar button { padding: 0 var(--space-2); font-size: var(--text-small); }
@@ -29,7 +29,7 @@ const css = sheet(`
 .link a { color: var(--accent); }
 p { margin: 0; }
 iframe { display: block; width: 100%; height: 160px; border: 0; background: transparent; }
-:host([fullscreen]) iframe { height: 100% !important; min-height: 0; }
+:host([fullscreen]) iframe { flex: 1 1 auto; height: auto !important; min-height: 0; }
 `);
 
 export interface AppViewCall extends BridgeCall {
@@ -126,6 +126,8 @@ export class McpAppViewElement extends ElementBase {
     this.toggleAttribute('fullscreen', full);
     this.#full.setAttribute('aria-pressed', String(full));
     this.#full.textContent = t(full ? 'appExitFullscreen' : 'appFullscreen');
+    // The page floats its approval cards and questions above a full-panel view (sidepanel.css).
+    document.documentElement.toggleAttribute('data-app-fullscreen', full);
     this.#bridge?.setDisplayMode(mode);
     return mode;
   }

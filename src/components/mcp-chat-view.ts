@@ -153,6 +153,14 @@ export class McpChatViewElement extends ElementBase {
     if (node) node.replaceChildren(...renderMarkdown(text));
   }
 
+  /**
+   * Text an MCP App view asked to send (`ui/message`): it becomes the composer's draft, which
+   * the user reads and sends, or not; a view never talks to the model by itself.
+   */
+  draftMessage(text: string) {
+    this.#composer.text = text;
+  }
+
   addBlock(block: ContextBlockView) {
     this.#composer.addBlock(block);
   }

@@ -1,7 +1,7 @@
 /**
  * The panel's host for MCP App views (issue 18): answers each view's {@link AppHostRequestEvent}
  * with requests to the worker, which applies the checks (visibility, approval, result budget).
- * The chat, when it shows a view, wraps this host to add `message`.
+ * A view's `ui/message` becomes a draft in the chat's composer; the user decides to send it.
  */
 import { AppHostRequestEvent, type AppViewHost } from '../components/events.js';
 import { call } from './use-servers.js';
@@ -13,6 +13,13 @@ export const panelAppHost: AppViewHost = {
   cancel: (serverId, operationId) =>
     void chrome.runtime.sendMessage({ type: 'panel:cancel-call', params: { serverId, operationId } }).catch(() => undefined),
   readResource: (serverId, uri) => call('panel:app-read-resource', { serverId, uri }),
+  // `ui/message`: a draft in the chat's composer, for the user to send (never sent by the view).
+  message: async (text) => {
+    const chat = document.querySelector('mcp-chat-view');
+    if (!chat) return false;
+    chat.draftMessage(text);
+    return true;
+  },
 };
 
 export function setUpAppHost() {

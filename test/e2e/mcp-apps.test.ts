@@ -89,6 +89,18 @@ test('a tool with a view renders it under the result; the view calls a tool back
   assert.ok(height >= 48 && height <= 2000, `height ${height}`);
 });
 
+test('a message from the view becomes a draft in the chat, for the user to send', async () => {
+  const frame = await viewFrame();
+  await frame.click('#send-message-btn');
+  await until(
+    'the draft in the chat',
+    async () =>
+      (await panel.evaluate(
+        `document.querySelector('mcp-chat-view').shadowRoot.querySelector('mcp-composer').text === 'This is message text.'`,
+      )) as boolean,
+  );
+});
+
 test('the view asks for a link; it opens only from the user’s click on the offer', async () => {
   const frame = await viewFrame();
   await frame.click('#open-link-btn');
@@ -112,6 +124,8 @@ test('a second published app (budget allocator) renders its view, and Full panel
   await panel.click(`${APP} >>> button.fullscreen`);
   const box = await panel.$eval(`${APP}`, (e) => e.getBoundingClientRect().toJSON() as { width: number; height: number });
   assert.ok(box.width >= 400 && box.height >= 800, JSON.stringify(box));
+  const frameHeight = await panel.$eval(`${APP} >>> iframe`, (f) => f.getBoundingClientRect().height);
+  assert.ok(frameHeight >= 700, `the view fills the panel: ${frameHeight}`);
   await panel.screenshot({ path: 'test-output/e2e/mcp-apps-budget-full.png' }).catch(() => undefined);
   await panel.click(`${APP} >>> button.fullscreen`);
 });
