@@ -42,6 +42,29 @@ export interface Views {
   reset(view: TopView): void;
 }
 
+/** Where the focus goes back to: the control that opened a view, or its twin after a re-render. */
+interface Opener {
+  element: HTMLElement;
+  root: Node;
+  selector: string | undefined;
+}
+
+/** Notes how to find the opener again: a list re-rendered by a state push replaces its buttons. */
+function openerOf(element: HTMLElement | null): Opener | null {
+  if (!element) return null;
+  const keys = ['data-server', 'data-tool', 'data-action', 'data-open', 'server-id'].filter((k) => element.hasAttribute(k));
+  const selector = keys.length
+    ? element.localName + keys.map((k) => `[${k}="${CSS.escape(element.getAttribute(k)!)}"]`).join('')
+    : undefined;
+  return { element, root: element.getRootNode(), selector };
+}
+
+function findOpener(o: Opener | null): HTMLElement | null {
+  if (!o || o.element.isConnected) return o?.element ?? null;
+  const root = o.root as ParentNode;
+  return (o.selector && typeof root.querySelector === 'function' ? root.querySelector<HTMLElement>(o.selector) : null) ?? null;
+}
+
 /** The element that really has the focus, through shadow roots. */
 function deepActive(): HTMLElement | null {
   let a = document.activeElement;
@@ -68,9 +91,9 @@ export function setUpViews(deps: ViewsDeps): Views {
 
   const last = localStorage.getItem(LAST_VIEW);
   const first = (last && TOP.includes(last) ? last : 'servers') as TopView;
-  const stack: { target: Shown; opener: HTMLElement | null }[] = [{ target: { view: first }, opener: null }];
+  const stack: { target: Shown; opener: Opener | null }[] = [{ target: { view: first }, opener: null }];
 
-  const render = (focus: 'view' | HTMLElement | null) => {
+  const render = (focus: 'view' | HTMLElement | null | undefined) => {
     const top = stack.at(-1)!;
     deps.prepare(top.target);
     for (const [name, section] of sections) section.hidden = name !== top.target.view;
@@ -89,7 +112,7 @@ export function setUpViews(deps: ViewsDeps): Views {
       if (target.view === 'back') {
         if (stack.length === 1) return;
         const { opener } = stack.pop()!;
-        render(opener);
+        render(findOpener(opener) ?? undefined);
         return;
       }
       if (TOP.includes(target.view)) {
@@ -98,7 +121,7 @@ export function setUpViews(deps: ViewsDeps): Views {
         render(null);
         return;
       }
-      stack.push({ target, opener: deepActive() });
+      stack.push({ target, opener: openerOf(deepActive()) });
       render('view');
     },
     reset(view) {

@@ -78,6 +78,7 @@ const ConfigErrorViewSchema = z.object({
   index: z.number(),
   id: z.optional(z.string()),
   message: z.string(),
+  wording: WordingSchema,
 });
 
 export const PanelStateSchema = z.object({
