@@ -220,7 +220,7 @@ test('a panel closed and reopened mid-run re-attaches: the card is there and the
   await panel.close();
   panel = await ext.openPanel();
   // The panel opens on the view it was closed on.
-  await until('the Chat view', () => panel.$eval('section[data-view="chat"]', (el) => !(el).hidden || undefined));
+  await until('the Chat view', () => panel.$eval('section[data-view="chat"]', (el) => !el.hidden || undefined));
   const card = await cardFor('echo');
   await (await card.$('>>> button[data-decision="once"]'))!.click();
   await until('the final answer', async () => ((await lastAssistantText()).includes('Back again.') ? true : undefined));
