@@ -74,6 +74,7 @@ export class McpChatViewElement extends ElementBase {
   #chats: ChatSummary[] = [];
   #servers: ServerView[] = [];
   #approvals: ApprovalView[] = [];
+  #waitingChats: string[] = [];
   #disabledTools = new Set<string>();
   #showSettings = false;
   readonly #header = el('header');
@@ -137,9 +138,14 @@ export class McpChatViewElement extends ElementBase {
     this.#composer.servers = value;
     this.requestUpdate();
   }
-  /** This chat's approval cards (agent "Chat"), shown inline after its steps. */
+  /** This chat's approval cards (matched by its run), shown inline after its steps. */
   set approvals(value: ApprovalView[]) {
     this.#approvals = value;
+    this.#renderApprovals();
+  }
+  /** Other chats whose runs wait for an approval: each gets a line that opens it. */
+  set waitingChats(value: string[]) {
+    this.#waitingChats = value;
     this.#renderApprovals();
   }
 
@@ -396,6 +402,12 @@ export class McpChatViewElement extends ElementBase {
         const card = existing.get(a.id) ?? document.createElement('mcp-approval-card');
         if (card.approval?.id !== a.id || card.approval.status !== a.status) card.approval = a;
         return card;
+      }),
+      ...this.#waitingChats.map((chatId) => {
+        const title = this.#chats.find((c) => c.id === chatId)?.title || t('chatUntitled');
+        const open = el('button', { type: 'button', 'data-role': 'quiet', 'data-chat': chatId }, t('chatOpenWaiting'));
+        open.addEventListener('click', () => this.dispatchEvent(new ChatActionEvent({ action: 'open', chatId })));
+        return el('p', { class: 'waiting-elsewhere' }, t('chatOtherWaiting', title), ' ', open);
       }),
     );
   }

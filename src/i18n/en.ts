@@ -574,6 +574,9 @@ export const en = {
     message: "Interrupted: the extension's background worker stopped during this answer. Nothing more was sent; ask again to go on.",
   },
   chatNoticeStepLimit: { message: 'Stopped at the step limit. Ask again to go on.' },
+  // Chat: approvals of another chat's run (issue 17)
+  chatOtherWaiting: { message: 'The chat “$TITLE$” waits for your approval.', placeholders: { title: { content: '$1' } } },
+  chatOpenWaiting: { message: 'Open it' },
   chatCopy: { message: 'Copy' },
   chatCopied: { message: 'Copied' },
   chatImage: { message: '[image: $ALT$ — not loaded]', placeholders: { alt: { content: '$1' } } },

@@ -513,6 +513,9 @@ export const zh_CN: Catalog = {
   chatNoticeStopped: { message: '已停止。' },
   chatNoticeInterrupted: { message: '已中断：回答期间扩展的后台进程停止了。之后没有再发送任何内容；请再次提问以继续。' },
   chatNoticeStepLimit: { message: '已达到步数上限而停止。请再次提问以继续。' },
+  // Chat: approvals of another chat's run (issue 17)
+  chatOtherWaiting: { message: '对话“$TITLE$”正在等待你的批准。', placeholders: { title: { content: '$1' } } },
+  chatOpenWaiting: { message: '打开' },
   chatCopy: { message: '复制' },
   chatCopied: { message: '已复制' },
   chatImage: { message: '[图片：$ALT$ — 未加载]', placeholders: { alt: { content: '$1' } } },

@@ -11,9 +11,8 @@ import { originPattern } from '../common/url-rules.js';
 import { ChatPanelPushSchema } from '../protocol/panel-chat.js';
 import { PanelPushSchema, type PanelMethod, type PanelParams, type PanelValue } from '../protocol/panel.js';
 import { UsePanelPushSchema, type ApprovalView } from '../protocol/panel-use.js';
-
-/** Approvals asked by the chat's runs (the worker names them with this agent). */
-export const CHAT_AGENT = 'Chat';
+import type { ChatView } from '../protocol/panel-chat.js';
+import { approvalsForChat } from './chat-approvals.js';
 
 export interface ChatDeps {
   call: <M extends PanelMethod>(
@@ -24,24 +23,30 @@ export interface ChatDeps {
   fallbackHost: HTMLElement;
 }
 
-export function isChatApproval(a: ApprovalView): boolean {
-  return a.agentName === CHAT_AGENT;
-}
-
-export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (message: unknown) => void } {
+export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (message: unknown) => void; reattach: () => void } {
   const view = document.querySelector('mcp-chat-view') ?? deps.fallbackHost.appendChild(document.createElement('mcp-chat-view'));
   const { call } = deps;
+  let approvals: ApprovalView[] = [];
+  const showApprovals = () => {
+    const { own, otherChats } = approvalsForChat(approvals, view.chat?.id);
+    view.approvals = own;
+    view.waitingChats = otherChats;
+  };
+  const show = (chat: ChatView | undefined) => {
+    view.chat = chat;
+    showApprovals();
+  };
 
   const refreshList = () => void call('panel:chat-list', {}).then((r) => r.ok && (view.chats = r.value.chats));
   const open = (chatId?: string) =>
     void call('panel:chat-open', chatId ? { chatId } : {}).then((r) => {
-      if (r.ok) view.chat = r.value.chat;
+      if (r.ok) show(r.value.chat);
     });
   void call('panel:chat-provider', {}).then((r) => (view.provider = r.ok ? r.value.provider : undefined));
   open();
   refreshList();
 
-  const show = (r: { ok: true } | { ok: false; message: string }) => {
+  const report = (r: { ok: true } | { ok: false; message: string }) => {
     if (!r.ok) view.showError(r.message);
   };
 
@@ -72,10 +77,10 @@ export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (
           if (!chatId) {
             const created = await call('panel:chat-new', {});
             if (!created.ok) return view.showError(created.message);
-            view.chat = created.value;
+            show(created.value);
             chatId = created.value.id;
           }
-          show(await call('panel:chat-send', { chatId, text: d.text, blocks: d.blocks, disabledTools: d.disabledTools }));
+          report(await call('panel:chat-send', { chatId, text: d.text, blocks: d.blocks, disabledTools: d.disabledTools }));
           refreshList();
         })();
         return;
@@ -84,7 +89,7 @@ export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (
         return;
       case 'new':
         void call('panel:chat-new', {}).then((r) => {
-          if (r.ok) view.chat = r.value;
+          if (r.ok) show(r.value);
           refreshList();
         });
         return;
@@ -93,14 +98,14 @@ export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (
         return;
       case 'rename':
         void call('panel:chat-rename', { chatId: d.chatId, title: d.title }).then((r) => {
-          show(r);
+          report(r);
           refreshList();
         });
         return;
       case 'delete':
         void call('panel:chat-delete', { chatId: d.chatId }).then((r) => {
-          show(r);
-          view.chat = undefined;
+          report(r);
+          show(undefined);
           refreshList();
         });
     }
@@ -108,19 +113,25 @@ export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (
 
   return {
     view,
+    /** The worker was stopped and woken again: a run it had may have ended as "interrupted" meanwhile. */
+    reattach: () => {
+      open(view.chat?.id);
+      refreshList();
+    },
     onPush(message) {
       const chat = ChatPanelPushSchema.safeParse(message);
       if (chat.success) {
         const m = chat.data;
         if (m.type === 'panel:chat') {
-          if (!view.chat || view.chat.id === m.chat.id) view.chat = m.chat;
+          if (!view.chat || view.chat.id === m.chat.id) show(m.chat);
         } else if (m.type === 'panel:chat-text') view.setText(m.chatId, m.entryId, m.text);
-        else if (view.chat?.id === m.chatId) view.chat = undefined;
+        else if (view.chat?.id === m.chatId) show(undefined);
         return;
       }
       const use = UsePanelPushSchema.safeParse(message);
       if (use.success && use.data.type === 'panel:approvals') {
-        view.approvals = use.data.approvals.filter(isChatApproval);
+        approvals = use.data.approvals;
+        showApprovals();
         return;
       }
       const state = PanelPushSchema.safeParse(message);

@@ -12,7 +12,8 @@ import type { WireErrorCode } from '../protocol/error-codes.js';
 import { setUpUsePanel } from './use-servers.js';
 import { setUpManagePanel } from './manage-panel.js';
 import { setUpStepUp } from './step-up.js';
-import { isChatApproval, setUpChat } from './chat.js';
+import { setUpChat } from './chat.js';
+import { isChatApproval } from './chat-approvals.js';
 import { setUpServerForms } from './server-forms.js';
 import { setUpActivity } from './activity.js';
 
@@ -60,7 +61,10 @@ setUpServerForms({ call });
 const ping = setUpManagePanel({ call, list, importer: document.querySelector('mcp-import')! });
 const onActivityPush = setUpActivity({ call });
 
+let connected = false;
 function connectPort() {
+  if (connected) chat.reattach();
+  connected = true;
   const port = chrome.runtime.connect({ name: PANEL_PORT });
   port.onMessage.addListener(onUsePush);
   port.onMessage.addListener(chat.onPush);
