@@ -15,6 +15,10 @@ import { McpComposerElement } from './mcp-composer.js';
 import { McpChatViewElement } from './mcp-chat-view.js';
 import { McpResultViewElement } from './mcp-result-view.js';
 import { McpServerSettingsElement } from './mcp-server-settings.js';
+import { McpServerDetailElement } from './mcp-server-detail.js';
+import { McpToolsViewElement } from './mcp-tools-view.js';
+import { McpToolViewElement } from './mcp-tool-view.js';
+import { McpAppHeaderElement } from './mcp-app-header.js';
 
 export function defineAll(registry = customElements) {
   // Before the elements that create it, so it is upgraded before they set its properties.
@@ -34,6 +38,10 @@ export function defineAll(registry = customElements) {
   McpComposerElement.define('mcp-composer', registry);
   McpChatViewElement.define('mcp-chat-view', registry);
   McpServerSettingsElement.define('mcp-server-settings', registry);
+  McpServerDetailElement.define('mcp-server-detail', registry);
+  McpToolsViewElement.define('mcp-tools-view', registry);
+  McpToolViewElement.define('mcp-tool-view', registry);
+  McpAppHeaderElement.define('mcp-app-header', registry);
 }
 
 declare global {
@@ -54,5 +62,9 @@ declare global {
     'mcp-chat-view': McpChatViewElement;
     'mcp-result-view': McpResultViewElement;
     'mcp-server-settings': McpServerSettingsElement;
+    'mcp-server-detail': McpServerDetailElement;
+    'mcp-tools-view': McpToolsViewElement;
+    'mcp-tool-view': McpToolViewElement;
+    'mcp-app-header': McpAppHeaderElement;
   }
 }

@@ -4,7 +4,8 @@
  */
 import type { PanelParams } from '../protocol/panel.js';
 
-export type ServerAction = 'connect' | 'disconnect' | 'delete' | 'enable' | 'disable' | 'ping' | 'grant' | 'authorize' | 'forget-auth';
+export type ServerAction =
+  'connect' | 'disconnect' | 'delete' | 'enable' | 'disable' | 'ping' | 'grant' | 'authorize' | 'forget-auth' | 'edit';
 
 export class AddServerEvent extends Event {
   static readonly type = 'mcp-add-server';
@@ -237,6 +238,20 @@ export class ReadResourceEvent extends Event {
   }
 }
 
+/** Where a navigation goes: a top-level view, a server's detail, a tool's view, or back. */
+export type ViewTarget =
+  | { view: 'servers' | 'tools' | 'chat' | 'activity' | 'add' | 'import' | 'back' }
+  | { view: 'detail'; serverId: string }
+  | { view: 'tool'; serverId: string; tool: string };
+
+/** A tab, a row, a tool name or Back asks the panel's view router to show another view. */
+export class NavigateEvent extends Event {
+  static readonly type = 'mcp-navigate';
+  constructor(readonly to: ViewTarget) {
+    super(NavigateEvent.type, { bubbles: true, composed: true });
+  }
+}
+
 /** Any event a panel element emits (ElementBase.emit). */
 export type PanelEvent = PanelEventMap[keyof PanelEventMap];
 
@@ -263,6 +278,7 @@ interface PanelEventMap {
   'mcp-import-preview': ImportPreviewEvent;
   'mcp-import-apply': ImportApplyEvent;
   'mcp-export-config': ExportConfigEvent;
+  'mcp-navigate': NavigateEvent;
 }
 
 declare global {

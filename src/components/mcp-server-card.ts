@@ -1,78 +1,122 @@
 /**
- * One server: name, URL, status with its reason, tool count, since when its catalog may be stale
- * (D2, C2), catalog warnings (N8), actions,
- * "test connection" with its latency, per-tool toggles and the request log (SPEC J1–J3, K1, K2).
+ * One server, in one of three forms (docs/ui.md):
+ * - `mode="row"` (default): a one-line row for the server list — status dot, name (ellipsis, full
+ *   name in `title`), a short status word, and the server's one on/off switch. The row opens the
+ *   server's detail.
+ * - `mode="detail"`: the detail view's header — name, URL, status and reason, tool count, catalog
+ *   warnings, stale notice (D2, C2, N8), the state's one primary action and the secondary ones,
+ *   "Test connection" with its latency (SPEC J1–J3, K1).
+ * - `mode="settings"`: the destructive actions kept in Settings — Forget authorization and Delete
+ *   (confirmed first). The view cannot tell whether a token is stored, so Forget is never offered
+ *   beside Authorize.
  * Everything from the server is rendered as text (SPEC K5).
  *
- * The article and its children are created once and updated in place, so a state push (which
- * arrives on every status change) does not steal focus from the tool search or close an open
- * schema or log drawer.
- *
- * While a connect attempt runs, the seconds since it began tick beside the status ("Connecting…
- * 12 s", a `timer`, which screen readers do not announce every second) and Cancel stops it.
- * A click on Connect or Disconnect shows at once that it was taken: the button says
- * "Connecting…"/"Disconnecting…" and is inert until the next state for the server arrives.
+ * The parts are created once and updated in place, so a state push (which arrives on every status
+ * change) does not steal focus. While a connect attempt runs, the seconds since it began tick
+ * beside the status (a `timer`, not announced every second) and Cancel stops it. A click on
+ * Connect, Disconnect or the switch shows at once that it was taken and is inert until the next
+ * state for the server arrives, or the worker's refusal (shown here, where the click was).
  */
 import { ElementBase } from './element-base.js';
 import type { ServerView } from '../protocol/panel.js';
 import { el, sheet } from './dom.js';
-import { ServerActionEvent, type ServerAction } from './events.js';
+import { NavigateEvent, ServerActionEvent, type ServerAction } from './events.js';
 import { t, tReason, uiLocale } from './i18n.js';
 import type { Said } from '../protocol/wording.js';
+import { icon } from './icons.js';
 
 /** What "Test connection" reported, as shown under the actions. */
 export type PingOutcome = { ok: true; latencyMs: number } | { ok: false; message: string };
 
-/** How long a clicked Connect/Disconnect stays busy when no new state arrives (the click may have been refused). */
+/** How long a clicked action stays busy when no new state arrives (the click may have been refused). */
 const BUSY_LIMIT_MS = 15_000;
 
+type Mode = 'row' | 'detail' | 'settings';
+type BusyAction = 'connect' | 'disconnect' | 'enable' | 'disable';
+
 const css = sheet(`
-:host { border: 1px solid #8886; border-radius: 8px; padding: 10px; margin-bottom: 8px; }
-header { display: flex; align-items: center; gap: 8px; min-width: 0; }
-.elapsed { font-size: 12px; font-variant-numeric: tabular-nums; }
-button[aria-disabled="true"] { opacity: 0.6; cursor: progress; }
-h3 { margin: 0; font-size: 14px; flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.url { font-family: ui-monospace, monospace; font-size: 12px; overflow-wrap: anywhere; }
-.reason { margin: 4px 0; overflow-wrap: anywhere; }
-.actions { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }
-.ping { font-size: 12px; margin: 4px 0 0; }
-.ping:empty { display: none; }
-.warnings { font-size: 12px; margin: 4px 0; }
-.stale { font-size: 12px; margin: 4px 0; }
-.warnings ul { margin: 4px 0; padding-left: 18px; }
+:host { min-width: 0; }
+.row { display: flex; align-items: center; gap: var(--space-1); min-width: 0; padding: 0 var(--space-1) 0 0; border-radius: var(--radius); }
+.row:hover { background: var(--bg-hover); }
+.open { flex: 1; min-width: 0; display: flex; align-items: center; gap: var(--space-2); border: 0; background: transparent; color: var(--fg);
+  padding: 6px var(--space-2); text-align: start; font-weight: 400; border-radius: var(--radius); }
+.open:hover { background: transparent; }
+.open .name { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-weight: 500; }
+.open mcp-status-badge { flex: none; max-width: 45%; }
+.open .icon { flex: none; color: var(--fg-muted); }
+.off .name { color: var(--fg-muted); }
+.switch { flex: none; padding: 0; width: 32px; height: 18px; border-radius: var(--radius-pill); border: 0; background: var(--border); position: relative; }
+.switch::after { content: ''; position: absolute; top: 3px; left: 3px; width: 12px; height: 12px; border-radius: 50%; background: var(--bg); transition: left 0.12s; }
+.switch[aria-checked="true"] { background: var(--accent); }
+.switch[aria-checked="true"]::after { left: 17px; background: var(--accent-fg); }
+.switch:hover { background: var(--fg-muted); }
+.switch[aria-checked="true"]:hover { background: var(--accent); filter: brightness(1.1); }
+header { display: flex; align-items: center; gap: var(--space-2); min-width: 0; }
+h2 { margin: 0; font-size: var(--text-heading); font-weight: 600; flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.url { font-family: ui-monospace, monospace; font-size: var(--text-small); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.status { display: flex; flex-wrap: wrap; align-items: center; gap: var(--space-1) var(--space-2); margin-top: var(--space-1); font-size: var(--text-small); }
+.elapsed { font-variant-numeric: tabular-nums; }
+.reason { margin: var(--space-1) 0 0; overflow-wrap: anywhere; }
+.actions { display: flex; flex-wrap: wrap; gap: var(--space-2); margin-top: var(--space-2); align-items: center; }
+.actions:empty { display: none; }
+.ping, .action-error, .stale { font-size: var(--text-small); margin: var(--space-1) 0 0; overflow-wrap: anywhere; }
+.ping:empty, .action-error:empty { display: none; }
+.warnings { font-size: var(--text-small); margin: var(--space-2) 0 0; padding: var(--space-1) var(--space-2); border-radius: var(--radius); background: var(--warn-soft); }
+.warnings p { margin: 0; font-weight: 600; color: var(--warn); }
+.warnings ul { margin: var(--space-1) 0 0; padding-left: 18px; }
 .warnings li { overflow-wrap: anywhere; }
+.confirm { flex-basis: 100%; overflow-wrap: anywhere; }
 `);
 
 /**
- * The words of the card's authorization button (SPEC E9, E11, K1). Every OAuth card has it:
- * "Authorize" while the server waits for its first authorization, "Re-authorize" once it has
- * been authorized, and when the worker's needs-auth reason asks for `reauthorize` (a sign-in
- * that lapsed with no user present). `edit`, `retry` and `connect` add no button of their own:
- * Connect is already on the card, and the settings editor is not here yet.
+ * The words of the authorization button (SPEC E9, E11, K1): "Authorize" while the server waits
+ * for its first authorization, "Re-authorize" once it has been authorized and when the worker's
+ * needs-auth reason asks for `reauthorize` (a sign-in that lapsed with no user present).
  */
 function authorizeLabelKey(s: ServerView): 'authorize' | 'reauthorize' {
   return s.status === 'needs-auth' && s.reason?.action !== 'reauthorize' ? 'authorize' : 'reauthorize';
 }
 
 export class McpServerCardElement extends ElementBase {
+  static get observedAttributes() {
+    return ['mode'];
+  }
+
   #server: ServerView | undefined;
   #confirmingDelete = false;
-  /** The Connect/Disconnect click waiting for its new state, and the state it was made in. */
-  #busy: { action: 'connect' | 'disconnect'; status: string; since: number | undefined; timer: ReturnType<typeof setTimeout> } | undefined;
+  /** The click waiting for its new state, and the state it was made in. */
+  #busy:
+    { action: BusyAction; status: string; enabled: boolean; since: number | undefined; timer: ReturnType<typeof setTimeout> } | undefined;
   #ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor() {
     super();
     this.attachShadow({ mode: 'open' }).adoptedStyleSheets = [css];
+    this.#open.addEventListener('click', () => {
+      if (this.#server) this.emit(new NavigateEvent({ view: 'detail', serverId: this.#server.id }));
+    });
+    this.#switch.addEventListener('click', () => this.#toggleEnabled());
+    this.#detailSwitch.addEventListener('click', () => this.#toggleEnabled());
+  }
+
+  get mode(): Mode {
+    const m = this.getAttribute('mode');
+    return m === 'detail' || m === 'settings' ? m : 'row';
   }
 
   get server(): ServerView | undefined {
     return this.#server;
   }
   set server(value: ServerView | undefined) {
-    this.#server = value;
     const busy = this.#busy;
-    if (busy && (value?.status !== busy.status || value.connectingSince !== busy.since)) this.#clearBusy();
+    if (busy && (value?.status !== busy.status || value.enabled !== busy.enabled || value.connectingSince !== busy.since))
+      this.#clearBusy();
+    if (value?.id !== this.#server?.id) {
+      this.#confirmingDelete = false;
+      this.#actionError.textContent = '';
+      this.#ping.textContent = '';
+    }
+    this.#server = value;
     this.requestUpdate();
   }
 
@@ -80,9 +124,31 @@ export class McpServerCardElement extends ElementBase {
     this.requestUpdate();
   }
 
+  attributeChangedCallback() {
+    this.requestUpdate();
+  }
+
   disconnectedCallback() {
     this.#stopTicker();
     this.#clearBusy();
+  }
+
+  /** Focuses the control that opens the detail (Back from the detail returns here). */
+  override focus() {
+    (this.mode === 'row' ? this.#open : this.#title).focus();
+  }
+
+  /** Shows the outcome of the "Test connection" the user asked for (SPEC J3). */
+  showPing(outcome: PingOutcome) {
+    this.#ping.classList.toggle('error', !outcome.ok);
+    this.#ping.textContent = outcome.ok ? t('pingOk', String(Math.round(outcome.latencyMs))) : t('pingFailed', outcome.message);
+  }
+
+  /** The worker refused an action clicked here: say why, here, and stop waiting for a new state. */
+  showActionError(message: string) {
+    this.#clearBusy();
+    this.#actionError.textContent = message;
+    this.update();
   }
 
   #clearBusy() {
@@ -95,12 +161,33 @@ export class McpServerCardElement extends ElementBase {
     this.#ticker = undefined;
   }
 
+  #toggleEnabled() {
+    const s = this.#server;
+    if (!s || this.#busy) return;
+    this.#startBusy(s.enabled ? 'disable' : 'enable');
+  }
+
+  #startBusy(action: BusyAction) {
+    const s = this.#server!;
+    this.#busy = {
+      action,
+      status: s.status,
+      enabled: s.enabled,
+      since: s.connectingSince,
+      timer: setTimeout(() => {
+        this.#busy = undefined;
+        this.update();
+      }, BUSY_LIMIT_MS),
+    };
+    this.#action(action);
+  }
+
   /** "12 s" since the connect attempt began, updated once a second while it runs. */
   #renderElapsed() {
     const s = this.#server;
     const since = s?.status === 'connecting' ? s.connectingSince : undefined;
     this.#elapsed.hidden = since === undefined;
-    if (since === undefined) {
+    if (since === undefined || this.mode !== 'detail') {
       this.#stopTicker();
       this.#elapsed.textContent = '';
       return;
@@ -109,23 +196,16 @@ export class McpServerCardElement extends ElementBase {
     this.#ticker ??= setInterval(() => this.#renderElapsed(), 1000);
   }
 
-  /** Connect/Disconnect: inert and saying what it does until the server's next state arrives. */
-  #connectionButton(action: 'connect' | 'disconnect', label: string) {
-    const s = this.#server!;
+  /** Connect/Retry/Disconnect/Cancel: inert and saying what it does until the server's next state arrives. */
+  #connectionButton(action: 'connect' | 'disconnect', label: string, primary: boolean) {
     const busy = this.#busy?.action === action;
     const b = this.#button(busy ? t(action === 'connect' ? 'statusConnecting' : 'disconnectingBusy') : label, action, () => {
-      if (this.#busy) return;
-      this.#busy = { action, status: s.status, since: s.connectingSince, timer: setTimeout(() => this.#endBusy(), BUSY_LIMIT_MS) };
-      this.#action(action);
+      if (!this.#busy) this.#startBusy(action);
     });
+    if (primary) b.dataset.role = 'primary';
     // aria-disabled rather than disabled: the button keeps the keyboard focus while it waits.
     if (busy) b.setAttribute('aria-disabled', 'true');
     return b;
-  }
-
-  #endBusy() {
-    this.#busy = undefined;
-    this.update();
   }
 
   #action(action: ServerAction) {
@@ -138,20 +218,24 @@ export class McpServerCardElement extends ElementBase {
       return;
     }
     this.#confirmingDelete = false;
+    this.#actionError.textContent = '';
     this.emit(new ServerActionEvent(s.id, action));
     this.update();
   }
 
-  #button(label: string, action: ServerAction | 'confirm-delete' | 'cancel-delete', onClick: () => void) {
-    const b = el('button', { type: 'button', 'data-action': action }, label);
+  #button(label: string, action: ServerAction | 'confirm-delete' | 'cancel-delete', onClick: () => void, role?: 'primary' | 'danger') {
+    const b = el('button', { type: 'button', 'data-action': action, ...(role ? { 'data-role': role } : {}) }, label);
     b.addEventListener('click', onClick);
     return b;
   }
 
-  /** Shows the outcome of the "Test connection" the user asked for (SPEC J3). */
-  showPing(outcome: PingOutcome) {
-    this.#ping.classList.toggle('error', !outcome.ok);
-    this.#ping.textContent = outcome.ok ? t('pingOk', String(Math.round(outcome.latencyMs))) : t('pingFailed', outcome.message);
+  #syncSwitch(sw: HTMLButtonElement, s: ServerView) {
+    const busy = this.#busy?.action === 'enable' || this.#busy?.action === 'disable';
+    sw.setAttribute('aria-checked', String(busy ? !s.enabled : s.enabled));
+    sw.setAttribute('aria-label', t('serverEnabled', s.name));
+    sw.title = t('serverEnabled', s.name);
+    if (busy) sw.setAttribute('aria-disabled', 'true');
+    else sw.removeAttribute('aria-disabled');
   }
 
   protected override update() {
@@ -161,18 +245,41 @@ export class McpServerCardElement extends ElementBase {
       root.replaceChildren();
       return;
     }
-    if (!root.contains(this.#article)) root.replaceChildren(this.#article);
-    this.#article.setAttribute('aria-label', s.name);
+    const mode = this.mode;
+    const part = mode === 'row' ? this.#rowPart : mode === 'detail' ? this.#detailPart : this.#settingsPart;
+    if (!root.contains(part)) root.replaceChildren(part, this.#actionError);
+    this.#badge.toggleAttribute('disabled', !s.enabled);
+    this.#badge.setAttribute('status', s.status);
+    if (mode === 'row') this.#updateRow(s);
+    else if (mode === 'detail') this.#updateDetail(s);
+    else this.#updateSettings(s);
+  }
+
+  #updateRow(s: ServerView) {
+    if (!this.#open.contains(this.#badge)) this.#open.replaceChildren(this.#name, this.#badge, icon('chevron', 16));
+    this.#rowPart.classList.toggle('off', !s.enabled);
+    this.#name.textContent = s.name;
+    this.#open.title = s.name;
+    this.#syncSwitch(this.#switch, s);
+  }
+
+  #updateDetail(s: ServerView) {
+    if (!this.#status.contains(this.#badge)) this.#status.prepend(this.#badge);
     this.#title.textContent = s.name;
     this.#title.title = s.name;
-    this.#badge.setAttribute('status', s.status);
-    this.#renderElapsed();
+    this.#syncSwitch(this.#detailSwitch, s);
     this.#url.textContent = s.url;
-    this.#reason.hidden = !s.reason;
-    this.#reason.className = s.status === 'error' || s.status === 'needs-auth' ? 'error reason' : 'muted reason';
+    this.#url.title = s.url;
+    this.#renderElapsed();
+    // A needs-auth reason is the way on, not a failure: it is not shown as an error.
+    this.#reason.hidden = !s.reason || !s.enabled;
+    this.#reason.className = s.status === 'error' ? 'error reason' : 'muted reason';
     this.#reason.textContent = s.reason ? tReason(s.reason) : '';
+    // "0 of 0 tools" says nothing about a server that never connected.
+    const known = s.status === 'ready' || s.tools.length > 0;
+    this.#count.hidden = !known;
     const enabledTools = s.tools.filter((tool) => !s.disabledTools.includes(tool.name)).length;
-    this.#count.textContent = t('toolCount', String(enabledTools), String(s.tools.length));
+    this.#count.textContent = known ? t('toolCount', String(enabledTools), String(s.tools.length)) : '';
     this.#renderWarnings(s.warnings ?? []);
     // A catalog kept from an earlier session, or whose refresh failed, may no longer be what the server offers.
     this.#stale.hidden = s.staleSince === undefined;
@@ -180,102 +287,121 @@ export class McpServerCardElement extends ElementBase {
       s.staleSince === undefined
         ? ''
         : t('catalogStale', new Date(s.staleSince).toLocaleTimeString(uiLocale(), { hour: '2-digit', minute: '2-digit' }));
+    this.#renderActions(this.#actions, this.#detailActions(s));
+    if (s.status !== 'ready') this.#ping.textContent = '';
+  }
 
-    const actions = this.#actions;
-    const hadFocus = actions.contains(this.shadowRoot!.activeElement) ? this.shadowRoot!.activeElement?.getAttribute('data-action') : null;
-    actions.replaceChildren();
-    // While connecting, the disconnect action stops the attempt: it reads Cancel.
-    if (s.status === 'ready' || s.status === 'connecting')
-      actions.append(this.#connectionButton('disconnect', s.status === 'connecting' ? t('cancel') : t('disconnect')));
-    // A server that asked for sign-in gets nothing from Connect but the same refusal: the
-    // authorize (or switch-to-OAuth) action below is the way on.
-    else if (s.enabled && !(s.status === 'needs-auth' && s.reason?.action === 'authorize'))
-      actions.append(this.#connectionButton('connect', t('connect')));
-    if (s.status === 'ready') {
-      actions.append(
+  /** The state's one primary action first, then the secondary ones (table in docs/ui.md). */
+  #detailActions(s: ServerView): HTMLButtonElement[] {
+    if (!s.enabled) return [];
+    const out: HTMLButtonElement[] = [];
+    const action = s.reason?.action;
+    if (s.status === 'connecting') out.push(this.#connectionButton('disconnect', t('cancel'), false));
+    else if (s.status === 'ready') {
+      out.push(this.#connectionButton('disconnect', t('disconnect'), false));
+      out.push(
         this.#button(t('testConnection'), 'ping', () => {
           this.#ping.classList.remove('error');
           this.#ping.textContent = t('testing');
           this.#action('ping');
         }),
       );
-    }
-    if (s.reason?.action === 'grant-permission') actions.append(this.#button(t('grantAccess'), 'grant', () => this.#action('grant')));
-    if (s.authKind === 'oauth') {
-      // Up-front authorization (SPEC E11), and "Re-authorize" on every OAuth card, ready ones too (E9).
-      actions.append(this.#button(t(authorizeLabelKey(s)), 'authorize', () => this.#action('authorize')));
-      actions.append(this.#button(t('forgetAuthorization'), 'forget-auth', () => this.#action('forget-auth')));
-    } else if (s.authKind === 'none' && s.status === 'needs-auth' && s.reason?.action === 'authorize') {
+      // "Re-authorize" stays on a ready OAuth server (E9).
+      if (s.authKind === 'oauth') out.push(this.#button(t('reauthorize'), 'authorize', () => this.#action('authorize')));
+    } else if (action === 'grant-permission') {
+      out.push(this.#button(t('grantAccess'), 'grant', () => this.#action('grant'), 'primary'));
+    } else if (s.status === 'needs-auth' && (action === 'authorize' || action === 'reauthorize') && s.authKind === 'oauth') {
+      // Up-front authorization (E11): Connect would only meet the same refusal.
+      out.push(this.#button(t(authorizeLabelKey(s)), 'authorize', () => this.#action('authorize'), 'primary'));
+    } else if (s.status === 'needs-auth' && action === 'authorize' && s.authKind === 'none') {
       // It answered 401 with a Bearer challenge: one click switches it to OAuth and authorizes (E3).
-      actions.append(this.#button(t('switchToOAuth'), 'authorize', () => this.#action('authorize')));
+      out.push(this.#button(t('switchToOAuth'), 'authorize', () => this.#action('authorize'), 'primary'));
+    } else {
+      out.push(this.#connectionButton('connect', s.status === 'error' ? t('retry') : t('connect'), true));
+      if (s.authKind === 'oauth') out.push(this.#button(t(authorizeLabelKey(s)), 'authorize', () => this.#action('authorize')));
     }
-    actions.append(
-      this.#button(s.enabled ? t('disable') : t('enable'), s.enabled ? 'disable' : 'enable', () =>
-        this.#action(s.enabled ? 'disable' : 'enable'),
-      ),
-    );
+    // The fix is in the server's settings (a token, a timeout, the URL).
+    if (action === 'edit') out.push(this.#button(t('editSettings'), 'edit', () => this.#action('edit')));
+    return out;
+  }
+
+  #updateSettings(s: ServerView) {
+    const out: (HTMLElement | string)[] = [];
+    if (s.authKind === 'oauth')
+      out.push(this.#button(t('forgetAuthorization'), 'forget-auth', () => this.#action('forget-auth'), 'danger'));
     if (this.#confirmingDelete) {
-      actions.append(
-        el('span', { role: 'alert' }, t('confirmDelete', s.name)),
-        this.#button(t('delete'), 'confirm-delete', () => this.#action('delete')),
+      out.push(
+        el('span', { role: 'alert', class: 'confirm' }, t('confirmDelete', s.name)),
+        this.#button(t('delete'), 'confirm-delete', () => this.#action('delete'), 'danger'),
         this.#button(t('cancel'), 'cancel-delete', () => {
           this.#confirmingDelete = false;
           this.update();
-          this.#actions.querySelector<HTMLButtonElement>('[data-action="delete"]')?.focus();
+          this.#settingsPart.querySelector<HTMLButtonElement>('[data-action="delete"]')?.focus();
         }),
       );
     } else {
-      actions.append(this.#button(t('delete'), 'delete', () => this.#action('delete')));
+      const del = this.#button(t('delete'), 'delete', () => this.#action('delete'), 'danger');
+      del.setAttribute('aria-label', t('deleteServer', s.name));
+      out.push(del);
     }
-    if (hadFocus) actions.querySelector<HTMLElement>(`[data-action="${hadFocus}"]`)?.focus();
-    if (s.status !== 'ready') this.#ping.textContent = '';
-
-    this.#tools.setAttribute('server-id', s.id);
-    this.#tools.setAttribute('aria-label', t('toolsOf', s.name));
-    this.#tools.tools = s.tools;
-    this.#tools.disabledTools = s.disabledTools;
-    this.#tools.hidden = s.tools.length === 0;
-    this.#log.setAttribute('server-id', s.id);
+    this.#renderActions(this.#settingsPart, out);
   }
 
-  /** Collapsed unless the user opened it; the list is replaced only when its text changed. */
+  /** Replaces the buttons, keeping the keyboard focus on the same action. */
+  #renderActions(box: HTMLElement, buttons: (HTMLElement | string)[]) {
+    const active = this.shadowRoot!.activeElement;
+    const hadFocus = active && box.contains(active) ? active.getAttribute('data-action') : null;
+    box.replaceChildren(...buttons);
+    if (hadFocus) box.querySelector<HTMLElement>(`[data-action="${hadFocus}"]`)?.focus();
+  }
+
+  /** Listed in full (they explain what is missing from the catalog); the list is replaced only when its text changed. */
   #renderWarnings(said: readonly Said[]) {
     const warnings = said.map(tReason);
     this.#warnings.hidden = warnings.length === 0;
-    this.#warningsSummary.textContent = t('catalogWarnings', String(warnings.length));
+    this.#warningsTitle.textContent = t('catalogWarnings', String(warnings.length));
     const items = [...this.#warningsList.children].map((li) => li.textContent);
     if (items.length === warnings.length && items.every((text, i) => text === warnings[i])) return;
     this.#warningsList.replaceChildren(...warnings.map((w) => el('li', {}, w)));
   }
 
-  readonly #title = el('h3');
+  // Row parts.
   readonly #badge = el('mcp-status-badge');
+  readonly #name = el('span', { class: 'name' });
+  readonly #open = el('button', { type: 'button', class: 'open', 'data-action': 'open' });
+  readonly #switch = el('button', { type: 'button', role: 'switch', class: 'switch', 'data-action': 'toggle-enabled' });
+  readonly #rowPart = el('div', { class: 'row' }, this.#open, this.#switch);
+
+  // Detail parts.
+  readonly #title = el('h2', { tabindex: '-1' });
+  readonly #detailSwitch = el('button', { type: 'button', role: 'switch', class: 'switch', 'data-action': 'toggle-enabled' });
   readonly #elapsed: HTMLSpanElement = el('span', { class: 'elapsed muted', role: 'timer', hidden: true });
+  readonly #count = el('span', { class: 'tool-count muted' });
+  readonly #status = el('div', { class: 'status' }, this.#elapsed, this.#count);
   readonly #url = el('div', { class: 'url muted' });
   readonly #reason = el('p', { class: 'reason' });
-  readonly #count = el('div', { class: 'tool-count' });
   readonly #stale = el('p', { class: 'stale muted' });
   readonly #actions = el('div', { class: 'actions', role: 'group', 'aria-label': t('serverActions') });
   readonly #ping = el('p', { class: 'ping', role: 'status' });
-  readonly #warningsSummary = el('summary');
+  readonly #warningsTitle = el('p');
   readonly #warningsList = el('ul');
-  readonly #warnings = el('details', { class: 'warnings' }, this.#warningsSummary, this.#warningsList);
-  readonly #tools = document.createElement('mcp-tool-list');
-  readonly #log = document.createElement('mcp-activity-log');
-  /** Collapsed: the log asks the worker for its entries only once opened. */
-  readonly #logDrawer = el('details', { class: 'log' }, el('summary', {}, t('requestLog')), this.#log);
-  readonly #article: HTMLElement = el(
-    'article',
-    {},
-    el('header', {}, this.#title, this.#badge, this.#elapsed),
+  readonly #warnings = el('div', { class: 'warnings' }, this.#warningsTitle, this.#warningsList);
+  readonly #detailPart: HTMLElement = el(
+    'div',
+    { class: 'detail' },
+    el('header', {}, this.#title, this.#detailSwitch),
     this.#url,
+    this.#status,
     this.#reason,
-    this.#count,
     this.#stale,
-    this.#warnings,
     this.#actions,
     this.#ping,
-    this.#tools,
-    this.#logDrawer,
+    this.#warnings,
   );
+
+  // Settings parts.
+  readonly #settingsPart = el('div', { class: 'actions settings', role: 'group', 'aria-label': t('serverActions') });
+
+  /** Where a refused action says why; in every mode, under the part the click was in. */
+  readonly #actionError = el('p', { class: 'action-error error', role: 'alert' });
 }

@@ -1,22 +1,53 @@
-/** The list of servers, one card each, or a hint when there are none (SPEC K1). */
+/**
+ * The Servers view (SPEC K1, docs/ui.md): "Add server" and "Import" above one row per server,
+ * or a short welcome with the same two buttons when there are none. A row opens the server's
+ * detail; its switch turns the server on and off.
+ */
 import { ElementBase } from './element-base.js';
 import type { ServerView } from '../protocol/panel.js';
 import { el, sheet } from './dom.js';
+import { NavigateEvent } from './events.js';
 import { t } from './i18n.js';
-import type { McpServerCardElement, PingOutcome } from './mcp-server-card.js';
+import { icon } from './icons.js';
+import type { McpServerCardElement } from './mcp-server-card.js';
 
-const css = sheet(`.empty { padding: 12px; text-align: center; }`);
+const css = sheet(`
+.bar { display: flex; gap: var(--space-2); flex-wrap: wrap; margin-bottom: var(--space-2); }
+.bar button { display: inline-flex; align-items: center; gap: var(--space-1); padding-left: var(--space-2); }
+[role="list"] { display: grid; grid-template-columns: minmax(0, 1fr); gap: 2px; }
+.welcome { padding: var(--space-4) var(--space-2); text-align: center; }
+.welcome h2 { font-size: var(--text-title); margin: 0 0 var(--space-2); }
+.welcome p { margin: 0 0 var(--space-3); }
+.welcome .bar { justify-content: center; }
+`);
 
 export class McpServerListElement extends ElementBase {
   #servers: ServerView[] = [];
   #cards = new Map<string, McpServerCardElement>();
-  readonly #list = el('div', { role: 'list' });
+  readonly #list = el('div', { role: 'list', 'aria-label': t('viewServers') });
+  readonly #bar: HTMLElement;
+  readonly #welcome: HTMLElement;
 
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
     root.adoptedStyleSheets = [css];
-    root.append(this.#list);
+    const buttons = () => {
+      const add = el('button', { type: 'button', 'data-role': 'primary', 'data-open': 'add' }, icon('add', 16), t('addServerButton'));
+      const imp = el('button', { type: 'button', 'data-open': 'import' }, icon('import', 16), t('openImport'));
+      add.addEventListener('click', () => this.emit(new NavigateEvent({ view: 'add' })));
+      imp.addEventListener('click', () => this.emit(new NavigateEvent({ view: 'import' })));
+      return el('div', { class: 'bar' }, add, imp);
+    };
+    this.#bar = buttons();
+    this.#welcome = el(
+      'div',
+      { class: 'welcome', hidden: true },
+      el('h2', {}, t('welcomeTitle')),
+      el('p', { class: 'muted' }, t('welcomeText')),
+      buttons(),
+    );
+    root.append(this.#bar, this.#welcome, this.#list);
   }
 
   get servers(): ServerView[] {
@@ -31,18 +62,16 @@ export class McpServerListElement extends ElementBase {
     this.update();
   }
 
-  /** Routes a "Test connection" outcome to the card that asked for it. */
-  showPing(serverId: string, outcome: PingOutcome) {
-    this.#cards.get(serverId)?.showPing(outcome);
+  /** The row of a server, for focus to return to and for action outcomes. */
+  card(serverId: string): McpServerCardElement | undefined {
+    return this.#cards.get(serverId);
   }
 
-  /** Cards are kept per id so focus and in-progress confirmation survive state pushes. */
+  /** Rows are kept per id so focus survives state pushes. */
   protected override update() {
-    if (this.#servers.length === 0) {
-      this.#cards.clear();
-      this.#list.replaceChildren(el('p', { class: 'empty muted', role: 'listitem' }, t('noServers')));
-      return;
-    }
+    const empty = this.#servers.length === 0;
+    this.#welcome.hidden = !empty;
+    this.#bar.hidden = empty;
     const next = new Map<string, McpServerCardElement>();
     for (const server of this.#servers) {
       const card = this.#cards.get(server.id) ?? document.createElement('mcp-server-card');
@@ -52,7 +81,7 @@ export class McpServerListElement extends ElementBase {
       next.set(server.id, card);
     }
     this.#cards = next;
-    // Moving a card that is already in place would blur whatever has focus inside it.
+    // Moving a row that is already in place would blur whatever has focus inside it.
     const cards = [...next.values()];
     const current = [...this.#list.children];
     if (cards.length !== current.length || cards.some((card, i) => current[i] !== card)) this.#list.replaceChildren(...cards);

@@ -1,4 +1,10 @@
-/** A server's connection state as a coloured, labelled badge (SPEC J1, K1). */
+/**
+ * A server's connection state as a coloured dot and a short word (SPEC J1, K1; palette in
+ * docs/ui.md). With the `disabled` attribute it says "Disabled" whatever the connection state,
+ * so a server the user switched off does not look like one that merely is not connected.
+ *
+ * Not a live region: every reconnect would be read out for every server in the list.
+ */
 import { ElementBase } from './element-base.js';
 import { t } from './i18n.js';
 import { sheet } from './dom.js';
@@ -16,27 +22,41 @@ const LABEL: Record<BadgeStatus, MessageKey> = {
 };
 
 const css = sheet(`
-:host { display: inline-block; }
-span { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; background: #8883; }
-span[data-status="ready"] { background: #1e8e3e33; color: #137333; }
-span[data-status="connecting"] { background: #1a73e833; }
-span[data-status="needs-auth"] { background: #f9ab0040; }
-span[data-status="error"] { background: #d9302540; color: #a50e0e; }
-@media (prefers-color-scheme: dark) { span[data-status="ready"] { color: #81c995; } span[data-status="error"] { color: #f28b82; } }
+:host { display: inline-flex; min-width: 0; }
+.badge { display: inline-flex; align-items: center; gap: 6px; min-width: 0; font-size: var(--text-small); color: var(--fg-muted); white-space: nowrap; }
+.dot { flex: none; width: 8px; height: 8px; border-radius: 50%; box-sizing: border-box; border: 2px solid var(--fg-muted); }
+.word { overflow: hidden; text-overflow: ellipsis; }
+[data-status="ready"] .dot { background: var(--ok); border-color: var(--ok); }
+[data-status="ready"] .word { color: var(--ok); }
+[data-status="connecting"] .dot { border-color: var(--accent); border-right-color: transparent; }
+[data-status="needs-auth"] .dot { background: var(--warn); border-color: var(--warn); }
+[data-status="needs-auth"] .word { color: var(--warn); }
+[data-status="error"] .dot { background: var(--danger); border-color: var(--danger); }
+[data-status="error"] .word { color: var(--danger); }
+.badge.off .dot { background: transparent; border-color: var(--border); }
+.badge.off .word { color: var(--fg-muted); }
+@media (prefers-reduced-motion: no-preference) {
+  [data-status="connecting"]:not(.off) .dot { animation: spin 1s linear infinite; }
+}
+@keyframes spin { to { transform: rotate(360deg); } }
 `);
 
 export class McpStatusBadgeElement extends ElementBase {
   static get observedAttributes() {
-    return ['status'];
+    return ['status', 'disabled'];
   }
-  readonly #span = document.createElement('span');
+  readonly #word = document.createElement('span');
+  readonly #badge = document.createElement('span');
 
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
     root.adoptedStyleSheets = [css];
-    this.#span.setAttribute('role', 'status');
-    root.append(this.#span);
+    const dot = document.createElement('span');
+    dot.className = 'dot';
+    this.#word.className = 'word';
+    this.#badge.append(dot, this.#word);
+    root.append(this.#badge);
   }
 
   /** Unknown values fall back to `disconnected`. */
@@ -56,7 +76,9 @@ export class McpStatusBadgeElement extends ElementBase {
   }
 
   protected override update() {
-    this.#span.dataset.status = this.status;
-    this.#span.textContent = t(LABEL[this.status]);
+    const off = this.hasAttribute('disabled');
+    this.#badge.className = off ? 'badge off' : 'badge';
+    this.#badge.dataset.status = this.status;
+    this.#word.textContent = off ? t('statusDisabled') : t(LABEL[this.status]);
   }
 }

@@ -2,15 +2,19 @@
  * Per-tool toggles for one server (SPEC K2): search, bulk enable/disable (all or the shown
  * ones), and for each tool its title, description, annotation hints and input schema on demand.
  *
+ * A tool's name opens the tool's own view. Controls are named with the server (`server-name`)
+ * and the tool ("Search tools of Demo", "echo enabled"), never with a description.
+ *
  * Built for catalogs of a thousand tools: a row is created once per tool name and reused across
  * state pushes, a search only detaches and re-attaches those rows, and the input schema is turned into text only when
- * its <details> is opened. Everything from the server is text (SPEC K5); annotations are shown
+ * its <details> is opened. Rows are plain boxes (no `content-visibility`), so every attached row is
+ * in the accessibility tree. Everything from the server is text (SPEC K5); annotations are shown
  * as the server's claims, never used for a decision.
  */
 import { ElementBase } from './element-base.js';
 import type { Tool } from '../protocol/mcp-shapes.js';
 import { el, sheet } from './dom.js';
-import { BulkToolToggleEvent, ToolToggleEvent } from './events.js';
+import { BulkToolToggleEvent, NavigateEvent, ToolToggleEvent } from './events.js';
 import { t } from './i18n.js';
 import { annotationHints, bulkDisabled, matches, queryTerms, searchText } from './tool-filter.js';
 
@@ -18,27 +22,34 @@ import { annotationHints, bulkDisabled, matches, queryTerms, searchText } from '
 export const PAGE_SIZE = 100;
 
 const css = sheet(`
-.bar { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 6px 0; }
-input[type=search] { flex: 1 1 140px; min-width: 0; padding: 3px 6px; border: 1px solid var(--border, #8888); border-radius: 6px; background: Field; color: FieldText; }
-.count { font-size: 12px; }
-ul { list-style: none; padding: 0 4px; margin: 0; max-height: 360px; overflow: auto; border: 1px solid #8883; border-radius: 6px; }
+.bar { display: flex; flex-wrap: wrap; gap: var(--space-1) var(--space-2); align-items: center; margin: var(--space-1) 0; }
+input[type=search] { flex: 1 1 140px; min-width: 0; }
+.bar button { padding: 2px var(--space-2); font-size: var(--text-small); }
+.count { font-size: var(--text-small); }
+ul { list-style: none; padding: 0; margin: 0; max-height: 420px; overflow: auto; border: 1px solid var(--border); border-radius: var(--radius); }
 ul:empty { display: none; }
+li { padding: var(--space-1) var(--space-2); border-top: 1px solid var(--border); min-width: 0; }
 li:first-child { border-top: 0; }
-li { padding: 4px 0; border-top: 1px solid #8882; content-visibility: auto; contain-intrinsic-size: auto 44px; }
-label { display: flex; gap: 6px; align-items: baseline; }
-.name { font-weight: 600; overflow-wrap: anywhere; }
-.id { font-family: ui-monospace, monospace; font-size: 11px; overflow-wrap: anywhere; }
-.desc { font-size: 12px; margin: 2px 0 0 22px; overflow-wrap: anywhere; white-space: pre-wrap; max-height: 6em; overflow: auto; }
-.chips { margin: 2px 0 0 22px; display: flex; flex-wrap: wrap; gap: 4px; }
-.chip { font-size: 11px; border: 1px solid #8886; border-radius: 10px; padding: 0 6px; }
-details { margin: 2px 0 0 22px; font-size: 12px; }
-pre { margin: 4px 0; padding: 6px; background: #8881; border-radius: 4px; max-height: 240px; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
+.head { display: flex; gap: var(--space-2); align-items: center; min-width: 0; }
+.head input { flex: none; margin: 0; }
+.name { flex: 0 1 auto; min-width: 0; border: 0; background: transparent; padding: 0; color: var(--accent); font-weight: 600; text-align: start;
+  overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.name:hover { background: transparent; text-decoration: underline; }
+.id { flex: 1 1 0; min-width: 0; font-family: ui-monospace, monospace; font-size: 11px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.desc { font-size: var(--text-small); margin: 2px 0 0 22px; overflow-wrap: anywhere; white-space: pre-wrap; max-height: 4.2em; overflow: hidden; }
+.chips { margin: 2px 0 0 22px; display: flex; flex-wrap: wrap; gap: var(--space-1); }
+.chip { font-size: 11px; border: 1px solid var(--border); border-radius: var(--radius-pill); padding: 0 6px; color: var(--fg-muted); }
+details { margin: 2px 0 0 22px; font-size: var(--text-small); }
+summary { cursor: pointer; color: var(--fg-muted); }
+pre { margin: var(--space-1) 0; padding: 6px; background: var(--bg-raised); border-radius: 4px; max-height: 240px; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
+.error:empty { display: none; }
+.error { font-size: var(--text-small); margin: var(--space-1) 0; overflow-wrap: anywhere; }
 `);
 
 interface Row {
   li: HTMLLIElement;
   box: HTMLInputElement;
-  name: HTMLElement;
+  name: HTMLButtonElement;
   id: HTMLElement;
   desc: HTMLElement;
   chips: HTMLElement;
@@ -63,6 +74,8 @@ export class McpToolListElement extends ElementBase {
   readonly #list = el('ul');
   readonly #empty = el('p', { class: 'muted', hidden: true }, t('noToolsMatch'));
   readonly #more = el('button', { type: 'button', 'data-more': '', hidden: true });
+  /** Why the last toggle was refused, where the toggle was. */
+  readonly #error = el('p', { class: 'error', role: 'alert' });
   readonly #shownButtons: HTMLButtonElement[];
 
   constructor() {
@@ -92,6 +105,7 @@ export class McpToolListElement extends ElementBase {
       const name = box.dataset['tool'];
       if (name === undefined) return;
       this.#disabled = box.checked ? this.#disabled.filter((n) => n !== name) : [...this.#disabled, name];
+      this.#error.textContent = '';
       this.emit(new ToolToggleEvent(this.serverId, name, box.checked));
     });
     root.append(
@@ -103,10 +117,28 @@ export class McpToolListElement extends ElementBase {
         bulk(t('disableAll'), 'disable-all', false, false),
         ...this.#shownButtons,
       ),
+      this.#error,
       this.#list,
       this.#more,
       this.#empty,
     );
+    this.#list.addEventListener('click', (e) => {
+      const name = (e.target as Element).closest<HTMLElement>('button.name')?.dataset['tool'];
+      if (name !== undefined) this.emit(new NavigateEvent({ view: 'tool', serverId: this.serverId, tool: name }));
+    });
+  }
+
+  static get observedAttributes() {
+    return ['server-name'];
+  }
+
+  attributeChangedCallback() {
+    this.requestUpdate();
+  }
+
+  /** The worker refused a toggle: say why above the list. An empty message clears it. */
+  showError(message: string) {
+    this.#error.textContent = message;
   }
 
   #newQuery() {
@@ -161,6 +193,9 @@ export class McpToolListElement extends ElementBase {
   }
 
   protected override update() {
+    const server = this.getAttribute('server-name');
+    const label = server ? t('searchToolsOf', server) : t('searchTools');
+    this.#search.setAttribute('aria-label', label);
     const next = new Map<string, Row>();
     const order: string[] = [];
     for (const tool of this.#tools) {
@@ -187,7 +222,7 @@ export class McpToolListElement extends ElementBase {
 
   /**
    * Rows that do not match are detached rather than hidden: measured in Chromium with 1,000
-   * rows, toggling `hidden` on hundreds of `content-visibility: auto` rows costs seconds of
+   * rows, toggling `hidden` on hundreds of rows costs seconds of
    * style and layout, while re-appending the same (reused) row elements costs milliseconds.
    * At most one page of matches is attached at a time (more on request): swapping the whole
    * 1,000-row set on a keystroke cost ~130 ms in the bench, far over one frame (K2).
@@ -210,15 +245,15 @@ export class McpToolListElement extends ElementBase {
   }
 
   #newRow(name: string): Row {
-    const box = el('input', { type: 'checkbox', 'data-tool': name });
-    const nameEl = el('strong', { class: 'name' });
+    const box = el('input', { type: 'checkbox', 'data-tool': name, 'aria-label': t('toolEnabled', name) });
+    const nameEl = el('button', { type: 'button', class: 'name', 'data-tool': name });
     const id = el('span', { class: 'id muted' });
     const desc = el('div', { class: 'desc muted' });
     const chips = el('div', { class: 'chips', role: 'list', 'aria-label': t('hintsUntrusted'), title: t('hintsUntrusted') });
     const pre = el('pre', { tabindex: '0' });
     const details = el('details', {}, el('summary', {}, t('inputSchema')), pre);
     const row: Row = {
-      li: el('li', {}, el('label', {}, box, nameEl, id), desc, chips, details),
+      li: el('li', {}, el('div', { class: 'head' }, box, nameEl, id), desc, chips, details),
       box,
       name: nameEl,
       id,
@@ -243,6 +278,9 @@ export class McpToolListElement extends ElementBase {
     row.text = searchText(tool);
     const title = tool.title ?? tool.annotations?.title;
     row.name.textContent = title ?? tool.name;
+    row.name.title = title ?? tool.name;
+    row.box.setAttribute('aria-label', t('toolEnabled', title ?? tool.name));
+    row.id.title = tool.name;
     row.id.textContent = title && title !== tool.name ? tool.name : '';
     row.desc.textContent = tool.description ?? '';
     row.desc.hidden = !tool.description;

@@ -19,12 +19,15 @@ export interface ChatDeps {
     type: M,
     params: PanelParams<M>,
   ) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }>;
-  /** Where the view goes when the page has no Chat view yet. */
-  fallbackHost: HTMLElement;
 }
 
-export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (message: unknown) => void; reattach: () => void } {
-  const view = document.querySelector('mcp-chat-view') ?? deps.fallbackHost.appendChild(document.createElement('mcp-chat-view'));
+export function setUpChat(deps: ChatDeps): {
+  view: McpChatViewElement;
+  onPush: (message: unknown) => void;
+  reattach: () => void;
+  running: () => boolean;
+} {
+  const view = document.querySelector('mcp-chat-view')!;
   const { call } = deps;
   let approvals: ApprovalView[] = [];
   const showApprovals = () => {
@@ -113,6 +116,8 @@ export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (
 
   return {
     view,
+    /** The open chat is answering: the panel keeps its link to the worker up while it does. */
+    running: () => view.chat?.status === 'running',
     /** The worker was stopped and woken again: a run it had may have ended as "interrupted" meanwhile. */
     reattach: () => {
       open(view.chat?.id);

@@ -1,35 +1,25 @@
 /**
- * Wires the management elements to the worker: bulk tool toggles (K2), import preview and
- * apply (B2, B3), export download (B4) and "Test connection" (J3).
+ * Wires the management elements to the worker: import preview and apply (B2, B3), export
+ * download (B4) and "Test connection" (J3).
  * The host-permission request for imported origins is made synchronously inside the Import
  * click, before anything is awaited (SPEC L1).
  */
 import { downloadText } from '../components/download.js';
-import { BulkToolToggleEvent, ExportConfigEvent, ImportApplyEvent, ImportPreviewEvent } from '../components/events.js';
+import { ExportConfigEvent, ImportApplyEvent, ImportPreviewEvent } from '../components/events.js';
 import { t } from '../components/i18n.js';
 import type { McpImportElement } from '../components/mcp-import.js';
-import type { McpServerListElement } from '../components/mcp-server-list.js';
-import type { PanelMethod, PanelParams, PanelValue } from '../protocol/panel.js';
+import type { McpServerCardElement } from '../components/mcp-server-card.js';
 import { originPattern } from '../common/url-rules.js';
+import type { Call } from './call.js';
 
 const EXPORT_FILE = 'remote-mcp-servers.json';
 
-type Call = <M extends PanelMethod>(
-  type: M,
-  params: PanelParams<M>,
-) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }>;
-
 export interface ManagePanelDeps {
   call: Call;
-  list: McpServerListElement;
   importer: McpImportElement;
 }
 
-export function setUpManagePanel({ call, list, importer }: ManagePanelDeps) {
-  document.addEventListener(BulkToolToggleEvent.type, (e) => {
-    void call('panel:set-disabled-tools', { serverId: e.serverId, disabledTools: e.disabledTools });
-  });
-
+export function setUpManagePanel({ call, importer }: ManagePanelDeps) {
   document.addEventListener(ImportPreviewEvent.type, (e) => {
     void call('panel:import-preview', { text: e.text }).then((r) => (r.ok ? importer.showPreview(r.value) : importer.showError(r.message)));
   });
@@ -65,9 +55,9 @@ export function setUpManagePanel({ call, list, importer }: ManagePanelDeps) {
   });
 
   /** "Test connection" (SPEC J3): the latency or the reason goes back to the card. */
-  return function ping(serverId: string) {
+  return function ping(serverId: string, card: McpServerCardElement) {
     void call('panel:ping', { serverId }).then((r) =>
-      list.showPing(serverId, r.ok ? { ok: true, latencyMs: r.value.latencyMs } : { ok: false, message: r.message }),
+      card.showPing(r.ok ? { ok: true, latencyMs: r.value.latencyMs } : { ok: false, message: r.message }),
     );
   };
 }

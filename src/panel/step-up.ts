@@ -8,13 +8,7 @@
  */
 import { el } from '../components/dom.js';
 import { t } from '../components/i18n.js';
-import type { PanelMethod, PanelParams, PanelValue } from '../protocol/panel.js';
-import type { WireErrorCode } from '../protocol/error-codes.js';
-
-type Call = <M extends PanelMethod>(
-  type: M,
-  params: PanelParams<M>,
-) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string; code?: WireErrorCode }>;
+import type { Call } from './call.js';
 
 export interface StepUpOffer {
   /** Offer a step-up for this refused call (the runner already shows why it was refused). */

@@ -30,7 +30,6 @@ export interface UsePanelElements {
   approvals: HTMLElement;
   /** Where elicitation cards go: pending questions and failed ones, oldest first. */
   elicitations: HTMLElement;
-  composer: McpComposerElement;
   /** Approvals shown elsewhere (the chat's, inside the conversation), left out of `approvals`. */
   shownElsewhere?: (approval: ApprovalView) => boolean;
 }
@@ -89,7 +88,7 @@ function renderElicitations(container: HTMLElement, runner: McpToolRunnerElement
   }
 }
 
-export function setUpUsePanel({ runner, approvals, elicitations, composer, shownElsewhere }: UsePanelElements): (message: unknown) => void {
+export function setUpUsePanel({ runner, approvals, elicitations, shownElsewhere }: UsePanelElements): (message: unknown) => void {
   document.addEventListener(ApprovalDecisionEvent.type, (e) => {
     void chrome.runtime
       .sendMessage({ type: 'panel:answer-approval', params: { approvalId: e.approvalId, decision: e.decision } })
@@ -134,9 +133,8 @@ export function setUpUsePanel({ runner, approvals, elicitations, composer, shown
       d.kind === 'prompt'
         ? call('panel:get-prompt-block', { serverId: d.serverId, prompt: d.prompt, arguments: d.arguments })
         : call('panel:read-resource-block', { serverId: d.serverId, uri: d.uri });
-    // The composer that asked: the Chat view has its own inside its shadow root.
-    const asker = e.composedPath()[0];
-    const target = asker instanceof HTMLElement && asker.localName === 'mcp-composer' ? (asker as McpComposerElement) : composer;
+    // The composer that asked (the Chat view's, inside its shadow root).
+    const target = e.composedPath()[0] as McpComposerElement;
     void pending.then((r) => (r.ok ? target.addBlock(r.value) : target.showError(r.message)));
   });
   document.addEventListener(ReadResourceEvent.type, (e) => {

@@ -10,7 +10,7 @@ import type { ServerView } from '../../src/protocol/panel.js';
 import { serverView } from './server-view.js';
 
 async function card(view: ServerView) {
-  const el = await fixture<McpServerCardElement>(html`<mcp-server-card></mcp-server-card>`);
+  const el = await fixture<McpServerCardElement>(html`<mcp-server-card mode="detail"></mcp-server-card>`);
   el.server = view;
   await Promise.resolve();
   await nextFrame();

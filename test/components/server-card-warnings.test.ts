@@ -17,40 +17,34 @@ const HOSTILE = 'Left out 1 tool with invalid names: "<img src=x onerror=alert(1
 
 describe('mcp-server-card catalog warnings', () => {
   it('shows nothing when the server view has no warnings', async () => {
-    const card = await fixture<McpServerCardElement>(html`<mcp-server-card></mcp-server-card>`);
+    const card = await fixture<McpServerCardElement>(html`<mcp-server-card mode="detail"></mcp-server-card>`);
     card.server = server();
     await settled();
-    expect(card.shadowRoot!.querySelector<HTMLDetailsElement>('details.warnings')!.hidden).to.equal(true);
+    expect(card.shadowRoot!.querySelector<HTMLElement>('.warnings')!.hidden).to.equal(true);
     card.server = server({ warnings: [] });
     await settled();
-    expect(card.shadowRoot!.querySelector<HTMLDetailsElement>('details.warnings')!.hidden).to.equal(true);
+    expect(card.shadowRoot!.querySelector<HTMLElement>('.warnings')!.hidden).to.equal(true);
   });
 
-  it('lists the warnings as text in a disclosure that starts collapsed and stays open across updates', async () => {
-    const card = await fixture<McpServerCardElement>(html`<mcp-server-card></mcp-server-card>`);
+  it('lists the warnings as text, updated with the server view', async () => {
+    const card = await fixture<McpServerCardElement>(html`<mcp-server-card mode="detail"></mcp-server-card>`);
     const warnings = ['Refused 7 tools over the limit of 128 tools per server.', HOSTILE];
     card.server = server({ warnings: warnings.map((message) => ({ message })) });
     await settled();
-    const details = card.shadowRoot!.querySelector<HTMLDetailsElement>('details.warnings')!;
+    const details = card.shadowRoot!.querySelector<HTMLElement>('.warnings')!;
     expect(details.hidden).to.equal(false);
-    expect(details.open).to.equal(false);
-    expect(details.querySelector('summary')!.textContent).to.equal('Catalog warnings (2)');
+    expect(details.querySelector('p')!.textContent).to.equal('Catalog warnings (2)');
     expect([...details.querySelectorAll('li')].map((li) => li.textContent)).to.deep.equal(warnings);
     expect(details.querySelector('img')).to.equal(null);
 
-    details.open = true;
-    card.server = server({ warnings: warnings.map((message) => ({ message })), status: 'connecting' });
-    await settled();
-    expect(details.open).to.equal(true);
-
     card.server = server({ warnings: [{ message: warnings[0]! }] });
     await settled();
-    expect(details.querySelector('summary')!.textContent).to.equal('Catalog warnings (1)');
+    expect(details.querySelector('p')!.textContent).to.equal('Catalog warnings (1)');
     expect(details.querySelectorAll('li')).to.have.length(1);
   });
 
   it('says since when the catalog may be out of date, and nothing once it is fresh', async () => {
-    const card = await fixture<McpServerCardElement>(html`<mcp-server-card></mcp-server-card>`);
+    const card = await fixture<McpServerCardElement>(html`<mcp-server-card mode="detail"></mcp-server-card>`);
     card.server = server();
     await settled();
     const stale = card.shadowRoot!.querySelector<HTMLElement>('p.stale')!;

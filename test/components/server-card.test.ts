@@ -13,7 +13,7 @@ function server(overrides: Partial<ServerView> = {}): ServerView {
 }
 
 async function card(view: ServerView) {
-  const el = await fixture<McpServerCardElement>(html`<mcp-server-card></mcp-server-card>`);
+  const el = await fixture<McpServerCardElement>(html`<mcp-server-card mode="detail"></mcp-server-card>`);
   el.server = view;
   await Promise.resolve();
   await nextFrame();
@@ -60,9 +60,37 @@ describe('mcp-server-card actions', () => {
     expect(button(other, 'grant')).to.equal(null);
   });
 
-  it('renders no button of its own for edit (the settings editor comes later)', async () => {
+  it('offers Retry first and "Edit settings" for an error whose fix is in the settings', async () => {
     const el = await card(server({ authKind: 'bearer', status: 'error', reason: { kind: 'auth', message: 'Update it.', action: 'edit' } }));
-    const actions = [...el.shadowRoot!.querySelectorAll('.actions button')].map((b) => b.getAttribute('data-action'));
-    expect(actions).to.deep.equal(['connect', 'disable', 'delete']);
+    const actions = [...el.shadowRoot!.querySelectorAll('.actions button')].map((b) => [b.getAttribute('data-action'), b.textContent]);
+    expect(actions).to.deep.equal([
+      ['connect', 'Retry'],
+      ['edit', 'Edit settings'],
+    ]);
+    expect(button(el, 'connect')!.dataset.role).to.equal('primary');
+  });
+
+  it('makes Authorize the primary action of a needs-auth server, with no error colour and no Forget beside it', async () => {
+    const el = await card(server({ reason: { kind: 'auth', message: 'Sign in first.', action: 'authorize' } }));
+    expect(button(el, 'authorize')!.dataset.role).to.equal('primary');
+    expect(button(el, 'forget-auth')).to.equal(null);
+    expect(el.shadowRoot!.querySelector('.reason')!.className).to.not.contain('error');
+  });
+
+  it('shows no tool count for a server that never connected, and a disabled server says so', async () => {
+    const el = await card(server({ authKind: 'none', status: 'disconnected', enabled: false }));
+    expect(el.shadowRoot!.querySelector<HTMLElement>('.tool-count')!.hidden).to.equal(true);
+    expect(el.shadowRoot!.querySelector('mcp-status-badge')!.hasAttribute('disabled')).to.equal(true);
+    expect(el.shadowRoot!.querySelectorAll('.actions button')).to.have.length(0);
+    expect(el.shadowRoot!.querySelector('[role="switch"]')!.getAttribute('aria-checked')).to.equal('false');
+  });
+
+  it('shows a refused action where it was clicked', async () => {
+    const el = await card(server({ authKind: 'none', status: 'disconnected' }));
+    button(el, 'connect')!.click();
+    el.showActionError('The worker said no.');
+    await nextFrame();
+    expect(el.shadowRoot!.querySelector('.action-error')!.textContent).to.equal('The worker said no.');
+    expect(button(el, 'connect')!.hasAttribute('aria-disabled')).to.equal(false);
   });
 });

@@ -2,14 +2,22 @@ import { expect, fixture, html } from '@open-wc/testing';
 import './setup.js';
 import type { McpStatusBadgeElement } from '../../src/components/mcp-status-badge.js';
 
-const label = (el: McpStatusBadgeElement) => el.shadowRoot!.querySelector('span')!;
+const label = (el: McpStatusBadgeElement) => el.shadowRoot!.querySelector<HTMLElement>('.word')!;
+const badge = (el: McpStatusBadgeElement) => el.shadowRoot!.querySelector<HTMLElement>('.badge')!;
 
 describe('mcp-status-badge', () => {
-  it('shows the label of its status and exposes it as a live status', async () => {
+  it('shows the label of its status and is not a live region (a reconnect is not announced)', async () => {
     const el = await fixture<McpStatusBadgeElement>(html`<mcp-status-badge status="ready"></mcp-status-badge>`);
     expect(label(el).textContent).to.equal('Ready');
-    expect(label(el).getAttribute('role')).to.equal('status');
-    expect(label(el).dataset.status).to.equal('ready');
+    expect(el.shadowRoot!.querySelector('[role="status"], [aria-live]')).to.equal(null);
+    expect(badge(el).dataset.status).to.equal('ready');
+  });
+
+  it('says Disabled for a server switched off, whatever its connection state', async () => {
+    const el = await fixture<McpStatusBadgeElement>(html`<mcp-status-badge status="disconnected" disabled></mcp-status-badge>`);
+    expect(label(el).textContent).to.equal('Disabled');
+    el.removeAttribute('disabled');
+    expect(label(el).textContent).to.equal('Disconnected');
   });
 
   it('updates when the status attribute changes', async () => {

@@ -10,6 +10,7 @@ import type { Page } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { evaluateInWorker, stopWorker, watchWorker, workerRunning } from '../support/worker-lifecycle.js';
+import { nudgePanel } from '../support/panel-views.js';
 
 let server: DemoServer;
 let ext: ExtensionBrowser;
@@ -57,7 +58,8 @@ test('an approval card left open while the worker stops is shown again, saying t
   await until('the badge to count the waiting approval', async () => (await badge()) === '1' && (await title()) === '1 approval waiting');
 
   await stopWorker(ext);
-  // The panel reconnects on its own (its Port dropped), which starts the worker again.
+  // The panel reconnects on the user's next action (its Port dropped), which starts the worker again.
+  await nudgePanel(panel);
   await until('the worker to start again', () => workerRunning(ext));
   await waitFor(panel, 'mcp-approval-card >>> .gone', 20_000);
   assert.equal(
@@ -72,6 +74,7 @@ test('an approval card left open while the worker stops is shown again, saying t
 
   // It stays across a second restart, until dismissed.
   await stopWorker(ext);
+  await nudgePanel(panel);
   await until('the worker to start again', () => workerRunning(ext));
   await waitFor(panel, 'mcp-server-list >>> mcp-server-card >>> mcp-status-badge[status="ready"]', 20_000);
   assert.equal((await panel.$$('mcp-approval-card')).length, 1);

@@ -9,6 +9,7 @@ import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { dumpExtensionStorage } from '../support/storage-dump.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+import { DETAIL, openServer } from '../support/panel-views.js';
 
 const GOOD = 'tok-GOOD-7c1f0e5b9a2d4c68';
 const WRONG = 'tok-WRONG-3b8e2a9f6d1c0e47';
@@ -44,7 +45,8 @@ test('a bearer token entered in the panel authorizes the server', async () => {
 test('a rejected token is an attributed auth error that says to update the token', async () => {
   await addBearer('Strict', strict.url, WRONG);
   await waitFor(panel, 'mcp-server-list >>> mcp-server-card[server-id="strict"] >>> mcp-status-badge[status="error"]', 20_000);
-  const reason = await textOf(panel, 'mcp-server-list >>> mcp-server-card[server-id="strict"] >>> .reason');
+  await openServer(panel, 'strict');
+  const reason = await textOf(panel, `${DETAIL} >>> .reason`);
   assert.match(reason, /HTTP 401/);
   assert.match(reason, /token was rejected/);
   assert.equal(strict.stats.sessionsOpened, 0);

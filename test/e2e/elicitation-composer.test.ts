@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { TargetType, type Page } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+import { nudgePanel } from '../support/panel-views.js';
 
 let server: DemoServer;
 let ext: ExtensionBrowser;
@@ -136,7 +137,8 @@ test('a question open across a worker restart fails with its reason; re-run need
   await startBooking();
   const callsBefore = server.stats.toolCalls.filter((c) => c === 'confirm_booking').length;
   await stopWorker();
-  // The panel's Port reconnect wakes a fresh worker, which fails the open interaction.
+  // The panel's Port reconnects on the user's next action and wakes a fresh worker, which fails the open interaction.
+  await nudgePanel(panel);
   await waitFor(panel, `${CARD}[status="failed"]`, 20_000);
   assert.match(await textOf(panel, `${CARD} >>> .reason`), /the extension restarted while this question was open/);
   // The call that was waiting is reported failed in the runner, not pretended to have completed.

@@ -11,6 +11,7 @@ import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, runToolInPanel, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { evaluateInWorker, stopWorker, watchWorker, workerRunning } from '../support/worker-lifecycle.js';
+import { nudgePanel } from '../support/panel-views.js';
 
 let server: DemoServer;
 let silent: Server;
@@ -79,7 +80,8 @@ test('(b) C6/C7: a stopped worker is replaced by one that adopts the session —
   await until('a running worker', async () => ((await workerState('demo')) ? workerRunning(ext) : undefined));
   await evaluateInWorker(ext, 'globalThis.__oldInstance = true');
   await stopWorker(ext);
-  // The open panel re-opens its Port, which wakes a new worker; it claims the document.
+  // The open panel re-opens its Port on the user's next action, which wakes a new worker; it claims the document.
+  await nudgePanel(panel);
   await until('the new worker to report the server ready', async () =>
     (await workerState('demo'))?.status === 'ready' ? true : undefined,
   );

@@ -10,8 +10,9 @@ import { mkdir } from 'node:fs/promises';
 import type { Page } from 'puppeteer-core';
 import { launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+import { DETAIL, DETAIL_TOOLS, openServer, openView, row } from '../support/panel-views.js';
 
-const CARD = 'mcp-server-list >>> mcp-server-card';
+const CARD = row();
 const SHOTS = 'test-output/screenshots';
 
 let server: DemoServer;
@@ -32,6 +33,7 @@ after(async () => {
 
 test('import, card and tool list are in Chinese, in light and dark', async () => {
   assert.equal(await textOf(panel, 'h1'), '远程 MCP 服务器');
+  await openView(panel, 'import');
   await panel.$eval(
     'mcp-import >>> textarea',
     (el, value) => {
@@ -47,13 +49,14 @@ test('import, card and tool list are in Chinese, in light and dark', async () =>
 
   await panel.click('mcp-import >>> button[data-action="import"]');
   await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`, 20_000);
-  assert.equal(await textOf(panel, `${CARD} >>> button[data-action="ping"]`), '测试连接');
-  assert.match(
-    await panel.$eval(`${CARD} >>> mcp-tool-list >>> input[type="search"]`, (el) => el.getAttribute('aria-label') ?? ''),
-    /搜索工具/,
+  await openServer(panel, 'demo');
+  assert.equal(await textOf(panel, `${DETAIL} >>> button[data-action="ping"]`), '测试连接');
+  assert.equal(
+    await panel.$eval(`${DETAIL_TOOLS} >>> input[type="search"]`, (el) => el.getAttribute('aria-label') ?? ''),
+    '搜索 Demo 的工具',
   );
-  await panel.click(`${CARD} >>> button[data-action="ping"]`);
-  await waitFor(panel, `${CARD} >>> .ping:not(:empty)`);
+  await panel.click(`${DETAIL} >>> button[data-action="ping"]`);
+  await waitFor(panel, `${DETAIL} >>> .ping:not(:empty)`);
 
   await panel.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
   await panel.screenshot({ path: `${SHOTS}/panel-zh_CN-light.png`, fullPage: true });

@@ -13,9 +13,9 @@ import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { dumpExtensionStorage } from '../support/storage-dump.js';
+import { DETAIL, DETAIL_TOOLS as TOOLS, SETTINGS, openServer, openView, row } from '../support/panel-views.js';
 
-const CARD = 'mcp-server-list >>> mcp-server-card';
-const TOOLS = `${CARD} >>> mcp-tool-list`;
+const CARD = row();
 const SHOTS = 'test-output/screenshots';
 
 let server: DemoServer;
@@ -67,6 +67,7 @@ async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what
 }
 
 async function pasteAndPreview(text: string) {
+  await openView(panel, 'import');
   await panel.$eval(
     'mcp-import >>> textarea',
     (el, value) => {
@@ -90,7 +91,8 @@ test('a pasted Cursor config is previewed, imported with its header sealed, and 
   // The result fades after a few seconds: read it before waiting for the connection.
   await until('the import result', async () => (await textOf(panel, 'mcp-import >>> [role="status"]')) === 'Imported 1 server.');
   await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`, 20_000);
-  assert.equal(await textOf(panel, `${CARD} >>> .tool-count`), '3 of 3 tools enabled');
+  await openServer(panel, 'demo');
+  assert.equal(await textOf(panel, `${DETAIL} >>> .tool-count`), '3 of 3 tools enabled');
 
   const stored = await storedServers();
   assert.equal(stored.length, 1);
@@ -119,7 +121,7 @@ test('a tool switched off is stored and gone from the tool runner', async () => 
   await panel.click(`${TOOLS} >>> input[data-tool="add"]`);
   await eventually(runnerOptions, (o) => !o.includes('["demo","add"]'), 'add to leave the runner');
   assert.deepEqual((await storedServers())[0]!.disabledTools, ['add']);
-  assert.equal(await textOf(panel, `${CARD} >>> .tool-count`), '2 of 3 tools enabled');
+  assert.equal(await textOf(panel, `${DETAIL} >>> .tool-count`), '2 of 3 tools enabled');
 });
 
 test('bulk toggles: disable the searched tools, then all, then enable all', async () => {
@@ -140,9 +142,9 @@ test('bulk toggles: disable the searched tools, then all, then enable all', asyn
 });
 
 test('"Test connection" shows the latency', async () => {
-  await panel.click(`${CARD} >>> button[data-action="ping"]`);
+  await panel.click(`${DETAIL} >>> button[data-action="ping"]`);
   const text = await eventually(
-    () => textOf(panel, `${CARD} >>> .ping`),
+    () => textOf(panel, `${DETAIL} >>> .ping`),
     (t) => t.startsWith('Answered in'),
     'a latency',
   );
@@ -150,9 +152,9 @@ test('"Test connection" shows the latency', async () => {
 });
 
 test("the server's log lists its requests by JSON-RPC method, newest first, redacted", async () => {
-  await panel.click(`${CARD} >>> details.log > summary`);
+  await panel.click('mcp-server-detail >>> details[data-section="log"] > summary');
   const methods = await eventually(
-    () => panel.$$eval(`${CARD} >>> mcp-activity-log >>> .method`, (els) => els.map((e) => e.textContent ?? '')),
+    () => panel.$$eval('mcp-server-detail >>> mcp-activity-log >>> .method', (els) => els.map((e) => e.textContent ?? '')),
     (m) => m.includes('ping') && m.some((x) => x.startsWith('initialize ')),
     'initialize and ping in the log',
   );
@@ -211,10 +213,12 @@ async function logRowsByServer(): Promise<Record<string, number>> {
 test('delete asks for confirmation, then removes the server and its request log', async () => {
   const [deleted] = await storedServers();
   assert.ok((await logRowsByServer())[deleted!.id]! > 0, 'the server has logged requests before the delete');
-  await panel.click(`${CARD} >>> button[data-action="delete"]`);
-  await waitFor(panel, `${CARD} >>> [role="alert"]`);
+  await openServer(panel, 'demo');
+  await panel.click('mcp-server-detail >>> details[data-section="settings"] > summary');
+  await panel.click(`${SETTINGS} >>> button[data-action="delete"]`);
+  await waitFor(panel, `${SETTINGS} >>> [role="alert"]`);
   assert.equal((await storedServers()).length, 1, 'nothing removed before confirming');
-  await panel.click(`${CARD} >>> button[data-action="confirm-delete"]`);
+  await panel.click(`${SETTINGS} >>> button[data-action="confirm-delete"]`);
   await eventually(storedServers, (s) => s.length === 0, 'the server to be removed');
   await eventually(
     () => panel.$$(CARD).then((c) => c.length),

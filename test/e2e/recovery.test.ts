@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, runToolInPanel, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+import { DETAIL, DETAIL_TOOLS, openServer } from '../support/panel-views.js';
 
 let server: DemoServer;
 let other: DemoServer | undefined;
@@ -16,7 +17,7 @@ let ext: ExtensionBrowser;
 let panel: Page;
 
 const READY = 'mcp-server-list >>> mcp-server-card >>> mcp-status-badge[status="ready"]';
-const TOOL_COUNT = 'mcp-server-list >>> mcp-server-card >>> .tool-count';
+const TOOL_COUNT = `${DETAIL} >>> .tool-count`;
 
 before(async () => {
   server = await startDemoServer();
@@ -36,10 +37,11 @@ const echo = (text: string) => runToolInPanel(panel, 'demo', 'echo', { text });
 const toolCount = () => textOf(panel, TOOL_COUNT);
 
 test('D2: a tools/list_changed from the server shows in the open panel without a reload', async () => {
+  await openServer(panel, 'demo');
   assert.equal(await toolCount(), '3 of 3 tools enabled');
   server.addTool('late');
   await until('the new tool', async () => ((await toolCount()) === '4 of 4 tools enabled' ? true : undefined));
-  const names = await panel.$$eval('mcp-server-list >>> mcp-server-card >>> li strong', (els) => els.map((e) => e.textContent));
+  const names = await panel.$$eval(`${DETAIL_TOOLS} >>> li .name`, (els) => els.map((e) => e.textContent));
   assert.ok(names.includes('late'), names.join(', '));
   assert.equal(server.stats.sessionsOpened, 1, 'refreshed on the same session');
 });

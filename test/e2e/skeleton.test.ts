@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+import { DETAIL, DETAIL_TOOLS, openServer, openTool } from '../support/panel-views.js';
 
 let server: DemoServer;
 let ext: ExtensionBrowser;
@@ -25,6 +26,7 @@ after(async () => {
 });
 
 async function runTool(tool: string, args: unknown, expectSelector: string) {
+  await openTool(panel, 'demo', tool);
   const select = await waitFor(panel, 'mcp-tool-runner >>> select');
   await select.select(JSON.stringify(['demo', tool]));
   await panel.$eval(
@@ -43,8 +45,9 @@ test('a server added in the panel is stored, connects and shows its tools', asyn
   await addServerInPanel(panel, { name: 'Demo', url: server.url });
 
   await waitFor(panel, 'mcp-server-list >>> mcp-server-card >>> mcp-status-badge[status="ready"]', 20_000);
-  assert.equal(await textOf(panel, 'mcp-server-list >>> mcp-server-card >>> .tool-count'), '3 of 3 tools enabled');
-  const names = await panel.$$eval('mcp-server-list >>> mcp-server-card >>> li strong', (els) => els.map((e) => e.textContent));
+  await openServer(panel, 'demo');
+  assert.equal(await textOf(panel, `${DETAIL} >>> .tool-count`), '3 of 3 tools enabled');
+  const names = await panel.$$eval(`${DETAIL_TOOLS} >>> li .name`, (els) => els.map((e) => e.textContent));
   assert.deepEqual(names, ['Echo', 'Add numbers', 'Slow task']);
 
   const worker = await ext.serviceWorker();

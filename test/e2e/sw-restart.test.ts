@@ -11,13 +11,14 @@ import assert from 'node:assert/strict';
 import { TargetType, type Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, runToolInPanel, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+import { DETAIL, nudgePanel, openServer } from '../support/panel-views.js';
 
 let server: DemoServer;
 let ext: ExtensionBrowser;
 let panel: Page;
 
 const READY = 'mcp-server-list >>> mcp-server-card >>> mcp-status-badge[status="ready"]';
-const TOOL_COUNT = 'mcp-server-list >>> mcp-server-card >>> .tool-count';
+const TOOL_COUNT = `${DETAIL} >>> .tool-count`;
 const timings: { stopMs: number; wakeMs: number; readyMs: number }[] = [];
 
 before(async () => {
@@ -73,6 +74,8 @@ async function restartWorker() {
   });
   const stopMs = await stopWorker();
   const woke = Date.now();
+  // The panel's Port reconnects on the user's next action (not on a timer).
+  await nudgePanel(panel);
   const worker = await ext.serviceWorker();
   const wakeMs = Date.now() - woke;
   assert.equal(
@@ -110,6 +113,7 @@ test('C7: a stopped and re-woken worker shows the ready server with its tools, o
   assert.equal(opened - closed, 1, 'one live session before the stop');
 
   await restartWorker();
+  await openServer(panel, 'demo');
   assert.equal(await textOf(panel, TOOL_COUNT), '3 of 3 tools enabled');
   assert.deepEqual(
     (await workerState())?.tools.map((t) => t.title ?? t.name),

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import type { Page, WebWorker } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+import { DETAIL, openServer } from '../support/panel-views.js';
 
 const CARD = 'mcp-server-list >>> mcp-server-card';
 let server: DemoServer;
@@ -53,18 +54,19 @@ test('C2: a lazy server stays disconnected until an agent lists tools; then it c
 });
 
 test('N8: the card explains the tools the catalog left out, as text', async () => {
-  const summary = await textOf(panel, `${CARD} >>> details.warnings summary`);
+  await openServer(panel, 'lazy');
+  const summary = await textOf(panel, `${DETAIL} >>> .warnings p`);
   assert.equal(summary, 'Catalog warnings (2)');
-  const items = await panel.$$eval(`${CARD} >>> details.warnings li`, (lis) => lis.map((li) => li.textContent));
+  const items = await panel.$$eval(`${DETAIL} >>> .warnings li`, (lis) => lis.map((li) => li.textContent));
   assert.match(items.join('\n'), /only run as a task \(taskSupport "required"\).*"batch_job"/);
   assert.match(items.join('\n'), /another tool already has: "echo"/);
-  assert.equal(await textOf(panel, `${CARD} >>> .tool-count`), '3 of 3 tools enabled');
+  assert.equal(await textOf(panel, `${DETAIL} >>> .tool-count`), '3 of 3 tools enabled');
 });
 
 test('C2/N9: after a disconnect the agent still sees the lazy tools (stale); its call waits for the reconnect, and the result comes back fenced', async () => {
   await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'panel:disconnect', params: { serverId: 'lazy' } }));
   await waitFor(panel, `${CARD} >>> mcp-status-badge[status="disconnected"]`);
-  assert.match(await textOf(panel, `${CARD} >>> p.stale`), /^The catalog may be out of date \(since .+\)\.$/);
+  assert.match(await textOf(panel, `${DETAIL} >>> p.stale`), /^The catalog may be out of date \(since .+\)\.$/);
   const stale = (await worker.evaluate(
     "globalThis.remoteMcp.agentTools.list().filter((t) => t.name === 'mcp__lazy__echo').map((t) => t.stale)",
   )) as unknown[];
@@ -96,7 +98,7 @@ test('C2/N9: after a disconnect the agent still sees the lazy tools (stale); its
   assert.equal(m[1], m[2]);
   assert.equal(m[2], m[3]);
   await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`);
-  assert.equal(await panel.$eval(`${CARD} >>> p.stale`, (p) => (p as HTMLElement).hidden), true);
+  assert.equal(await panel.$eval(`${DETAIL} >>> p.stale`, (p) => (p as HTMLElement).hidden), true);
   assert.equal(server.stats.toolCalls.filter((t) => t === 'echo').length, 1);
 });
 

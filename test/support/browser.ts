@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import puppeteer, { TargetType, type Browser, type ElementHandle, type Page, type Target, type WebWorker } from 'puppeteer-core';
 import { asText } from '../../src/common/as-text.js';
+import { openTool, openView } from './panel-views.js';
 
 export interface ExtensionBrowser {
   browser: Browser;
@@ -184,6 +185,7 @@ export async function textOf(page: Page, selector: string): Promise<string> {
  * proposed) and the fields it reveals (OAuth ones under "Advanced"), and clicks Add. Unless
  * `probe` is set, the worker's probe is skipped (the form gets a "none" proposal), so a test's
  * server sees exactly the requests of the add itself; guided-add.test.ts covers the probe.
+ * Opens the Add view first, and leaves the panel there.
  */
 export async function addServerInPanel(
   page: Page,
@@ -198,6 +200,7 @@ export async function addServerInPanel(
     probe?: boolean;
   },
 ): Promise<void> {
+  await openView(page, 'add');
   // A previous add that failed leaves the details step open.
   await page.$eval('mcp-add-server >>> .details-step', (el) => {
     if (!(el as HTMLElement).hidden) (el.querySelector('button[name="change-url"]') as HTMLButtonElement).click();
@@ -237,8 +240,8 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined 
 }
 
 /**
- * Runs a tool from the panel's tool runner with raw JSON arguments, as a user would; resolves
- * with the result text or the error message the runner shows.
+ * Runs a tool from its view's runner (opened from the Tools view) with raw JSON arguments, as a
+ * user would; resolves with the result text or the error message the runner shows.
  */
 export async function runToolInPanel(
   page: Page,
@@ -246,6 +249,7 @@ export async function runToolInPanel(
   tool: string,
   args: unknown,
 ): Promise<{ text?: string; error?: string }> {
+  await openTool(page, serverId, tool);
   const select = await waitFor(page, 'mcp-tool-runner >>> select');
   await select.select(JSON.stringify([serverId, tool]));
   await page.$eval(

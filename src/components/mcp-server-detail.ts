@@ -1,0 +1,155 @@
+/**
+ * A server's detail view (docs/ui.md): the header (`mcp-server-card mode="detail"`: status, reason
+ * and the state's action), then sections — Tools (toggles; a tool name opens the tool's view),
+ * Prompts, Resources (server strings as text), Settings (`mcp-server-settings`, then Forget
+ * authorization and Delete) and Log (`mcp-activity-log server-id`).
+ *
+ * One element serves every server: `server` swaps what it shows and keeps the parts, so a state
+ * push does not close a section or move the focus.
+ */
+import { ElementBase } from './element-base.js';
+import type { ServerView } from '../protocol/panel.js';
+import { el, sheet } from './dom.js';
+import { ServerActionEvent } from './events.js';
+import { t } from './i18n.js';
+import type { McpServerCardElement } from './mcp-server-card.js';
+
+const css = sheet(`
+details { border-top: 1px solid var(--border); padding: var(--space-2) 0; }
+details:first-of-type { margin-top: var(--space-3); }
+summary { cursor: pointer; font-weight: 600; font-size: var(--text-title); padding: 2px 0; border-radius: var(--radius); }
+.items { list-style: none; margin: var(--space-1) 0 0; padding: 0; display: grid; grid-template-columns: minmax(0, 1fr); gap: var(--space-2); }
+.items li { min-width: 0; }
+.items strong { display: block; overflow-wrap: anywhere; }
+.mono { font-family: ui-monospace, monospace; font-size: var(--text-small); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.desc { font-size: var(--text-small); margin: 2px 0 0; overflow-wrap: anywhere; white-space: pre-wrap; }
+.empty { margin: var(--space-1) 0 0; }
+.settings-actions { margin-top: var(--space-2); }
+`);
+
+export class McpServerDetailElement extends ElementBase {
+  #server: ServerView | undefined;
+  readonly #header = document.createElement('mcp-server-card');
+  readonly #tools = document.createElement('mcp-tool-list');
+  readonly #noTools = el('p', { class: 'empty muted' });
+  readonly #toolsSummary = el('summary');
+  readonly #toolsSection = el('details', { open: true, 'data-section': 'tools' }, this.#toolsSummary, this.#noTools, this.#tools);
+  readonly #promptsSummary = el('summary');
+  readonly #prompts = el('ul', { class: 'items' });
+  readonly #resourcesSummary = el('summary');
+  readonly #resources = el('ul', { class: 'items' });
+  readonly #settings = document.createElement('mcp-server-settings');
+  readonly #manage = document.createElement('mcp-server-card');
+  readonly #settingsSection = el(
+    'details',
+    { 'data-section': 'settings' },
+    el('summary', {}, t('sectionSettings')),
+    this.#settings,
+    el('div', { class: 'settings-actions' }, this.#manage),
+  );
+  readonly #log = document.createElement('mcp-activity-log');
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    root.adoptedStyleSheets = [css];
+    this.#header.setAttribute('mode', 'detail');
+    this.#manage.setAttribute('mode', 'settings');
+    root.append(
+      this.#header,
+      this.#toolsSection,
+      el('details', { 'data-section': 'prompts' }, this.#promptsSummary, this.#prompts),
+      el('details', { 'data-section': 'resources' }, this.#resourcesSummary, this.#resources),
+      this.#settingsSection,
+      el('details', { 'data-section': 'log' }, el('summary', {}, t('sectionLog')), this.#log),
+    );
+    // "Edit settings" on the header opens the Settings section here; it is not the worker's business.
+    this.#header.addEventListener(ServerActionEvent.type, (e) => {
+      if (e.action !== 'edit') return;
+      e.stopPropagation();
+      this.#settingsSection.open = true;
+      this.#settingsSection.querySelector('summary')!.focus();
+    });
+  }
+
+  get server(): ServerView | undefined {
+    return this.#server;
+  }
+  set server(value: ServerView | undefined) {
+    if (value?.id !== this.#server?.id) this.#tools.query = '';
+    this.#server = value;
+    this.requestUpdate();
+  }
+
+  /** The header card, whose actions' outcomes main.ts reports back. */
+  get header(): McpServerCardElement {
+    return this.#header;
+  }
+
+  /** Puts the focus on the server's name, as a view that just opened should. */
+  override focus() {
+    this.#header.focus();
+  }
+
+  connectedCallback() {
+    this.requestUpdate();
+  }
+
+  protected override update() {
+    const s = this.#server;
+    this.hidden = !s;
+    if (!s) return;
+    this.#header.server = s;
+    this.#manage.server = s;
+    this.#settings.server = s;
+
+    this.#toolsSummary.textContent = t('sectionTools', String(s.tools.length));
+    this.#tools.setAttribute('server-id', s.id);
+    this.#tools.setAttribute('server-name', s.name);
+    this.#tools.setAttribute('aria-label', t('toolsOf', s.name));
+    this.#tools.tools = s.tools;
+    this.#tools.disabledTools = s.disabledTools;
+    this.#tools.hidden = s.tools.length === 0;
+    this.#noTools.hidden = s.tools.length > 0;
+    this.#noTools.textContent = s.status === 'ready' ? t('noToolsOffered') : t('noToolsYet');
+
+    this.#promptsSummary.textContent = t('sectionPrompts', String(s.prompts.length));
+    this.#prompts.replaceChildren(
+      ...(s.prompts.length
+        ? s.prompts.map((p) =>
+            el(
+              'li',
+              {},
+              el('strong', {}, p.title ?? p.name),
+              p.title && p.title !== p.name ? el('div', { class: 'mono muted', title: p.name }, p.name) : null,
+              p.description ? el('p', { class: 'desc muted' }, p.description) : null,
+              p.arguments?.length
+                ? el('div', { class: 'mono muted' }, p.arguments.map((a) => (a.required ? `${a.name}*` : a.name)).join(', '))
+                : null,
+            ),
+          )
+        : [el('li', { class: 'empty muted' }, t('noPrompts'))]),
+    );
+
+    const resources = [
+      ...s.resources.map((r) => ({ name: r.title ?? r.name, uri: r.uri, description: r.description })),
+      ...s.resourceTemplates.map((r) => ({ name: r.title ?? r.name, uri: r.uriTemplate, description: r.description })),
+    ];
+    this.#resourcesSummary.textContent = t('sectionResources', String(resources.length));
+    this.#resources.replaceChildren(
+      ...(resources.length
+        ? resources.map((r) =>
+            el(
+              'li',
+              {},
+              el('strong', {}, r.name),
+              el('div', { class: 'mono muted', title: r.uri }, r.uri),
+              r.description ? el('p', { class: 'desc muted' }, r.description) : null,
+            ),
+          )
+        : [el('li', { class: 'empty muted' }, t('noResources'))]),
+    );
+
+    if (this.#log.getAttribute('server-id') !== s.id) this.#log.setAttribute('server-id', s.id);
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The panel's view router (docs/ui.md). Each view is a `<section data-view>` of sidepanel.html;
+ * one shows at a time. A header tab replaces the stack; a row, a tool name or a button pushes a
+ * view; Back pops it and puts the focus back on the control that opened it. Pushed views get a
+ * Back bar. The open view is not kept across a reload.
+ */
+import { el } from '../components/dom.js';
+import { NavigateEvent, type ViewTarget } from '../components/events.js';
+import { t } from '../components/i18n.js';
+import { icon } from '../components/icons.js';
+import type { McpAppHeaderElement, TopView } from '../components/mcp-app-header.js';
+import type { MessageKey } from '../i18n/en.js';
+
+type Shown = Exclude<ViewTarget, { view: 'back' }>;
+export type ViewName = Shown['view'];
+
+const TOP_LABEL: Partial<Record<string, MessageKey>> = {
+  servers: 'viewServers',
+  tools: 'viewTools',
+  chat: 'viewChat',
+  activity: 'viewActivity',
+};
+const TOP: readonly string[] = Object.keys(TOP_LABEL);
+/** A pushed view whose element has no heading of its own gets one in its bar. */
+const VIEW_TITLE: Partial<Record<string, MessageKey>> = { add: 'addServer' };
+
+export interface ViewsDeps {
+  header: McpAppHeaderElement;
+  /** Called before a view shows, to fill it for its target (a server's detail, a tool). */
+  prepare(target: Shown): void;
+  /** What takes the focus when a view is pushed (its heading); the Back button when undefined. */
+  focusTarget(view: ViewName): HTMLElement | undefined;
+}
+
+export interface Views {
+  readonly current: Shown;
+  show(target: ViewTarget): void;
+  /** Leaves every view for the top-level one (a deleted server's detail). */
+  reset(view: TopView): void;
+}
+
+/** The element that really has the focus, through shadow roots. */
+function deepActive(): HTMLElement | null {
+  let a = document.activeElement;
+  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+  return a instanceof HTMLElement ? a : null;
+}
+
+export function setUpViews(deps: ViewsDeps): Views {
+  const sections = new Map([...document.querySelectorAll<HTMLElement>('section[data-view]')].map((s) => [s.dataset['view']!, s]));
+  const backs = new Map<string, HTMLButtonElement>();
+  for (const [name, section] of sections) {
+    const label = TOP_LABEL[name];
+    if (label) {
+      section.setAttribute('role', 'tabpanel');
+      section.setAttribute('aria-label', t(label));
+      continue;
+    }
+    const back = el('button', { type: 'button', class: 'back', 'data-role': 'quiet', 'data-action': 'back' }, icon('back', 16), t('back'));
+    back.addEventListener('click', () => views.show({ view: 'back' }));
+    backs.set(name, back);
+    const title = VIEW_TITLE[name];
+    section.prepend(el('div', { class: 'view-bar' }, back, title ? el('h2', {}, t(title)) : null));
+  }
+
+  const stack: { target: Shown; opener: HTMLElement | null }[] = [{ target: { view: 'servers' }, opener: null }];
+
+  const render = (focus: 'view' | HTMLElement | null) => {
+    const top = stack.at(-1)!;
+    deps.prepare(top.target);
+    for (const [name, section] of sections) section.hidden = name !== top.target.view;
+    deps.header.select(stack[0]!.target.view as TopView);
+    if (focus === 'view') (deps.focusTarget(top.target.view) ?? backs.get(top.target.view))?.focus();
+    else if (focus?.isConnected) focus.focus();
+    else if (focus !== null) deps.header.focus();
+    scrollTo(0, 0);
+  };
+
+  const views: Views = {
+    get current() {
+      return stack.at(-1)!.target;
+    },
+    show(target) {
+      if (target.view === 'back') {
+        if (stack.length === 1) return;
+        const { opener } = stack.pop()!;
+        render(opener);
+        return;
+      }
+      if (TOP.includes(target.view)) {
+        stack.splice(0, stack.length, { target, opener: null });
+        render(null);
+        return;
+      }
+      stack.push({ target, opener: deepActive() });
+      render('view');
+    },
+    reset(view) {
+      stack.splice(0, stack.length, { target: { view }, opener: null });
+      render(null);
+    },
+  };
+
+  document.addEventListener(NavigateEvent.type, (e) => views.show(e.to));
+  // Escape in a pushed view goes back, unless something inside used it (a search clearing itself).
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !e.defaultPrevented && stack.length > 1 && !(deepActive() instanceof HTMLInputElement))
+      views.show({ view: 'back' });
+  });
+  render(null);
+  return views;
+}
