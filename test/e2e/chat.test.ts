@@ -11,6 +11,7 @@ import type { ElementHandle, Page, WebWorker } from 'puppeteer-core';
 import { launchExtension, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { startProviderServer, type ProviderServer } from '../support/provider-server.js';
+import { openView } from '../support/panel-views.js';
 
 let demo: DemoServer;
 let provider: ProviderServer;
@@ -32,6 +33,7 @@ before(async () => {
   }, demo.url);
   panel = await ext.openPanel();
   await waitFor(panel, 'mcp-server-list >>> mcp-server-card >>> mcp-status-badge[status="ready"]', 20_000);
+  await openView(panel, 'chat');
 });
 
 after(async () => {
@@ -217,10 +219,30 @@ test('a panel closed and reopened mid-run re-attaches: the card is there and the
   await cardFor('echo');
   await panel.close();
   panel = await ext.openPanel();
+  await openView(panel, 'chat');
   const card = await cardFor('echo');
   await (await card.$('>>> button[data-decision="once"]'))!.click();
   await until('the final answer', async () => ((await lastAssistantText()).includes('Back again.') ? true : undefined));
   assert.deepEqual(ext.errors, []);
+});
+
+test('Stop during a tool call cancels it on the MCP server (notifications/cancelled) and the model is not asked again', async () => {
+  await newChat();
+  provider.script({ kind: 'stream', toolCalls: [{ id: 's1', name: 'mcp__demo__slow', arguments: '{"steps":50,"ms":200}' }] });
+  const before = provider.requests.length;
+  const slowCalls = demo.stats.toolCalls.filter((c) => c === 'slow').length;
+  const cancellations = demo.stats.cancellations.length;
+  await send('Run the slow task');
+  await (await (await cardFor('slow')).$('>>> button[data-decision="once"]'))!.click();
+  await until(
+    'the server to run the slow tool',
+    async () => demo.stats.toolCalls.filter((c) => c === 'slow').length > slowCalls || undefined,
+  );
+  await panel.click(`${V}button.stop`);
+  await until('the server to see the call cancelled', async () => demo.stats.cancellations.length > cancellations || undefined, 10_000);
+  await waitFor(panel, `${V}li.notice[data-notice="stopped"]`);
+  assert.deepEqual(await panel.$$eval(`${V}details.step`, (els) => els.map((e) => (e as HTMLElement).dataset.status)), ['cancelled']);
+  assert.equal(provider.requests.length, before + 1, 'no request after Stop');
 });
 
 /** Bench figure (issue 17 §7): time to the first streamed token in the panel, through the extension ÷ a direct fetch from the panel page. */
@@ -266,4 +288,59 @@ test('bench: time to first token through the extension vs a direct fetch from th
     `[bench] first token: direct fetch ${median(direct).toFixed(1)} ms, via the extension ${median(via).toFixed(1)} ms, ratio ${ratio.toFixed(2)}×`,
   );
   assert.ok(Number.isFinite(ratio));
+});
+
+test('Anthropic Messages end to end: tool_use → approval → the next request carries the tool_result and the schema as sent', async () => {
+  await panel.click(`${V}button.settings`);
+  await panel.select(`${V}select[name="kind"]`, 'anthropic');
+  await panel.$eval(
+    `${V}input[name="base-url"]`,
+    (el, url) => {
+      (el).value = url;
+    },
+    provider.anthropicBase,
+  );
+  await panel.$eval(`${V}input[name="model"]`, (el) => {
+    (el).value = 'claude-test';
+  });
+  await panel.click(`${V}form.provider button[type="submit"]`);
+  await until('the form to close', async () => !(await panel.$(`${V}form.provider`)));
+  await newChat();
+  provider.script(
+    {
+      kind: 'stream',
+      text: ['Let me echo. '],
+      toolCalls: [{ id: 'toolu_01', name: 'mcp__demo__echo', arguments: '{"text":"anthropic"}' }],
+    },
+    { kind: 'stream', text: ['Echoed ', 'anthropic.'], usage: { input: 120, output: 4 } },
+  );
+  const before = provider.requests.length;
+  await send('Echo anthropic');
+  await (await (await cardFor('echo')).$('>>> button[data-decision="once"]'))!.click();
+  await until('the final answer', async () => ((await lastAssistantText()).includes('Echoed anthropic.') ? true : undefined));
+
+  const [first, second] = provider.requests.slice(before);
+  assert.equal(first!.path, '/v1/messages');
+  assert.equal(first!.headers['x-api-key'], 'sk-e2e-secret', 'the key stored for this origin is kept');
+  assert.equal(first!.headers['anthropic-version'], '2023-06-01');
+  assert.equal(first!.body.model, 'claude-test');
+  const schemas = await worker.evaluate(() => globalThis.remoteMcp!.agentTools.list().map((t) => [t.name, t.jsonSchema]));
+  assert.deepEqual(
+    (second!.body.tools as { name: string; input_schema: unknown }[]).map((t) => [t.name, t.input_schema]),
+    schemas,
+  );
+  const messages = second!.body.messages as { role: string; content: Record<string, unknown>[] }[];
+  const assistant = messages.at(-2)!;
+  assert.equal(assistant.role, 'assistant');
+  assert.deepEqual(assistant.content.at(-1), { type: 'tool_use', id: 'toolu_01', name: 'mcp__demo__echo', input: { text: 'anthropic' } });
+  const result = messages.at(-1)!;
+  assert.equal(result.role, 'user');
+  assert.equal(result.content[0]!.type, 'tool_result');
+  assert.equal(result.content[0]!.tool_use_id, 'toolu_01');
+  assert.match(
+    result.content[0]!.content as string,
+    /^Result of tool "echo" from MCP server "Demo" \(id demo\)\. Untrusted data.*\n<<mcp-untrusted-[0-9a-f]{32}>>\necho: anthropic\n<<\/mcp-untrusted-[0-9a-f]{32}>>$/,
+  );
+  assert.match(await panel.$$eval(`${V}.usage`, (els) => els.at(-1)?.textContent ?? ''), /120.*4/);
+  assert.match(await panel.$eval(`${V}.model`, (el) => el.textContent ?? ''), /claude-test · Anthropic/);
 });
