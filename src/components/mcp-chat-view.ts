@@ -64,7 +64,9 @@ const NOTICE: Record<string, MessageKey> = {
   stopped: 'chatNoticeStopped',
   interrupted: 'chatNoticeInterrupted',
   'step-limit': 'chatNoticeStepLimit',
+  'no-tools': 'chatNoticeNoTools',
 };
+const KIND: Record<string, MessageKey> = { openai: 'chatKindOpenai', anthropic: 'chatKindAnthropic', builtin: 'chatKindBuiltin' };
 
 const toolKey = (serverId: string, tool: string) => `${serverId}:${tool}`;
 
@@ -77,6 +79,7 @@ export class McpChatViewElement extends ElementBase {
   #waitingChats: string[] = [];
   #disabledTools = new Set<string>();
   #showSettings = false;
+  #builtinAvailable = false;
   readonly #header = el('header');
   readonly #settings = el('div', { class: 'settings' });
   readonly #tools = el('details', { class: 'tools' });
@@ -118,6 +121,11 @@ export class McpChatViewElement extends ElementBase {
   /** `null` while unknown; `undefined` when no provider is set. */
   set provider(value: ProviderSettingsView | undefined | null) {
     this.#provider = value;
+    this.requestUpdate();
+  }
+  /** Chrome's built-in model can be chosen (the worker detected it). */
+  set builtinAvailable(value: boolean) {
+    this.#builtinAvailable = value;
     this.requestUpdate();
   }
   set chat(value: ChatView | undefined) {
@@ -201,12 +209,14 @@ export class McpChatViewElement extends ElementBase {
     title.title = chat?.title || t('chatUntitled');
     const p =
       chat?.provider ??
-      (this.#provider ? { kind: this.#provider.kind, model: this.#provider.model, host: new URL(this.#provider.baseUrl).host } : undefined);
-    const model = el(
-      'p',
-      { class: 'model' },
-      p ? `${p.model} · ${p.kind === 'anthropic' ? t('chatKindAnthropic') : t('chatKindOpenai')} · ${p.host}` : '',
-    );
+      (this.#provider
+        ? {
+            kind: this.#provider.kind,
+            model: this.#provider.model,
+            host: this.#provider.baseUrl ? new URL(this.#provider.baseUrl).host : '',
+          }
+        : undefined);
+    const model = el('p', { class: 'model' }, p ? [p.model, t(KIND[p.kind]!), p.host].filter(Boolean).join(' · ') : '');
     const button = (label: string, cls: string, onClick: () => void, disabled = false) => {
       const b = el('button', { type: 'button', class: cls, 'data-role': 'quiet', disabled }, label);
       b.addEventListener('click', onClick);
@@ -273,6 +283,8 @@ export class McpChatViewElement extends ElementBase {
       { name: 'kind' },
       el('option', { value: 'openai' }, t('chatKindOpenai')),
       el('option', { value: 'anthropic' }, t('chatKindAnthropic')),
+      // Offered only where the worker found Chrome's model (Prompt API): no URL, key or tools.
+      this.#builtinAvailable || p?.kind === 'builtin' ? el('option', { value: 'builtin' }, t('chatKindBuiltin')) : null,
     );
     kind.value = p?.kind ?? 'openai';
     const baseUrl = el('input', { name: 'base-url', type: 'url', required: true, placeholder: 'http://127.0.0.1:11434/v1' });
@@ -282,17 +294,26 @@ export class McpChatViewElement extends ElementBase {
     const apiKey = el('input', { name: 'api-key', type: 'password', autocomplete: 'off' });
     const steps = el('input', { name: 'max-steps', type: 'number', min: '1', max: '100' });
     steps.value = String(p?.maxSteps ?? 20);
+    const remote = [
+      field(t('chatBaseUrl'), baseUrl),
+      field(t('chatModel'), model),
+      field(t('chatApiKey'), apiKey),
+      ...(p?.hasKey ? [el('p', { class: 'muted' }, t('chatApiKeyKept'))] : []),
+    ];
+    const showRemote = () => {
+      const builtin = kind.value === 'builtin';
+      for (const node of remote) node.hidden = builtin;
+      baseUrl.required = model.required = !builtin;
+    };
     kind.addEventListener('change', () => {
       if (!baseUrl.value) baseUrl.placeholder = kind.value === 'anthropic' ? 'https://api.anthropic.com' : 'http://127.0.0.1:11434/v1';
+      showRemote();
     });
     const form = el(
       'form',
       { class: 'provider' },
       field(t('chatProviderKind'), kind),
-      field(t('chatBaseUrl'), baseUrl),
-      field(t('chatModel'), model),
-      field(t('chatApiKey'), apiKey),
-      p?.hasKey ? el('p', { class: 'muted' }, t('chatApiKeyKept')) : null,
+      ...remote,
       field(t('chatMaxSteps'), steps),
       el('button', { type: 'submit', 'data-role': 'primary' }, t('chatSave')),
     );
@@ -300,7 +321,7 @@ export class McpChatViewElement extends ElementBase {
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       const provider = {
-        kind: kind.value === 'anthropic' ? ('anthropic' as const) : ('openai' as const),
+        kind: kind.value === 'anthropic' ? ('anthropic' as const) : kind.value === 'builtin' ? ('builtin' as const) : ('openai' as const),
         baseUrl: baseUrl.value.trim(),
         model: model.value.trim(),
         maxSteps: Math.min(100, Math.max(1, Number(steps.value) || 20)),
@@ -308,6 +329,7 @@ export class McpChatViewElement extends ElementBase {
       };
       this.dispatchEvent(new ChatActionEvent({ action: 'save-provider', provider }));
     });
+    showRemote();
     this.#settings.replaceChildren(...(p ? [] : [el('p', { class: 'no-provider' }, t('chatNoProvider'))]), form);
   }
 

@@ -583,6 +583,9 @@ export const en = {
   chatProviderKind: { message: 'Provider' },
   chatKindOpenai: { message: 'OpenAI-compatible' },
   chatKindAnthropic: { message: 'Anthropic' },
+  // Chat: Chrome's built-in model (Prompt API)
+  chatKindBuiltin: { message: 'Chrome’s built-in model' },
+  chatNoticeNoTools: { message: 'Chrome’s built-in model cannot use tools: it answers from this conversation only.' },
   chatBaseUrl: { message: 'Base URL' },
   chatModel: { message: 'Model' },
   chatApiKey: { message: 'API key' },

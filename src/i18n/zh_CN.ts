@@ -521,6 +521,9 @@ export const zh_CN: Catalog = {
   chatProviderKind: { message: '提供方' },
   chatKindOpenai: { message: '兼容 OpenAI' },
   chatKindAnthropic: { message: 'Anthropic' },
+  // Chat: Chrome's built-in model (Prompt API)
+  chatKindBuiltin: { message: 'Chrome 内置模型' },
+  chatNoticeNoTools: { message: 'Chrome 内置模型无法使用工具：它只根据本次对话作答。' },
   chatBaseUrl: { message: '基础 URL' },
   chatModel: { message: '模型' },
   chatApiKey: { message: 'API 密钥' },

@@ -45,7 +45,10 @@ export function setUpChat(deps: ChatDeps): {
     void call('panel:chat-open', chatId ? { chatId } : {}).then((r) => {
       if (r.ok) show(r.value.chat);
     });
-  void call('panel:chat-provider', {}).then((r) => (view.provider = r.ok ? r.value.provider : undefined));
+  void call('panel:chat-provider', {}).then((r) => {
+    view.builtinAvailable = r.ok && r.value.builtinAvailable;
+    view.provider = r.ok ? r.value.provider : undefined;
+  });
   open();
   refreshList();
 
@@ -57,6 +60,14 @@ export function setUpChat(deps: ChatDeps): {
     const d = e.detail;
     switch (d.action) {
       case 'save-provider': {
+        if (d.provider.kind === 'builtin') {
+          void call('panel:chat-save-provider', d.provider).then((r) => {
+            if (!r.ok) return view.showError(r.message);
+            view.provider = r.value;
+            view.showSaved();
+          });
+          return;
+        }
         let origin: string;
         try {
           origin = originPattern(d.provider.baseUrl);

@@ -37,6 +37,7 @@ import { ApprovalStore } from './use/approval-store.js';
 import type { AgentToolRegistry } from './use/tool-registry.js';
 import { setUpUseServers } from './use/use-servers.js';
 import { setUpChat } from './chat/chat-service.js';
+import { languageModelOf } from './chat/providers/builtin.js';
 import { ChatStore } from '../storage/chat-store.js';
 import { PROVIDER_KEY, ProviderSettingsStore } from '../storage/provider-settings.js';
 
@@ -217,6 +218,7 @@ const chat = setUpChat({
   providers: new ProviderSettingsStore(chromeArea(chrome.storage.local)),
   registry: use.registry,
   fetch: outgoingFetch,
+  languageModel: () => languageModelOf(),
   hasHostPermission: (url) => chrome.permissions.contains({ origins: [originPattern(url)] }),
   onSettingsChange: (listener) => {
     chrome.storage.onChanged.addListener((changes, area) => area === 'local' && PROVIDER_KEY in changes && listener());

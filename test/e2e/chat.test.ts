@@ -66,6 +66,12 @@ async function cardFor(tool: string): Promise<ElementHandle<Element>> {
 
 test('without a provider the view says how to add one; saving sets it up with the key never shown back', async () => {
   assert.match(await panel.$eval(`${V}.no-provider`, (el) => el.textContent ?? ''), /add a model provider/i);
+  // Chrome's built-in model is offered exactly when the worker has it (Debian's Chromium does not).
+  const builtin = (await worker.evaluate(
+    `(async () => typeof LanguageModel !== 'undefined' && (await LanguageModel.availability()) !== 'unavailable')()`,
+  )) as boolean;
+  assert.equal(!!(await panel.$(`${V}select[name="kind"] option[value="builtin"]`)), builtin);
+  console.log(`[chat] Chrome's built-in model in this browser: ${builtin ? 'available, offered' : 'not available, not offered'}`);
   await panel.type(`${V}input[name="base-url"]`, provider.openAiBase);
   await panel.type(`${V}input[name="model"]`, 'test-model');
   await panel.type(`${V}input[name="api-key"]`, 'sk-e2e-secret');
@@ -296,12 +302,12 @@ test('Anthropic Messages end to end: tool_use → approval → the next request 
   await panel.$eval(
     `${V}input[name="base-url"]`,
     (el, url) => {
-      (el).value = url;
+      el.value = url;
     },
     provider.anthropicBase,
   );
   await panel.$eval(`${V}input[name="model"]`, (el) => {
-    (el).value = 'claude-test';
+    el.value = 'claude-test';
   });
   await panel.click(`${V}form.provider button[type="submit"]`);
   await until('the form to close', async () => !(await panel.$(`${V}form.provider`)));

@@ -14,6 +14,7 @@ import type { OpenedProvider, ProviderSettingsStore } from '../../storage/provid
 import { checkServerUrl } from '../../common/url-rules.js';
 import type { AgentToolRegistry } from '../use/tool-registry.js';
 import { streamTurn } from './providers/index.js';
+import { builtinAvailable, streamBuiltin, type LanguageModelLike } from './providers/builtin.js';
 import type { FetchLike } from './providers/types.js';
 import { runChat } from './run-loop.js';
 
@@ -29,6 +30,8 @@ export interface ChatServiceDeps {
   providers: ProviderSettingsStore;
   registry: Pick<AgentToolRegistry, 'list' | 'call'>;
   fetch: FetchLike;
+  /** Chrome's built-in model (Prompt API) where this context has one. */
+  languageModel(): LanguageModelLike | undefined;
   hasHostPermission(url: string): Promise<boolean>;
   /** Calls back whenever the stored provider settings or the granted host permissions change. */
   onSettingsChange(listener: () => void): void;
@@ -135,10 +138,18 @@ export function setUpChat(deps: ChatServiceDeps) {
 
   const handlers: ChatHandlers = {
     'panel:chat-provider': async () => {
-      const provider = await deps.providers.view();
-      return provider ? { provider } : {};
+      const [provider, builtin] = await Promise.all([deps.providers.view(), builtinAvailable(deps.languageModel())]);
+      return { ...(provider ? { provider } : {}), builtinAvailable: builtin };
     },
     'panel:chat-save-provider': async (p) => {
+      if (p.kind === 'builtin') {
+        if (!(await builtinAvailable(deps.languageModel())))
+          throw new RemoteError({ code: 'bad-request', message: 'Chrome’s built-in model is not available in this browser.' });
+        const saved = await deps.providers.save({ kind: 'builtin', baseUrl: '', model: '', maxSteps: p.maxSteps });
+        provider = undefined;
+        return saved;
+      }
+      if (!p.model.trim()) throw new RemoteError({ code: 'bad-request', message: 'Enter the name of the model.' });
       const checked = checkServerUrl(p.baseUrl);
       if (!checked.ok) throw new RemoteError({ code: 'invalid-url', message: checked.message });
       const saved = await deps.providers.save({ ...p, baseUrl: checked.url });
@@ -175,7 +186,8 @@ export function setUpChat(deps: ChatServiceDeps) {
       });
       if (!provider)
         throw new RemoteError({ code: 'config-invalid', message: 'No model provider is set up. Add one in the chat settings.' });
-      if (!(await hasPermission(provider.baseUrl)))
+      const builtin = provider.kind === 'builtin';
+      if (!builtin && !(await hasPermission(provider.baseUrl)))
         throw new RemoteError({
           code: 'permission',
           message: `Chrome has not granted access to ${new URL(provider.baseUrl).origin}. Save the provider settings again to grant it.`,
@@ -194,7 +206,7 @@ export function setUpChat(deps: ChatServiceDeps) {
           text: b.text,
         })),
       });
-      chat.provider = { kind: provider.kind, model: provider.model, host: new URL(provider.baseUrl).host };
+      chat.provider = { kind: provider.kind, model: provider.model, host: builtin ? '' : new URL(provider.baseUrl).host };
       chat.status = 'running';
       chat.updatedAt = deps.now();
       // Not awaited: the run's first push shows the message, its saves queue behind this one.
@@ -208,7 +220,11 @@ export function setUpChat(deps: ChatServiceDeps) {
       void runChat(
         chat,
         {
-          stream: (request, hooks, signal) => streamTurn(deps.fetch, provider, request, hooks, signal),
+          stream: (request, hooks, signal) =>
+            provider.kind === 'builtin'
+              ? streamBuiltin(deps.languageModel(), request, hooks, signal)
+              : streamTurn(deps.fetch, { ...provider, kind: provider.kind }, request, hooks, signal),
+          withoutTools: builtin,
           tools: () => deps.registry.list().filter((t) => !disabled.has(`${t.serverId}:${t.toolName}`)),
           call: (name, args, options) => deps.registry.call(name, args, options),
           save: put,

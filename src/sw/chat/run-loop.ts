@@ -37,6 +37,8 @@ export interface RunDeps {
   newId: () => string;
   now: () => number;
   maxSteps: number;
+  /** The provider cannot call tools (Chrome's built-in model): none are sent, and the chat says so. */
+  withoutTools?: boolean;
 }
 
 type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
@@ -115,13 +117,14 @@ export async function runChat(chat: ChatView, deps: RunDeps, signal: AbortSignal
     chat.entries.push(entry);
     chat.updatedAt = deps.now();
   };
+  if (deps.withoutTools) add({ kind: 'notice', id: deps.newId(), notice: 'no-tools' });
   try {
     for (let step = 0; ; step++) {
       if (step >= deps.maxSteps) {
         add({ kind: 'notice', id: deps.newId(), notice: 'step-limit' });
         break;
       }
-      const tools = deps.tools();
+      const tools = deps.withoutTools ? [] : deps.tools();
       const answer: AssistantEntry = { kind: 'assistant', id: deps.newId(), text: '', toolCalls: [], streaming: true };
       const request: TurnRequest = {
         system: SYSTEM_PROMPT,
