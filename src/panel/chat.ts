@@ -94,8 +94,8 @@ export function setUpChat(deps: ChatDeps): {
             show(created.value);
             chatId = created.value.id;
           }
+          // The history list is read again when the run ends, not while the answer starts streaming.
           report(await call('panel:chat-send', { chatId, text: d.text, blocks: d.blocks, disabledTools: d.disabledTools }));
-          refreshList();
         })();
         return;
       case 'stop':
@@ -139,7 +139,11 @@ export function setUpChat(deps: ChatDeps): {
       if (chat.success) {
         const m = chat.data;
         if (m.type === 'panel:chat') {
-          if (!view.chat || view.chat.id === m.chat.id) show(m.chat);
+          if (!view.chat || view.chat.id === m.chat.id) {
+            const ended = view.chat?.status === 'running' && m.chat.status === 'idle';
+            show(m.chat);
+            if (ended) refreshList();
+          }
         } else if (m.type === 'panel:chat-text') view.setText(m.chatId, m.entryId, m.text);
         else if (view.chat?.id === m.chatId) show(undefined);
         return;
