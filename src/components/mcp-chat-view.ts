@@ -22,10 +22,12 @@ import type { MessageKey } from '../i18n/en.js';
 import { chatAsMarkdown } from './chat-export.js';
 
 const css = sheet(`
-:host { display: grid; gap: var(--space-2); }
+:host { display: grid; grid-template-columns: minmax(0, 1fr); gap: var(--space-2); }
+.approvals:empty, .status:empty { display: none; }
+.waiting-elsewhere { margin: 0; color: var(--fg-muted); }
 header { display: grid; gap: 2px; }
 .title-row { display: flex; gap: var(--space-2); align-items: center; }
-h2 { flex: 1; margin: 0; font-size: 1em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+h2 { flex: 1; min-width: 0; margin: 0; font-size: 1em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .model { color: var(--fg-muted); font-size: 0.9em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .actions { display: flex; flex-wrap: wrap; gap: 4px; }
 .actions select { max-width: 12em; }
@@ -386,7 +388,7 @@ export class McpChatViewElement extends ElementBase {
         const u = e.usage;
         const usage =
           u && (u.inputTokens !== undefined || u.outputTokens !== undefined)
-            ? el('p', { class: 'usage' }, `↑ ${u.inputTokens ?? '?'} · ↓ ${u.outputTokens ?? '?'} tokens`)
+            ? el('p', { class: 'usage' }, t('chatUsage', String(u.inputTokens ?? '?'), String(u.outputTokens ?? '?')))
             : null;
         return el('li', { class: 'assistant', 'data-id': e.id, 'aria-busy': e.streaming ? 'true' : false }, body, usage);
       }

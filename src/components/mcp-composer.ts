@@ -34,7 +34,7 @@ li[aria-selected="true"] button { outline: 2px solid var(--accent, Highlight); o
 figure { margin: 0; border: 1px solid #8885; border-radius: 6px; padding: 4px 6px; }
 figcaption { display: flex; justify-content: space-between; gap: 6px; font-weight: 600; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 14em; overflow: auto; margin: 4px 0 0; font-size: 12px; }
-.chooser:empty { display: none; }
+.chooser:empty, .status:empty, .blocks:empty, ul:empty { display: none; }
 :host([chat]) .message-json, :host([chat]) .message-label { display: none; }
 `);
 

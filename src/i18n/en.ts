@@ -615,6 +615,7 @@ export const en = {
   // Chat: approvals of another chat's run (issue 17)
   chatOtherWaiting: { message: 'The chat “$TITLE$” waits for your approval.', placeholders: { title: { content: '$1' } } },
   chatOpenWaiting: { message: 'Open it' },
+  chatUsage: { message: '↑ $IN$ · ↓ $OUT$ tokens', placeholders: { in: { content: '$1' }, out: { content: '$2' } } },
   chatCopy: { message: 'Copy' },
   chatCopied: { message: 'Copied' },
   chatImage: { message: '[image: $ALT$ — not loaded]', placeholders: { alt: { content: '$1' } } },

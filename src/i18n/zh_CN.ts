@@ -551,6 +551,7 @@ export const zh_CN: Catalog = {
   // Chat: approvals of another chat's run (issue 17)
   chatOtherWaiting: { message: '对话“$TITLE$”正在等待你的批准。', placeholders: { title: { content: '$1' } } },
   chatOpenWaiting: { message: '打开' },
+  chatUsage: { message: '↑ $IN$ · ↓ $OUT$ 个词元', placeholders: { in: { content: '$1' }, out: { content: '$2' } } },
   chatCopy: { message: '复制' },
   chatCopied: { message: '已复制' },
   chatImage: { message: '[图片：$ALT$ — 未加载]', placeholders: { alt: { content: '$1' } } },
