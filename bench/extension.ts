@@ -118,8 +118,16 @@ export async function stopWorker(rig: Rig, { closeDocument = false } = {}): Prom
   }
 }
 
-/** When the current worker started (epoch ms) and how long after that its start-up (claim, adopt) was done. */
-export async function workerMarks(rig: Rig): Promise<{ origin: number; readyMs: number | undefined }> {
+type WorkerMarks = { origin: number; readyMs?: number; evaluatedMs?: number; configMs?: number; claimedMs?: number };
+
+/**
+ * When the current worker started (epoch ms) and how long after that its script was evaluated,
+ * its configuration read, the document claimed, and its start-up (claim, adopt) done.
+ */
+export async function workerMarks(rig: Rig): Promise<WorkerMarks> {
   const worker = await rig.ext.serviceWorker();
-  return worker.evaluate(() => ({ origin: performance.timeOrigin, readyMs: performance.getEntriesByName('mcp:ready')[0]?.startTime }));
+  return (await worker.evaluate(`(() => {
+    const at = (name) => performance.getEntriesByName(name)[0]?.startTime;
+    return { origin: performance.timeOrigin, readyMs: at('mcp:ready'), evaluatedMs: at('mcp:evaluated'), configMs: at('mcp:config'), claimedMs: at('mcp:claimed') };
+  })()`)) as WorkerMarks;
 }

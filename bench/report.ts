@@ -16,6 +16,10 @@ interface ColdSplit {
   workerStart: Summary;
   startup: Summary;
   firstResult: Summary;
+  /** Worker start → its script evaluated, → configuration read, → document claimed (marks in sw/main.ts). */
+  evaluated?: Summary;
+  config?: Summary;
+  claimed?: Summary;
 }
 
 export interface Results {
@@ -102,6 +106,14 @@ export function markdown(r: Results): string {
   if (r.cold) {
     const met = r.cold.extension.p50 <= 50;
     const row = (name: string, x: Summary) => `| ${name} | ${x.n} | ${f(x.p50, 0)} | ${f(x.p95, 0)} | ${pct(x.spread)} |`;
+    const marks = (s: ColdSplit) =>
+      (
+        [
+          ['worker start → script evaluated', s.evaluated],
+          ['worker start → configuration read', s.config],
+          ['worker start → document claimed', s.claimed],
+        ] as const
+      ).flatMap(([name, x]) => (x?.n ? [row(`  … ${name}`, x)] : []));
     out.push(
       '',
       '## Cold wake (service worker stopped; server already configured)',
@@ -113,6 +125,7 @@ export function markdown(r: Results): string {
         ? [
             row('… of which: wake → worker script starts', r.cold.adopt.workerStart),
             row('… of which: worker start → start-up done (claim, adopt; no reconnect)', r.cold.adopt.startup),
+            ...marks(r.cold.adopt),
           ]
         : []),
       ...(r.cold.reconnect
@@ -123,6 +136,7 @@ export function markdown(r: Results): string {
             ),
             row('… of which: wake → worker script starts', r.cold.reconnect.workerStart),
             row('… of which: worker start → start-up done (nothing to adopt)', r.cold.reconnect.startup),
+            ...marks(r.cold.reconnect),
           ]
         : []),
       row('Node SDK: new Client, connect, call', r.cold.nodeSdk),

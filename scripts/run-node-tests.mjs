@@ -1,4 +1,4 @@
-// Runs node:test files under the given folders. Node 20's `--test` does not expand globs, so
+// Runs node:test files under the given folders (or the files given). Node 20's `--test` does not expand globs, so
 // the files are collected here and passed explicitly (TypeScript through the tsx loader).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -15,7 +15,10 @@ const walk = (dir) => {
     else if (name.endsWith('.test.ts')) files.push(p);
   }
 };
-for (const r of roots) walk(r);
+for (const r of roots) {
+  if (statSync(r).isDirectory()) walk(r);
+  else files.push(r);
+}
 if (files.length === 0) {
   console.error(`No test files under ${roots.join(', ')}`);
   process.exit(1);

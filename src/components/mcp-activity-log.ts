@@ -13,7 +13,7 @@ import { activityRows, exportDocument, formatDuration, matchesSearch, payloadTex
 import { el, sheet } from './dom.js';
 import { downloadText } from './download.js';
 import { LogRequestEvent } from './events.js';
-import { t, uiLocale } from './i18n.js';
+import { t, tReason, uiLocale } from './i18n.js';
 import { RefreshWhenShown } from './refresh-when-shown.js';
 
 const css = sheet(`
@@ -174,7 +174,7 @@ export class McpActivityLogElement extends ElementBase {
     return el(
       'div',
       { class: 'body' },
-      e.error !== undefined ? el('p', { class: 'error' }, e.error) : null,
+      e.error !== undefined ? el('p', { class: 'error' }, tReason({ message: e.error, wording: e.errorWording })) : null,
       ...(part(t(row.direction === 'in' ? 'activityServerSent' : 'activityParams'), 'request', e.request) ?? []),
       ...(part(t(row.direction === 'in' ? 'activityAnswer' : 'activityResult'), 'response', e.response) ?? []),
       el('p', { class: 'sizes muted' }, t('activitySizes', bytes(e.requestBytes), bytes(e.responseBytes))),

@@ -63,4 +63,9 @@ export class McpAppHeaderElement extends ElementBase {
       b.tabIndex = on ? 0 : -1;
     }
   }
+
+  /** Focuses the selected tab (where the router puts the focus when nothing better is left). */
+  override focus() {
+    this.#tabs.find((b) => b.tabIndex === 0)?.focus();
+  }
 }

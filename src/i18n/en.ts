@@ -241,8 +241,19 @@ export const en = {
       'The connection to "$NAME$" was lost while "$TOOL$" was running. It was not sent again because it may already have taken effect; run it again if that is safe.',
     placeholders: { name: { content: '$1' }, tool: { content: '$2' } },
   },
+  reasonStoredServerInvalid: {
+    message: 'Stored server #$NUMBER$ ("$ID$"): $ERROR$',
+    placeholders: { number: { content: '$1' }, id: { content: '$2' }, error: { content: '$3' } },
+  },
+  reasonStoredServerInvalidNoId: {
+    message: 'Stored server #$NUMBER$: $ERROR$',
+    placeholders: { number: { content: '$1' }, error: { content: '$2' } },
+  },
   reasonHostClosed: { message: 'The MCP host document closed; reconnecting.' },
   reasonHostClosedUnsent: { message: 'The MCP host document was closed; the request was not sent.' },
+  reasonHostClosedMidRequest: { message: 'The MCP host document was closed; the request did not complete.' },
+  reasonHostReplaced: { message: 'The MCP host document was replaced; the request did not complete.' },
+  reasonStaleConnection: { message: 'That connection is no longer open (it was closed or replaced).' },
   reasonCallCancelledUnsent: {
     message: 'The call of "$TOOL$" was cancelled before it was sent.',
     placeholders: { tool: { content: '$1' } },
@@ -566,6 +577,7 @@ export const en = {
   },
   importAuthNone: { message: 'No authorization' },
   // Chat with the user's model provider (issue 17).
+  chatProviderUrlInvalid: { message: 'Not a valid web address: $URL$', placeholders: { url: { content: '$1' } } },
   chatTitle: { message: 'Chat' },
   chatUntitled: { message: 'New chat' },
   chatNew: { message: 'New chat' },

@@ -221,8 +221,19 @@ export const zh_CN: Catalog = {
     message: '“$TOOL$”运行期间与“$NAME$”的连接中断。由于它可能已生效，未重新发送；如确认安全，请再次运行。',
     placeholders: { name: { content: '$1' }, tool: { content: '$2' } },
   },
+  reasonStoredServerInvalid: {
+    message: '已保存的服务器 #$NUMBER$（“$ID$”）：$ERROR$',
+    placeholders: { number: { content: '$1' }, id: { content: '$2' }, error: { content: '$3' } },
+  },
+  reasonStoredServerInvalidNoId: {
+    message: '已保存的服务器 #$NUMBER$：$ERROR$',
+    placeholders: { number: { content: '$1' }, error: { content: '$2' } },
+  },
   reasonHostClosed: { message: 'MCP 宿主文档已关闭，正在重新连接。' },
   reasonHostClosedUnsent: { message: 'MCP 宿主文档已关闭，请求未发送。' },
+  reasonHostClosedMidRequest: { message: 'MCP 宿主文档已关闭，请求未完成。' },
+  reasonHostReplaced: { message: 'MCP 宿主文档已被替换，请求未完成。' },
+  reasonStaleConnection: { message: '该连接已不再打开（已关闭或被替换）。' },
   reasonCallCancelledUnsent: { message: '“$TOOL$”的调用在发送前已取消。', placeholders: { tool: { content: '$1' } } },
   reasonNotReady: { message: '$NAME$ 未连接；请先连接，然后重试。', placeholders: { name: { content: '$1' } } },
   reasonCannotRerun: { message: '此交互无法重新运行（已重新运行、已关闭，或其调用未知）。' },
@@ -507,6 +518,7 @@ export const zh_CN: Catalog = {
   },
   importAuthNone: { message: '无授权' },
   // Chat with the user's model provider (issue 17).
+  chatProviderUrlInvalid: { message: '不是有效的网址：$URL$', placeholders: { url: { content: '$1' } } },
   chatTitle: { message: '对话' },
   chatUntitled: { message: '新对话' },
   chatNew: { message: '新对话' },

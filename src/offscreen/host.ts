@@ -56,7 +56,7 @@ type Handler<M extends OffscreenMethod> = (p: OffscreenParams<M>) => Promise<unk
  * one the server refused for an unknown session already says it was not run.
  */
 /** An Error whose code and wording `toWireError` carries across to the worker and the panel. */
-function saidError(code: 'session-lost' | 'cancelled', said: Said): Error {
+function saidError(code: 'session-lost' | 'cancelled' | 'stale-connection', said: Said): Error {
   return Object.assign(new Error(said.message), { code, wording: said.wording });
 }
 
@@ -103,8 +103,7 @@ export function startOffscreenHost(runtime: HostRuntime = chrome.runtime) {
 
   function held(connectionId: string): Held {
     const h = sessions.get(connectionId);
-    if (!h || currentByServer.get(h.serverId) !== connectionId)
-      throw Object.assign(new Error(`No live session ${connectionId} (stale or closed connection).`), { code: 'stale-connection' });
+    if (!h || currentByServer.get(h.serverId) !== connectionId) throw saidError('stale-connection', say('reasonStaleConnection'));
     return h;
   }
 

@@ -6,6 +6,7 @@
  * The provider origin's host permission is requested inside the Save click (SPEC L1).
  */
 import { ChatActionEvent } from '../components/chat-events.js';
+import { t } from '../components/i18n.js';
 import type { McpChatViewElement } from '../components/mcp-chat-view.js';
 import { originPattern } from '../common/url-rules.js';
 import { ChatPanelPushSchema } from '../protocol/panel-chat.js';
@@ -72,7 +73,7 @@ export function setUpChat(deps: ChatDeps): {
         try {
           origin = originPattern(d.provider.baseUrl);
         } catch {
-          view.showError(`Not a valid URL: ${d.provider.baseUrl}`);
+          view.showError(t('chatProviderUrlInvalid', d.provider.baseUrl));
           return;
         }
         const permission = chrome.permissions.request({ origins: [origin] }).catch(() => false);

@@ -2,7 +2,7 @@
  * The panel's shell: the header's views and the state pushes handed to every view that shows
  * servers.
  */
-import { t } from '../components/i18n.js';
+import { t, tReason } from '../components/i18n.js';
 import type { McpToolRunnerElement } from '../components/mcp-tool-runner.js';
 import { PanelPushSchema, type ServerView } from '../protocol/panel.js';
 import { setUpViews } from './views.js';
@@ -62,7 +62,7 @@ export function setUpShell({ runner }: { runner: McpToolRunnerElement }): Shell 
       }
       configErrors.replaceChildren(
         ...push.data.state.configErrors.map((c) =>
-          Object.assign(document.createElement('p'), { className: 'error', textContent: `${t('configError')} ${c.message}` }),
+          Object.assign(document.createElement('p'), { className: 'error', textContent: `${t('configError')} ${tReason(c)}` }),
         ),
       );
     },

@@ -3,9 +3,10 @@
  * Port drops and stays down until the user does something in the panel (a key, a pointer), the
  * panel becomes visible or focused again, or a request is sent. Connecting brings a fresh state
  * (the worker pushes it on connect). An idle open panel therefore lets the worker sleep; reconnecting
- * on a timer woke it every ~30 s forever.
+ * on a timer woke it every ~30 s forever. A worker that starts for another reason (a chat run going
+ * on, an agent's call) asks open panels to reconnect (`PANEL_RECONNECT`), which wakes nothing.
  */
-import { PANEL_PORT } from '../protocol/panel.js';
+import { PANEL_PORT, PANEL_RECONNECT } from '../protocol/panel.js';
 
 export interface StatePortHooks {
   /** The Port dropped (the worker stopped). */
@@ -33,6 +34,9 @@ export function setUpStatePort(onMessage: (message: unknown) => void, hooks: Sta
   const wake = () => {
     if (!port && document.visibilityState === 'visible') connect();
   };
+  chrome.runtime.onMessage.addListener((message: unknown, sender) => {
+    if (sender.id === chrome.runtime.id && (message as { type?: unknown } | null)?.type === PANEL_RECONNECT) connect();
+  });
   document.addEventListener('visibilitychange', wake);
   window.addEventListener('focus', wake);
   document.addEventListener('pointerdown', wake, true);

@@ -2,7 +2,8 @@
  * The panel's view router (docs/ui.md). Each view is a `<section data-view>` of sidepanel.html;
  * one shows at a time. A header tab replaces the stack; a row, a tool name or a button pushes a
  * view; Back pops it and puts the focus back on the control that opened it. Pushed views get a
- * Back bar. The open view is not kept across a reload.
+ * Back bar. The top-level view is kept for the next time the panel opens (a chat left mid-run is
+ * where the user comes back to); pushed views are not.
  */
 import { el } from '../components/dom.js';
 import { NavigateEvent, type ViewTarget } from '../components/events.js';
@@ -21,6 +22,8 @@ const TOP_LABEL: Partial<Record<string, MessageKey>> = {
   activity: 'viewActivity',
 };
 const TOP: readonly string[] = Object.keys(TOP_LABEL);
+/** localStorage key of the last top-level view: a UI preference, nothing secret. */
+const LAST_VIEW = 'panel-view';
 /** A pushed view whose element has no heading of its own gets one in its bar. */
 const VIEW_TITLE: Partial<Record<string, MessageKey>> = { add: 'addServer' };
 
@@ -37,6 +40,29 @@ export interface Views {
   show(target: ViewTarget): void;
   /** Leaves every view for the top-level one (a deleted server's detail). */
   reset(view: TopView): void;
+}
+
+/** Where the focus goes back to: the control that opened a view, or its twin after a re-render. */
+interface Opener {
+  element: HTMLElement;
+  root: Node;
+  selector: string | undefined;
+}
+
+/** Notes how to find the opener again: a list re-rendered by a state push replaces its buttons. */
+function openerOf(element: HTMLElement | null): Opener | null {
+  if (!element) return null;
+  const keys = ['data-server', 'data-tool', 'data-action', 'data-open', 'server-id'].filter((k) => element.hasAttribute(k));
+  const selector = keys.length
+    ? element.localName + keys.map((k) => `[${k}="${CSS.escape(element.getAttribute(k)!)}"]`).join('')
+    : undefined;
+  return { element, root: element.getRootNode(), selector };
+}
+
+function findOpener(o: Opener | null): HTMLElement | null {
+  if (!o || o.element.isConnected) return o?.element ?? null;
+  const root = o.root as ParentNode;
+  return (o.selector && typeof root.querySelector === 'function' ? root.querySelector<HTMLElement>(o.selector) : null) ?? null;
 }
 
 /** The element that really has the focus, through shadow roots. */
@@ -63,9 +89,11 @@ export function setUpViews(deps: ViewsDeps): Views {
     section.prepend(el('div', { class: 'view-bar' }, back, title ? el('h2', {}, t(title)) : null));
   }
 
-  const stack: { target: Shown; opener: HTMLElement | null }[] = [{ target: { view: 'servers' }, opener: null }];
+  const last = localStorage.getItem(LAST_VIEW);
+  const first = (last && TOP.includes(last) ? last : 'servers') as TopView;
+  const stack: { target: Shown; opener: Opener | null }[] = [{ target: { view: first }, opener: null }];
 
-  const render = (focus: 'view' | HTMLElement | null) => {
+  const render = (focus: 'view' | HTMLElement | null | undefined) => {
     const top = stack.at(-1)!;
     deps.prepare(top.target);
     for (const [name, section] of sections) section.hidden = name !== top.target.view;
@@ -84,15 +112,16 @@ export function setUpViews(deps: ViewsDeps): Views {
       if (target.view === 'back') {
         if (stack.length === 1) return;
         const { opener } = stack.pop()!;
-        render(opener);
+        render(findOpener(opener) ?? undefined);
         return;
       }
       if (TOP.includes(target.view)) {
         stack.splice(0, stack.length, { target, opener: null });
+        localStorage.setItem(LAST_VIEW, target.view);
         render(null);
         return;
       }
-      stack.push({ target, opener: deepActive() });
+      stack.push({ target, opener: openerOf(deepActive()) });
       render('view');
     },
     reset(view) {

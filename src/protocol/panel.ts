@@ -17,6 +17,11 @@ import { EditPanelRequestSchemas, EditPanelResponseSchemas } from './panel-edit.
 import { ActivityPanelRequestSchemas, ActivityPanelResponseSchemas } from './panel-activity.js';
 
 export const PANEL_PORT = 'mcp-panel';
+/**
+ * Sent by a worker that just started: a panel left open while the worker was stopped reconnects
+ * its state Port now rather than on the user's next action, so what the start brings shows.
+ */
+export const PANEL_RECONNECT = 'panel:reconnect';
 
 const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
 
@@ -72,6 +77,7 @@ const ConfigErrorViewSchema = z.object({
   index: z.number(),
   id: z.optional(z.string()),
   message: z.string(),
+  wording: WordingSchema,
 });
 
 export const PanelStateSchema = z.object({

@@ -5,6 +5,7 @@
  * the Activity view shows every server's log at once.
  */
 import * as z from 'zod/mini';
+import { WordingSchema } from './wording.js';
 
 /** How many entries one answer carries at most (every server's log together). */
 export const MAX_LOG_VIEW_ENTRIES = 1000;
@@ -22,6 +23,7 @@ const RequestLogEntryViewSchema = z.object({
   requestBytes: z.number(),
   responseBytes: z.number(),
   error: z.optional(z.string().check(z.maxLength(4096))),
+  errorWording: WordingSchema,
   request: z.optional(z.unknown()),
   response: z.optional(z.unknown()),
 });

@@ -14,6 +14,7 @@
  * The cost: the log outlives a browser restart, which is acceptable only because nothing
  * secret is in it; `clear()` empties it.
  */
+import type { Wording } from '../protocol/wording.js';
 import { STORE_REQUEST_LOG, idbDone, idbRequest, openStorageDb } from './idb.js';
 import { redact } from './redact.js';
 
@@ -40,6 +41,8 @@ export interface RequestLogEntry {
   requestBytes: number;
   responseBytes: number;
   error?: string;
+  /** `error` as a code + parameters, for the panel to say in the user's language. */
+  errorWording?: Wording;
   request?: unknown;
   response?: unknown;
 }
@@ -115,6 +118,18 @@ function sanitize(entry: RequestLogEntry): RequestLogEntry {
     responseBytes: entry.responseBytes,
   };
   if (entry.error !== undefined) out.error = (redact(String(entry.error)) as string).slice(0, 4096);
+  // Parameters are redacted like the text they fill in (a URL or a server's message may carry a token).
+  if (entry.errorWording !== undefined)
+    out.errorWording = {
+      code: entry.errorWording.code,
+      ...(entry.errorWording.params
+        ? {
+            params: Object.fromEntries(
+              Object.entries(entry.errorWording.params).map(([k, v]) => [k, (redact(String(v)) as string).slice(0, 1024)]),
+            ),
+          }
+        : {}),
+    };
   if (entry.request !== undefined) out.request = bounded(redact(entry.request));
   if (entry.response !== undefined) out.response = bounded(redact(entry.response));
   return out;

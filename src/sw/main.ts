@@ -6,7 +6,8 @@
  * memory can vanish at any time.
  */
 import { OFFSCREEN_PORT } from '../protocol/offscreen.js';
-import { PANEL_PORT, type PanelState } from '../protocol/panel.js';
+import { PANEL_PORT, PANEL_RECONNECT, type PanelState } from '../protocol/panel.js';
+import { say } from '../protocol/wording.js';
 import type { ActivityPanelPush } from '../protocol/panel-activity.js';
 import { SERVERS_KEY } from '../storage/config-schema.js';
 import { ConfigStore, type InvalidEntry } from '../storage/config-store.js';
@@ -33,7 +34,7 @@ import { withOAuthRetry } from './offscreen-link/oauth-requests.js';
 import { OffscreenHost } from './offscreen-link/offscreen-host.js';
 import { withRequestLogging } from './offscreen-link/request-logging.js';
 import { McpWorkerClient } from './offscreen-link/worker-client.js';
-import { ApprovalStore } from './use/approval-store.js';
+import { APPROVALS_KEY, ApprovalStore } from './use/approval-store.js';
 import type { AgentToolRegistry } from './use/tool-registry.js';
 import { setUpUseServers } from './use/use-servers.js';
 import { setUpChat } from './chat/chat-service.js';
@@ -143,7 +144,9 @@ const state = (): PanelState => ({
   configErrors: configErrors.map((c) => ({
     index: c.index,
     ...(c.id ? { id: c.id } : {}),
-    message: `Stored server #${c.index + 1}${c.id ? ` ("${c.id}")` : ''}: ${c.error}`,
+    ...(c.id
+      ? say('reasonStoredServerInvalid', { number: c.index + 1, id: c.id, error: c.error })
+      : say('reasonStoredServerInvalidNoId', { number: c.index + 1, error: c.error })),
   })),
 });
 
@@ -170,20 +173,29 @@ offscreen.onLost(() => manager.handleOffscreenLost());
  * the worker) and the connect attempts it had in progress. No document is created just to ask.
  */
 async function findings(): Promise<StartFindings> {
-  const stored: Record<string, unknown> = await chrome.storage.session.get(ATTEMPTS_KEY).catch(() => ({}));
+  // Independent round trips, asked at once: start-up is what a woken call waits for.
+  const [stored, exists] = await Promise.all([
+    chrome.storage.session.get(ATTEMPTS_KEY).catch((): Record<string, unknown> => ({})),
+    offscreen.exists(),
+  ]);
   const attempts = (stored[ATTEMPTS_KEY] ?? {}) as Record<string, number>;
-  if (!(await offscreen.exists())) return { sessions: [], lost: [], attempts };
+  if (!exists) return { sessions: [], lost: [], attempts };
   const claimed = await worker.request('offscreen:claim', {}).catch((e) => {
     console.warn('[sw] the MCP host document could not be claimed', e);
     return { sessions: [], lost: [] };
   });
+  performance.mark('mcp:claimed');
   return { ...claimed, attempts };
 }
 
 async function loadConfig(startup: boolean) {
-  const read = await configStore.read();
+  // At start-up the configuration and what the previous instance left are read side by side.
+  const [read, found] = await Promise.all([
+    configStore.read().then((r) => (performance.mark('mcp:config'), r)),
+    startup ? findings() : undefined,
+  ]);
   configErrors = read.invalid;
-  if (startup) await manager.start(read.servers, await findings());
+  if (found) await manager.start(read.servers, found);
   else manager.reconcile(read.servers);
   // No enabled server left: the document and its sessions are closed on purpose (never on a Port drop).
   if (!read.servers.some((s) => s.enabled)) {
@@ -193,6 +205,8 @@ async function loadConfig(startup: boolean) {
 }
 
 const ready = loadConfig(true).catch((e) => console.error('[sw] could not load the configuration', e));
+// No receiver (no panel open) rejects; that is the usual case.
+void ready.then(() => chrome.runtime.sendMessage({ type: PANEL_RECONNECT })).catch(() => undefined);
 // The bench splits a cold wake at this mark: worker start → start-up done (adopted) → first result.
 void ready.then(() => performance.mark('mcp:ready'));
 const approvals = new ApprovalStore(chrome.storage.local);
@@ -299,6 +313,8 @@ chrome.runtime.onConnect.addListener((port) => {
 
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area === 'local' && SERVERS_KEY in changes) void ready.then(() => loadConfig(false));
+  // The store keeps the grants in memory; a write from anywhere makes it read them again.
+  if (area === 'local' && APPROVALS_KEY in changes) approvals.forget();
 });
 
 chrome.runtime.onInstalled.addListener(() => {
@@ -307,3 +323,5 @@ chrome.runtime.onInstalled.addListener(() => {
 chrome.runtime.onStartup.addListener(() => {
   void chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
 });
+// The bench splits start-up at these marks: script evaluated, configuration read, document claimed, ready.
+performance.mark('mcp:evaluated');

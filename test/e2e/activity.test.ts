@@ -9,9 +9,10 @@ import assert from 'node:assert/strict';
 import type { Page, WebWorker } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, runToolInPanel, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+import { openView, row } from '../support/panel-views.js';
 
-const LOG = '#activity mcp-activity-log';
-const GRANTS = '#activity mcp-approval-grants';
+const LOG = 'section[data-view="activity"] mcp-activity-log';
+const GRANTS = 'section[data-view="activity"] mcp-approval-grants';
 const TOKEN = 's3cret-bearer-token-for-activity';
 
 let server: DemoServer;
@@ -25,7 +26,8 @@ before(async () => {
   worker = await ext.serviceWorker();
   panel = await ext.openPanel();
   await addServerInPanel(panel, { name: 'Demo', url: server.url, authKind: 'bearer', token: TOKEN });
-  await waitFor(panel, 'mcp-server-list >>> mcp-server-card >>> mcp-status-badge[status="ready"]', 20_000);
+  await openView(panel, 'servers');
+  await waitFor(panel, `${row('demo')} >>> mcp-status-badge[status="ready"]`, 20_000);
 });
 
 after(async () => {
@@ -38,6 +40,7 @@ const labels = () => panel.$$eval(`${LOG} >>> .method`, (els) => els.map((e) => 
 test('a tool run from the panel shows as "tools/call echo" with its duration and a redacted, expandable payload', async () => {
   const result = await runToolInPanel(panel, 'demo', 'echo', { text: `Authorization: Bearer ${TOKEN}` });
   assert.ok(result.text, JSON.stringify(result));
+  await openView(panel, 'activity');
   await until('tools/call echo in the Activity log', async () => (await labels()).includes('tools/call echo'));
   const all = await labels();
   assert.equal(all[0], 'tools/call echo', `newest first: ${all.join(', ')}`);
@@ -98,6 +101,7 @@ const outcome = (key: string) =>
   );
 
 test('"Always allow" is listed among the grants; Revoke removes it and the next agent call asks again', async () => {
+  await openView(panel, 'activity');
   assert.match(await textOf(panel, `${GRANTS} >>> p.muted`), /No tool is always allowed/);
   await startAgentCall('mcp__demo__add', { a: 2, b: 3 }, '__always');
   await waitFor(panel, 'mcp-approval-card >>> details.more > summary');

@@ -11,7 +11,7 @@ import type { ElementHandle, Page, WebWorker } from 'puppeteer-core';
 import { launchExtension, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { startProviderServer, type ProviderServer } from '../support/provider-server.js';
-import { openView } from '../support/panel-views.js';
+import { openView, row } from '../support/panel-views.js';
 
 let demo: DemoServer;
 let provider: ProviderServer;
@@ -32,7 +32,7 @@ before(async () => {
     });
   }, demo.url);
   panel = await ext.openPanel();
-  await waitFor(panel, 'mcp-server-list >>> mcp-server-card >>> mcp-status-badge[status="ready"]', 20_000);
+  await waitFor(panel, `${row('demo')} >>> mcp-status-badge[status="ready"]`, 20_000);
   await openView(panel, 'chat');
 });
 
@@ -225,7 +225,8 @@ test('a panel closed and reopened mid-run re-attaches: the card is there and the
   await cardFor('echo');
   await panel.close();
   panel = await ext.openPanel();
-  await openView(panel, 'chat');
+  // The panel opens on the view it was closed on.
+  await until('the Chat view', () => panel.$eval('section[data-view="chat"]', (el) => !el.hidden || undefined));
   const card = await cardFor('echo');
   await (await card.$('>>> button[data-decision="once"]'))!.click();
   await until('the final answer', async () => ((await lastAssistantText()).includes('Back again.') ? true : undefined));

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+import { openServer, row } from '../support/panel-views.js';
 
 let first: DemoServer;
 let second: DemoServer;
@@ -16,8 +17,8 @@ let guarded: DemoServer;
 let ext: ExtensionBrowser;
 let panel: Page;
 
-const card = (id: string) => `mcp-server-list >>> mcp-server-card[server-id="${id}"]`;
-const settings = 'mcp-server-settings';
+const card = row;
+const settings = 'mcp-server-detail >>> mcp-server-settings';
 
 before(async () => {
   first = await startDemoServer();
@@ -38,14 +39,11 @@ type Stored = { id: string; name: string; url: string; disabledTools: string[]; 
 const stored = async (id: string) =>
   ((await panel.evaluate(`chrome.storage.local.get('mcp_servers').then((r) => r.mcp_servers)`)) as Stored[]).find((s) => s.id === id)!;
 
-/** Hosts the settings element for a server, as the server detail view does. */
+/** Opens the server's detail and its Settings section, as a user does. */
 async function openSettings(serverId: string) {
-  await panel.evaluate(`(() => {
-    document.querySelector('mcp-server-settings')?.remove();
-    const form = document.createElement('mcp-server-settings');
-    document.body.append(form);
-    form.server = document.querySelector('mcp-server-list').servers.find((s) => s.id === ${JSON.stringify(serverId)});
-  })()`);
+  await openServer(panel, serverId);
+  const section = 'mcp-server-detail >>> details[data-section="settings"]';
+  if (!(await panel.$eval(section, (el) => el.open))) await panel.click(`${section} > summary`);
   await waitFor(panel, `${settings} >>> form:not([hidden])`);
 }
 

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { TargetType, type Page } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
-import { nudgePanel } from '../support/panel-views.js';
+import { nudgePanel, openTool, openView } from '../support/panel-views.js';
 
 let server: DemoServer;
 let ext: ExtensionBrowser;
@@ -42,8 +42,7 @@ after(async () => {
 
 /** Starts confirm_booking from the tool runner and waits for its question's card. */
 async function startBooking() {
-  const select = await waitFor(panel, 'mcp-tool-runner >>> select');
-  await select.select(JSON.stringify(['demo', 'confirm_booking']));
+  await openTool(panel, 'demo', 'confirm_booking');
   await panel.$eval('mcp-tool-runner >>> .output', (el) => el.replaceChildren());
   await panel.click('mcp-tool-runner >>> button[type="submit"]');
   await waitFor(panel, `${CARD}[status="pending"] >>> button[data-action="accept"]`);
@@ -179,43 +178,30 @@ test('a question open across a worker restart fails with its reason; re-run need
   await until('the failed card to be dismissed', async () => !(await panel.$(CARD)));
 });
 
+/** The Chat view's input. */
+const COMPOSER = 'mcp-chat-view >>> mcp-composer';
+
 test('"/demo:greet" with its argument becomes an untrusted prompt block with provenance', async () => {
-  await panel.click('mcp-composer >>> textarea.text');
-  await panel.type('mcp-composer >>> textarea.text', 'Please help. /gre');
-  await panel.click(
-    (await waitFor(panel, 'mcp-composer >>> .suggestions button[data-kind="prompt"]')) &&
-      'mcp-composer >>> .suggestions button[data-kind="prompt"]',
-  );
-  await panel.type('mcp-composer >>> mcp-schema-form >>> input', 'Ada');
-  await panel.click('mcp-composer >>> button.attach');
-  const text = await textOf(panel, 'mcp-composer >>> .block.prompt pre');
-  const fence = /<<mcp-untrusted-([0-9a-f]{32})>>/.exec(text);
-  assert.ok(fence, text);
+  await openView(panel, 'chat');
+  await panel.click(`${COMPOSER} >>> textarea.text`);
+  await panel.type(`${COMPOSER} >>> textarea.text`, 'Please help. /gre');
+  await (await waitFor(panel, `${COMPOSER} >>> .suggestions button[data-kind="prompt"]`)).click();
+  await panel.type(`${COMPOSER} >>> mcp-schema-form >>> input`, 'Ada');
+  await panel.click(`${COMPOSER} >>> button.attach`);
+  const text = await textOf(panel, `${COMPOSER} >>> .block.prompt pre`);
+  assert.match(text, /<<mcp-untrusted-[0-9a-f]{32}>>/);
   assert.match(text, /Prompt "greet" from MCP server "Demo" \(id demo\)/);
   assert.match(text, /Please greet Ada warmly\./);
-  const message = JSON.parse(await textOf(panel, 'mcp-composer >>> .message-json')) as { content: Array<Record<string, unknown>> };
-  assert.deepEqual(message.content[0], { type: 'text', text: 'Please help. ' });
-  assert.deepEqual(
-    [message.content[1]!.kind, message.content[1]!.untrusted, message.content[1]!.provenance],
-    ['prompt', true, { source: 'mcp', serverId: 'demo', serverName: 'Demo', prompt: 'greet' }],
-  );
-  assert.equal(message.content[1]!.delimiter, `mcp-untrusted-${fence[1]}`);
+  assert.equal(await panel.$eval(`${COMPOSER} >>> textarea.text`, (el) => el.value), 'Please help. ');
 });
 
-test('"@readme" reads demo://readme into a fenced resource block', async () => {
-  await panel.type('mcp-composer >>> textarea.text', '@readme');
-  await panel.click(
-    (await waitFor(panel, 'mcp-composer >>> .suggestions button[data-kind="resource"]')) &&
-      'mcp-composer >>> .suggestions button[data-kind="resource"]',
-  );
-  const text = await textOf(panel, 'mcp-composer >>> .block.resource pre');
+test('"@readme" reads demo://readme into a fenced resource block beside the prompt block', async () => {
+  await panel.type(`${COMPOSER} >>> textarea.text`, '@readme');
+  await (await waitFor(panel, `${COMPOSER} >>> .suggestions button[data-kind="resource"]`)).click();
+  const text = await textOf(panel, `${COMPOSER} >>> .block.resource pre`);
   assert.match(text, /Resource demo:\/\/readme from MCP server "Demo"/);
   assert.match(text, /This is the demo server of Remote MCP for Chrome\./);
-  const message = JSON.parse(await textOf(panel, 'mcp-composer >>> .message-json')) as {
-    content: Array<{ provenance?: { uri?: string } }>;
-  };
-  assert.equal(message.content.length, 3);
-  assert.equal(message.content[2]!.provenance?.uri, 'demo://readme');
+  assert.equal(await panel.$$eval(`${COMPOSER} >>> .block`, (els) => els.length), 2);
 });
 
 test('no extension context logged an error or a CSP violation', () => {

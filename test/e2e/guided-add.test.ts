@@ -9,6 +9,7 @@ import type { Page } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { startOAuthServers, type OAuthServers } from '../support/oauth-servers.js';
+import { openView } from '../support/panel-views.js';
 
 let open: DemoServer;
 let bearer: DemoServer;
@@ -36,6 +37,7 @@ const stepShown = () => waitFor(panel, 'mcp-add-server >>> .details-step:not([hi
 
 /** Types the URL as given and clicks Continue; resolves once the details step shows. */
 async function continueWith(url: string) {
+  await openView(panel, 'add');
   await panel.$eval('mcp-add-server >>> .details-step', (el) => {
     if (!(el as HTMLElement).hidden) (el.querySelector('button[name="change-url"]') as HTMLButtonElement).click();
   });

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+import { openView } from '../support/panel-views.js';
 
 let server: DemoServer;
 let ext: ExtensionBrowser;
@@ -40,6 +41,7 @@ test("Gemini's includeTools: the other tools start disabled once the demo server
   const paste = JSON.stringify({
     mcpServers: { Demo: { httpUrl: server.url, includeTools: ['echo'], excludeTools: ['slow'], timeout: 30_000 } },
   });
+  await openView(panel, 'import');
   await panel.$eval(
     'mcp-import >>> textarea',
     (el, value) => {

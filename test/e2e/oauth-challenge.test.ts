@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { DETAIL, SETTINGS, openServer, row } from '../support/panel-views.js';
 import { ADMIN_SCOPE, OAUTH_SCOPE, startOAuthServers, type OAuthServers } from '../support/oauth-servers.js';
 
 let challengeOnly: OAuthServers;
@@ -19,7 +20,7 @@ let addedAsNone: OAuthServers;
 let ext: ExtensionBrowser;
 let panel: Page;
 
-const card = (id: string) => `mcp-server-list >>> mcp-server-card[server-id="${id}"]`;
+const card = row;
 
 before(async () => {
   challengeOnly = await startOAuthServers({ approval: 'auto', prmOnlyInChallenge: true });
@@ -42,7 +43,8 @@ const scopesOf = (jwt: string) =>
 test('PRM announced only in the 401 challenge: one authorization, with the challenge scope, and the tool works', async () => {
   await addServerInPanel(panel, { name: 'Challenge', url: challengeOnly.mcpUrl, authKind: 'oauth' });
   await waitFor(panel, `${card('challenge')} >>> mcp-status-badge[status="needs-auth"]`, 20_000);
-  await (await waitFor(panel, `${card('challenge')} >>> button[data-action="authorize"]`)).click();
+  await openServer(panel, 'challenge');
+  await (await waitFor(panel, `${DETAIL} >>> button[data-action="authorize"]`)).click();
   await waitFor(panel, `${card('challenge')} >>> mcp-status-badge[status="ready"]`, 20_000);
   assert.equal(challengeOnly.stats.authorizeRequests, 1, 'one authorization');
   assert.equal(challengeOnly.issued.accessTokens.length, 1);
@@ -60,14 +62,15 @@ test("a failed authorization shows the authorization server's own error as the r
   failing.refuseTokenRequests = true;
   await addServerInPanel(panel, { name: 'Failing', url: failing.mcpUrl, authKind: 'oauth' });
   await waitFor(panel, `${card('failing')} >>> mcp-status-badge[status="needs-auth"]`, 20_000);
-  await (await waitFor(panel, `${card('failing')} >>> button[data-action="authorize"]`)).click();
+  await openServer(panel, 'failing');
+  await (await waitFor(panel, `${DETAIL} >>> button[data-action="authorize"]`)).click();
   const reason = await until('the token error as the reason', async () => {
-    const text = await textOf(panel, `${card('failing')} >>> .reason`).catch(() => '');
+    const text = await textOf(panel, `${DETAIL} >>> .reason`).catch(() => '');
     return /invalid_grant/.test(text) && text;
   });
   // The registration was stored mid-flow; whatever that write triggers must not replace the reason.
   await new Promise((r) => setTimeout(r, 2000));
-  assert.equal(await textOf(panel, `${card('failing')} >>> .reason`), reason);
+  assert.equal(await textOf(panel, `${DETAIL} >>> .reason`), reason);
   assert.match(reason, /refused the request \(HTTP 400: invalid_grant — grant request is invalid\)/);
   console.log(`REASON: ${reason}`);
 });
@@ -75,14 +78,15 @@ test("a failed authorization shows the authorization server's own error as the r
 test('a server added as "None" that answers 401 Bearer needs sign-in; one click switches it to OAuth and it becomes ready', async () => {
   await addServerInPanel(panel, { name: 'Plain', url: addedAsNone.mcpUrl, authKind: 'none' });
   await waitFor(panel, `${card('plain')} >>> mcp-status-badge[status="needs-auth"]`, 20_000);
-  assert.match(await textOf(panel, `${card('plain')} >>> .reason`), /Bearer challenge.*Switch it to OAuth/);
-  const button = await waitFor(panel, `${card('plain')} >>> button[data-action="authorize"]`);
+  await openServer(panel, 'plain');
+  assert.match(await textOf(panel, `${DETAIL} >>> .reason`), /Bearer challenge.*Switch it to OAuth/);
+  const button = await waitFor(panel, `${DETAIL} >>> button[data-action="authorize"]`);
   assert.equal(await button.evaluate((b) => b.textContent), 'Switch to OAuth and authorize');
   await button.click();
   await waitFor(panel, `${card('plain')} >>> mcp-status-badge[status="ready"]`, 20_000);
   assert.equal(addedAsNone.stats.authorizeRequests, 1, 'one authorization');
   // Stored as an OAuth server now: its card offers Forget authorization like any other.
-  await waitFor(panel, `${card('plain')} >>> button[data-action="forget-auth"]`);
+  await waitFor(panel, `${SETTINGS} >>> button[data-action="forget-auth"]`);
   const result = (await panel.evaluate(
     `chrome.runtime.sendMessage({ type: 'panel:call-tool', params: { serverId: 'plain', tool: 'whoami', arguments: {} } })`,
   )) as { ok: boolean };

@@ -14,6 +14,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TargetType, type Page, type Target } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, textOf, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { DETAIL, DETAIL_TOOLS, SETTINGS, openServer, openTool, row } from '../support/panel-views.js';
 import { dumpExtensionStorage } from '../support/storage-dump.js';
 import { ADMIN_SCOPE, OAUTH_SCOPE, startOAuthServers, type OAuthServers } from '../support/oauth-servers.js';
 
@@ -21,7 +22,14 @@ let as: OAuthServers;
 let ext: ExtensionBrowser;
 let panel: Page;
 
-const CARD = 'mcp-server-list >>> mcp-server-card[server-id="secure"]';
+const CARD = row('secure');
+
+/** Opens the server's detail and its Settings section. */
+async function openSettings() {
+  await openServer(panel, 'secure');
+  const section = 'mcp-server-detail >>> details[data-section="settings"]';
+  if (!(await panel.$eval(section, (el) => el.open))) await panel.click(`${section} > summary`);
+}
 
 before(async () => {
   as = await startOAuthServers({ approval: 'button' });
@@ -64,13 +72,15 @@ async function authWindow(): Promise<Page> {
 }
 
 async function clickAuthorize() {
-  await (await waitFor(panel, `${CARD} >>> button[data-action="authorize"]`)).click();
+  await openServer(panel, 'secure');
+  await (await waitFor(panel, `${DETAIL} >>> button[data-action="authorize"]`)).click();
 }
 
 test('an added OAuth server waits for authorization and shows no tools', async () => {
   await addServerInPanel(panel, { name: 'Secure', url: as.mcpUrl, authKind: 'oauth' });
   await waitFor(panel, `${CARD} >>> mcp-status-badge[status="needs-auth"]`, 20_000);
-  assert.equal(await panel.$(`${CARD} >>> input[data-tool]`), null, 'no tools before authorization');
+  await openServer(panel, 'secure');
+  assert.equal(await panel.$(`${DETAIL_TOOLS} >>> input[data-tool]`), null, 'no tools before authorization');
   assert.equal(as.stats.toolCalls, 0);
   assert.equal(as.issued.accessTokens.length, 0);
 });
@@ -84,7 +94,7 @@ test('closing the authorization window leaves the server in needs-auth, saying i
   const deadline = Date.now() + 10_000;
   let reason = '';
   while (Date.now() < deadline && !/cancelled/i.test(reason)) {
-    reason = await textOf(panel, `${CARD} >>> .reason`).catch(() => '');
+    reason = await textOf(panel, `${DETAIL} >>> .reason`).catch(() => '');
     await new Promise((r) => setTimeout(r, 100));
   }
   assert.match(reason, /Authorization cancelled/);
@@ -96,7 +106,7 @@ test('approving in the authorization window makes the server ready and its tool 
   const popup = await authWindow();
   await (await waitFor(popup, '#approve')).click();
   await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`, 20_000);
-  await waitFor(panel, `${CARD} >>> input[data-tool="whoami"]`);
+  await waitFor(panel, `${DETAIL_TOOLS} >>> input[data-tool="whoami"]`);
   assert.equal(as.issued.accessTokens.length, 1);
   assert.equal(as.issued.refreshTokens.length, 1);
 
@@ -171,6 +181,7 @@ test('a rejected access token is refreshed once with the sealed refresh token an
 
 /** Runs a tool the way a user does: pick it in the runner, click Run. */
 async function runInPanel(tool: string) {
+  await openTool(panel, 'secure', tool);
   const select = await waitFor(panel, 'mcp-tool-runner >>> select[name="tool"]');
   const value = JSON.stringify(['secure', tool]);
   const deadline = Date.now() + 15_000;
@@ -237,8 +248,9 @@ test('a token the resource server stops accepting mid-session is refreshed once 
 });
 
 test('a tool needing more scope: refused with 403, "Grant more access" steps up, the user re-runs it and the token carries both scopes (E7, H3)', async () => {
+  await openServer(panel, 'secure');
   assert.equal(
-    (await textOf(panel, `${CARD} >>> button[data-action="authorize"]`)).trim(),
+    (await textOf(panel, `${DETAIL} >>> button[data-action="authorize"]`)).trim(),
     'Re-authorize',
     'a ready OAuth card offers Re-authorize',
   );
@@ -284,7 +296,8 @@ test('a tool needing more scope: refused with 403, "Grant more access" steps up,
 });
 
 test('"Forget authorization" revokes at the authorization server and returns the server to needs-auth', async () => {
-  await (await waitFor(panel, `${CARD} >>> button[data-action="forget-auth"]`)).click();
+  await openSettings();
+  await (await waitFor(panel, `${SETTINGS} >>> button[data-action="forget-auth"]`)).click();
   await waitFor(panel, `${CARD} >>> mcp-status-badge[status="needs-auth"]`, 20_000);
   assert.ok(as.stats.revocations >= 1, 'the tokens were revoked at the AS');
   const worker = await ext.serviceWorker();
@@ -311,10 +324,11 @@ test('a refresh refused with no user present: needs-auth, and the card says "Sig
     )) as { ok: boolean };
     assert.equal(connected.ok, false);
     await waitFor(panel, `${CARD} >>> mcp-status-badge[status="needs-auth"]`, 20_000);
-    const reason = await textOf(panel, `${CARD} >>> .reason`);
+    await openServer(panel, 'secure');
+    const reason = await textOf(panel, `${DETAIL} >>> .reason`);
     assert.ok(reason.startsWith('Sign-in expired — click Re-authorize.'), reason);
     assert.match(reason, /invalid_grant/);
-    assert.equal((await textOf(panel, `${CARD} >>> button[data-action="authorize"]`)).trim(), 'Re-authorize');
+    assert.equal((await textOf(panel, `${DETAIL} >>> button[data-action="authorize"]`)).trim(), 'Re-authorize');
     const badge = await (await ext.serviceWorker()).evaluate(() => chrome.action.getBadgeText({}));
     assert.notEqual(badge, '', 'the toolbar badge counts the server that needs attention');
   } finally {

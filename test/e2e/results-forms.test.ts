@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+import { openTool } from '../support/panel-views.js';
 
 let server: DemoServer;
 let ext: ExtensionBrowser;
@@ -37,6 +38,7 @@ after(async () => {
 });
 
 async function run(tool: string) {
+  await openTool(panel, 'demo', tool);
   const select = await waitFor(panel, 'mcp-tool-runner >>> select');
   await select.select(JSON.stringify(['demo', tool]));
   await panel.click('mcp-tool-runner >>> button[type="submit"]');
@@ -58,9 +60,8 @@ test('a result with text, structured content, an image and a resource link is sh
     await until('the resource text', () => panel.$eval(`${VIEW} >>> .read-out`, (el) => el.querySelector('pre')?.textContent ?? undefined)),
     /This is the demo server of Remote MCP for Chrome\./,
   );
-  // Picking another tool clears the result.
-  const select = await waitFor(panel, 'mcp-tool-runner >>> select');
-  await select.select(JSON.stringify(['demo', 'echo']));
+  // Opening another tool clears the result.
+  await openTool(panel, 'demo', 'echo');
   assert.equal(await panel.$$eval(`${VIEW} >>> .part`, (els) => els.length), 0);
 });
 
@@ -97,6 +98,7 @@ test("a multi-select question of the runner's call is shown in the runner, focus
 });
 
 test("the server's refusal of an argument is shown at that field, not as a raw dump", async () => {
+  await openTool(panel, 'demo', 'slow');
   const select = await waitFor(panel, 'mcp-tool-runner >>> select');
   await select.select(JSON.stringify(['demo', 'slow']));
   const steps = `mcp-tool-runner >>> mcp-schema-form >>> input[name='${JSON.stringify(['steps'])}']`;

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { Page, WebWorker } from 'puppeteer-core';
 import { launchExtension, textOf, until as untilWithin, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+import { openTool } from '../support/panel-views.js';
 
 /** This file's waits keep their 15 s bound. */
 const until = <T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 15_000) => untilWithin(what, probe, timeoutMs);
@@ -36,6 +37,7 @@ after(async () => {
 });
 
 test('a long tool shows a progress bar, and Abort cancels it on the server', async () => {
+  await openTool(panel, 'demo', 'slow');
   const select = await waitFor(panel, 'mcp-tool-runner >>> select');
   await select.select(JSON.stringify(['demo', 'slow']));
   await panel.$eval('mcp-tool-runner >>> textarea', (el) => {

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
 import { launchExtension, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+import { openServer, openTool, openView } from '../support/panel-views.js';
 
 /** Words kept in English in the zh_CN catalog: names of protocols, formats and products. */
 const KEPT = [
@@ -164,36 +165,6 @@ const OPEN_DETAILS = `(() => {
 })()`;
 
 /** Every `[role=tab]` in the document (views of the panel), as their index. */
-const TAB_COUNT = `(() => {
-  const tabs = [];
-  const visit = (root) => {
-    for (const el of root.querySelectorAll('[role="tab"]')) tabs.push(el);
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) visit(el.shadowRoot);
-  };
-  visit(document);
-  return tabs.length;
-})()`;
-
-const clickTab = (i: number) => `(() => {
-  const tabs = [];
-  const visit = (root) => {
-    for (const el of root.querySelectorAll('[role="tab"]')) tabs.push(el);
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) visit(el.shadowRoot);
-  };
-  visit(document);
-  tabs[${i}]?.click();
-})()`;
-
-/** Opens the first server's detail when rows open one (a row button in the server list). */
-const OPEN_FIRST_ROW = `(() => {
-  const list = document.querySelector('mcp-server-list');
-  const root = list?.shadowRoot;
-  const row = root?.querySelector('[data-action="open"], button.row, [role="row"] button, mcp-server-card');
-  const target = row?.shadowRoot?.querySelector('[data-action="open"], button.row') ?? (row?.localName === 'button' ? row : null);
-  if (target) { target.click(); return true; }
-  return false;
-})()`;
-
 /** The English words left in one text once server strings and kept terms are taken out. */
 function englishIn(text: string, allowed: readonly string[]): string[] {
   // A payload shown as JSON (a message an agent would receive, a tool result) is data, not words.
@@ -253,6 +224,7 @@ test('every text of every view is Chinese, apart from server strings and terms k
   });
 
   // An import preview with skipped entries (stdio, legacy SSE, a duplicate, an existing server).
+  await openView(panel, 'import');
   const importer = await waitFor(panel, 'mcp-import');
   await importer.evaluate(
     (el, value) => {
@@ -278,29 +250,21 @@ test('every text of every view is Chinese, apart from server strings and terms k
   await waitFor(panel, 'mcp-import >>> tbody tr[data-entry="Local"]');
 
   // An elicitation card whose form failed validation (the required "Guests" left empty).
-  const select = await waitFor(panel, 'mcp-tool-runner >>> select');
-  await select.select(JSON.stringify([demo, 'confirm_booking']));
+  await openTool(panel, demo, 'confirm_booking');
   await panel.click('mcp-tool-runner >>> button[type="submit"]');
   await waitFor(panel, 'mcp-elicitation-card >>> button[data-action="accept"]', 20_000);
   await panel.click('mcp-elicitation-card >>> button[data-action="accept"]');
   for (const s of ['Confirm your booking in Lisbon?', 'Guests', 'Seat', 'Newsletter', 'window', 'aisle', 'Lisbon', 'confirm_booking'])
     fixtureStrings.add(s);
 
-  const bad: string[] = [];
-  bad.push(...(await untranslated('initial')));
-  const tabs = (await panel.evaluate(TAB_COUNT)) as number;
-  for (let i = 0; i < tabs; i++) {
-    await panel.evaluate(clickTab(i));
-    await new Promise((r) => setTimeout(r, 300));
-    bad.push(...(await untranslated(`tab ${i}`)));
-    if (i === 0 && (await panel.evaluate(OPEN_FIRST_ROW))) {
-      await new Promise((r) => setTimeout(r, 300));
-      bad.push(...(await untranslated('server detail')));
-    }
+  const bad: string[] = [...(await untranslated('tool'))];
+  for (const view of ['servers', 'tools', 'chat', 'activity', 'add', 'import'] as const) {
+    await openView(panel, view);
+    bad.push(...(await untranslated(view)));
   }
-  if (tabs === 0 && (await panel.evaluate(OPEN_FIRST_ROW))) {
-    await new Promise((r) => setTimeout(r, 300));
-    bad.push(...(await untranslated('server detail')));
+  for (const id of [demo, guard, down, off]) {
+    await openServer(panel, id);
+    bad.push(...(await untranslated(`detail of ${id}`)));
   }
   assert.deepEqual([...new Set(bad)], [], `English left in the zh_CN panel:\n${[...new Set(bad)].join('\n')}`);
 });

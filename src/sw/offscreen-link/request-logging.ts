@@ -7,6 +7,7 @@
  * Credentials are never logged: the connect request is logged without its headers and
  * `offscreen:set-authorization` without its value. Logging never fails a request.
  */
+import type { Wording } from '../../protocol/wording.js';
 import type { OffscreenEvent, OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
 import type { RequestLogEntry } from '../../storage/request-log.js';
 
@@ -69,7 +70,8 @@ export function withRequestLogging(
     } catch (e) {
       const status = typeof (e as { httpStatus?: unknown }).httpStatus === 'number' ? (e as { httpStatus: number }).httpStatus : 'error';
       const error = e instanceof Error ? e.message : String(e);
-      record(() => ({ status, responseBytes: 0, error }));
+      const errorWording = (e as { wording?: Wording }).wording;
+      record(() => ({ status, responseBytes: 0, error, ...(errorWording ? { errorWording } : {}) }));
       throw e;
     }
   }

@@ -13,7 +13,7 @@ import {
   type OffscreenValue,
 } from '../../protocol/offscreen.js';
 import { RemoteError } from '../../protocol/result.js';
-import { say } from '../../protocol/wording.js';
+import { say, type Said } from '../../protocol/wording.js';
 
 export interface PortLike {
   postMessage(message: unknown): void;
@@ -69,7 +69,7 @@ export class McpWorkerClient {
     if (port === this.#port) return port;
     // A new port means the old document was replaced without our seeing its onDisconnect
     // (it never fires on the end that disconnected): its requests can no longer be answered.
-    if (this.#port) this.#failAll('The MCP host document was replaced; the request did not complete.');
+    if (this.#port) this.#failAll(say('reasonHostReplaced'));
     this.#port = port;
     port.onMessage.addListener((message) => {
       if (this.#port === port) this.#receive(message);
@@ -77,15 +77,15 @@ export class McpWorkerClient {
     port.onDisconnect.addListener(() => {
       if (this.#port !== port) return;
       this.#port = undefined;
-      this.#failAll('The MCP host document was closed; the request did not complete.');
+      this.#failAll(say('reasonHostClosedMidRequest'));
     });
     return port;
   }
 
-  #failAll(message: string) {
+  #failAll({ message, wording }: Required<Said>) {
     const pending = [...this.#pending.values()];
     this.#pending.clear();
-    for (const p of pending) p.reject(new RemoteError({ code: 'offscreen-lost', message }));
+    for (const p of pending) p.reject(new RemoteError({ code: 'offscreen-lost', message, wording }));
   }
 
   #receive(message: unknown) {

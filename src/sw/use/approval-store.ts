@@ -54,19 +54,45 @@ export class ApprovalStore {
   /** Writes are serialized so two grants given in quick succession cannot overwrite each other. */
   #tail: Promise<unknown> = Promise.resolve();
   readonly #listeners = new Set<() => void>();
+  /**
+   * The grants as last read or written. An agent call with an "always" grant asks on every call,
+   * and a storage read costs it ~3 ms; {@link forget} drops the copy when the stored value changes
+   * from anywhere else. `#generation` keeps a read that raced a `forget` from caching old data.
+   */
+  #cache: Record<string, ApprovalGrant> | undefined;
+  #generation = 0;
+  /** Schema hashes by schema object: catalog items are never mutated, only replaced. */
+  readonly #hashes = new WeakMap<object, string>();
 
   constructor(
     private readonly area: StorageAreaLike,
     private readonly now: () => number = Date.now,
   ) {}
 
-  async #read(): Promise<Record<string, ApprovalGrant>> {
+  /** The grants; callers must not mutate the object (it may be the cached one). */
+  async #read(): Promise<Readonly<Record<string, ApprovalGrant>>> {
+    if (this.#cache) return this.#cache;
+    const generation = this.#generation;
     const raw = (await this.area.get(APPROVALS_KEY))[APPROVALS_KEY];
     const out: Record<string, ApprovalGrant> = {};
     if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
       for (const [k, v] of Object.entries(raw)) if (isGrant(v)) out[k] = v;
     }
+    if (generation === this.#generation) this.#cache = out;
     return out;
+  }
+
+  /** The stored grants changed (or may have): the next read goes to storage. */
+  forget(): void {
+    this.#cache = undefined;
+    this.#generation++;
+  }
+
+  #hashOf(inputSchema: unknown): string {
+    if (!inputSchema || typeof inputSchema !== 'object') return schemaHash(inputSchema);
+    let hash = this.#hashes.get(inputSchema);
+    if (hash === undefined) this.#hashes.set(inputSchema, (hash = schemaHash(inputSchema)));
+    return hash;
   }
 
   /** Called after every write that changed the grants (the Activity view lists them). */
@@ -77,9 +103,12 @@ export class ApprovalStore {
 
   #mutate(change: (grants: Record<string, ApprovalGrant>) => boolean): Promise<boolean> {
     const run = this.#tail.then(async () => {
-      const grants = await this.#read();
+      const grants = { ...(await this.#read()) };
       if (!change(grants)) return false;
+      this.forget();
+      const generation = this.#generation;
       await this.area.set({ [APPROVALS_KEY]: grants });
+      if (generation === this.#generation) this.#cache = grants;
       for (const l of this.#listeners) l();
       return true;
     });
@@ -90,7 +119,7 @@ export class ApprovalStore {
   /** Remembers "always allow" for this tool as it is now (URL and schema). */
   async grant(serverId: string, tool: string, url: string, inputSchema: unknown): Promise<void> {
     await this.#mutate((grants) => {
-      grants[keyOf(serverId, tool)] = { url, schemaHash: schemaHash(inputSchema), grantedAt: this.now() };
+      grants[keyOf(serverId, tool)] = { url, schemaHash: this.#hashOf(inputSchema), grantedAt: this.now() };
       return true;
     });
   }
@@ -103,7 +132,7 @@ export class ApprovalStore {
     await this.#tail;
     const grant = (await this.#read())[keyOf(serverId, tool)];
     if (!grant) return false;
-    if (grant.url === url && grant.schemaHash === schemaHash(inputSchema)) return true;
+    if (grant.url === url && grant.schemaHash === this.#hashOf(inputSchema)) return true;
     await this.revoke(serverId, tool);
     return false;
   }

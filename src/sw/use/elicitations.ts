@@ -56,6 +56,12 @@ export interface ElicitationDeps {
 
 export class Elicitations {
   readonly #ready: Promise<void>;
+  /**
+   * Calls a question was stored for by this worker instance. Start-up fails every question left
+   * pending by an earlier instance, so only these can still be open when a call ends; the others
+   * skip the store read (~0.4 ms of IndexedDB per call).
+   */
+  readonly #asked = new Set<string>();
 
   constructor(private readonly deps: ElicitationDeps) {
     this.#ready = deps.store
@@ -116,6 +122,7 @@ export class Elicitations {
         .catch(() => undefined);
       return;
     }
+    if (event.operationId) this.#asked.add(event.operationId);
     const call = event.operationId ? this.deps.callOf(event.operationId) : undefined;
     const request: StoredRequest = { message: event.message, requestedSchema: event.requestedSchema, ...(call ? { call } : {}) };
     await this.deps.store.put({
@@ -130,6 +137,7 @@ export class Elicitations {
 
   /** A tool call ended: a question of it still open can no longer be answered. */
   async callEnded(operationId: string) {
+    if (!this.#asked.delete(operationId)) return;
     await this.#ready;
     const open = (await this.deps.store.listPending()).filter((i) => i.operationId === operationId);
     if (!open.length) return;

@@ -114,16 +114,38 @@ export class AgentToolRegistry {
   readonly #listeners = new Set<(tools: AgentTool[]) => void>();
   #signature = '';
   #unsubscribe: (() => void) | undefined;
+  /**
+   * The name map as of the last catalog change: building it walks every server's view and every
+   * tool, which an agent call would otherwise pay twice. Dropped on every change the manager
+   * announces; the manager checks the tool again when the call is made.
+   */
+  #cache: Map<string, Entry> | undefined;
+  #watching = false;
 
   constructor(private readonly deps: RegistryDeps) {}
 
   #entries(): Map<string, Entry> {
+    if (!this.#watching) {
+      this.#watching = true;
+      this.deps.onChange(() => (this.#cache = undefined));
+    }
+    return (this.#cache ??= this.#build());
+  }
+
+  #build(): Map<string, Entry> {
     const servers = this.deps.views().filter((s) => s.enabled && (s.status === 'ready' || isKnownWhileNotReady(s)));
     const names = buildToolNameMap(servers.map((s) => ({ serverId: s.id, tools: s.tools.map((t) => t.name), disabled: s.disabledTools })));
     const out = new Map<string, Entry>();
+    const byId = new Map<string, { server: ServerView; tools: Map<string, Tool> }>();
+    for (const server of servers) {
+      const tools = new Map<string, Tool>();
+      // The first of two tools with one name wins, as in buildToolNameMap.
+      for (const t of server.tools) if (!tools.has(t.name)) tools.set(t.name, t);
+      byId.set(server.id, { server, tools });
+    }
     for (const [name, ref] of [...names].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      const server = servers.find((s) => s.id === ref.serverId)!;
-      const raw = server.tools.find((t) => t.name === ref.toolName)!;
+      const { server, tools } = byId.get(ref.serverId)!;
+      const raw = tools.get(ref.toolName)!;
       out.set(name, {
         server,
         raw,
@@ -151,7 +173,8 @@ export class AgentToolRegistry {
   }
 
   #current(): AgentTool[] {
-    return [...this.#entries().values()].map((e) => e.tool);
+    // Copies: an engine that edits what it was given cannot change the cached entries.
+    return [...this.#entries().values()].map((e) => ({ ...e.tool }));
   }
 
   /** Listener gets the new list; it fires only when names or schemas actually changed. */

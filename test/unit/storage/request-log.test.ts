@@ -68,6 +68,21 @@ test('bodies and errors are redacted before they are stored', async () => {
   assert.equal(stored!.response, `access_token=${REDACTED}&refresh_token=${REDACTED}&state=s`);
 });
 
+test("an error's wording is kept for the panel's language, its parameters redacted like the text", async () => {
+  await appendRequestLog(
+    'a',
+    entry(1, {
+      status: 'error',
+      error: 'Could not reach https://x.example/?access_token=SECRET-AT',
+      errorWording: { code: 'reasonUnreachable', params: { origin: 'https://x.example/?access_token=SECRET-AT' } },
+    }),
+  );
+  const [stored] = await readRequestLog('a');
+  assert.ok(!JSON.stringify(stored).includes('SECRET'), JSON.stringify(stored));
+  assert.equal(stored!.errorWording?.code, 'reasonUnreachable');
+  assert.match(stored!.errorWording?.params?.['origin'] ?? '', /^https:\/\/x\.example\//);
+});
+
 test('large bodies are truncated to a bounded preview', async () => {
   await appendRequestLog('a', entry(1, { response: { text: 'x'.repeat(100_000) } }));
   const [stored] = await readRequestLog('a');

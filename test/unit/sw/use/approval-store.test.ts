@@ -23,6 +23,22 @@ test('an "always" grant persists in chrome.storage.local and survives a new stor
   assert.equal(await fresh.isAlwaysAllowed('b', 'echo', URL_A, schema), false, 'per server');
 });
 
+test('grants are read from storage once, and again after a write from elsewhere (forget)', async () => {
+  const area = memoryArea();
+  let reads = 0;
+  const counting = { get: (k: string) => (reads++, area.get(k)), set: (items: Record<string, unknown>) => area.set(items) };
+  const store = new ApprovalStore(counting);
+  await store.grant('a', 'echo', URL_A, schema);
+  reads = 0;
+  for (let i = 0; i < 3; i++) assert.equal(await store.isAlwaysAllowed('a', 'echo', URL_A, schema), true);
+  assert.equal(reads, 0, 'an "always" call does not read storage each time');
+  // Another context revokes it (the Activity view, a test): storage.onChanged → forget().
+  await area.set({ [APPROVALS_KEY]: {} });
+  store.forget();
+  assert.equal(await store.isAlwaysAllowed('a', 'echo', URL_A, schema), false);
+  assert.equal(reads, 1);
+});
+
 test('a changed input schema clears the grant, and it does not come back with the old schema', async () => {
   const store = new ApprovalStore(memoryArea());
   await store.grant('a', 'echo', URL_A, schema);
