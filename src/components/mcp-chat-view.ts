@@ -25,7 +25,7 @@ const css = sheet(`
 :host { display: grid; grid-template-columns: minmax(0, 1fr); gap: var(--space-2); }
 .approvals:empty, .status:empty { display: none; }
 .waiting-elsewhere { margin: 0; color: var(--fg-muted); }
-header { display: grid; gap: 2px; }
+header { display: grid; grid-template-columns: minmax(0, 1fr); gap: 2px; }
 .title-row { display: flex; gap: var(--space-2); align-items: center; }
 h2 { flex: 1; min-width: 0; margin: 0; font-size: 1em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .model { color: var(--fg-muted); font-size: 0.9em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
