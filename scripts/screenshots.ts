@@ -14,6 +14,7 @@ import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, until, waitFor } from '../test/support/browser.js';
 import { startDemoServer } from '../test/support/demo-server.js';
 import { startProviderServer } from '../test/support/provider-server.js';
+import { startAppServer } from '../test/support/app-servers.js';
 import { openServer, openTool, openView, row } from '../test/support/panel-views.js';
 
 const OUT = 'test-output/screenshots/views';
@@ -88,7 +89,7 @@ async function shootChat(panel: Page, locale: string, written: string[]) {
       'the answer',
       async () => (await panel.$$eval(`${CHAT}li.assistant`, (els) => els.at(-1)?.textContent ?? '')).includes('ok') || undefined,
     );
-    await panel.$eval(`${CHAT}details.step`, (d) => ((d).open = true));
+    await panel.$eval(`${CHAT}details.step`, (d) => (d.open = true));
     await shootAll(panel, `${locale}-11-chat-conversation`, written);
     provider.script({ kind: 'status', status: 429, headers: { 'retry-after': '20' }, body: { error: { message: 'Rate limit reached' } } });
     await ask('And the one before?');
@@ -101,7 +102,7 @@ async function shootChat(panel: Page, locale: string, written: string[]) {
       await until('the answer', async () => (await panel.$$eval(`${CHAT}li.assistant`, (els) => els.length)) > 0 || undefined);
     }
     // The history is a native select: its open list cannot be captured, so it is shown as a list box.
-    await panel.$eval(`${CHAT}select.history`, (s) => (s).setAttribute('size', '4'));
+    await panel.$eval(`${CHAT}select.history`, (s) => s.setAttribute('size', '4'));
     await shootAll(panel, `${locale}-13-chat-history`, written);
   } finally {
     await provider.close();
@@ -111,6 +112,7 @@ async function shootChat(panel: Page, locale: string, written: string[]) {
 async function shoot(locale: 'en' | 'zh_CN'): Promise<string[]> {
   const good = await startDemoServer({ name: 'demo' });
   good.addTool('confluence_search_pages_by_label_space_and_last_modified_date');
+  const [basic, budget] = await Promise.all([startAppServer('basic-vanillajs'), startAppServer('budget-allocator')]);
   const ext = await launchExtension({ locale });
   const written: string[] = [];
   try {
@@ -171,11 +173,39 @@ async function shoot(locale: 'en' | 'zh_CN'): Promise<string[]> {
       await new Promise((r) => setTimeout(r, 100));
       await shootAll(panel, `${locale}-09-state-${id}`, written);
     }
+    // MCP App views (issue 18): a published example's view under its result, the approval its
+    // call back asks for, and a chart view inline and filling the panel.
+    await addServerInPanel(panel, { name: 'Basic', url: basic.url });
+    await addServerInPanel(panel, { name: 'Budget', url: budget.url });
+    for (const id of ['basic', 'budget']) await waitFor(panel, `${row(id)} >>> mcp-status-badge[status="ready"]`, 20_000);
+    const app = 'mcp-tool-runner >>> mcp-result-view >>> mcp-app-view:not([hidden])';
+    await openTool(panel, 'basic', 'get-time');
+    await panel.click('mcp-tool-runner >>> button[type="submit"]');
+    await waitFor(panel, `${app} >>> iframe`, 20_000);
+    const frame = await until('the view', async () => panel.frames().find((f) => f.url() === 'about:srcdoc'));
+    await until('the time in the view', async () =>
+      /^\d{4}-/.test(await frame.$eval('#server-time', (e) => e.textContent ?? '').catch(() => '')),
+    );
+    await shootAll(panel, `${locale}-10-app-view`, written);
+    await frame.click('#get-time-btn');
+    await waitFor(panel, 'mcp-approval-card >>> button[data-decision="once"]', 20_000);
+    await shootAll(panel, `${locale}-10-app-approval`, written);
+    await panel.click('mcp-approval-card >>> button[data-decision="deny"]');
+    await openTool(panel, 'budget', 'get-budget-data');
+    await panel.click('mcp-tool-runner >>> button[type="submit"]');
+    await waitFor(panel, `${app} >>> iframe`, 20_000);
+    await new Promise((r) => setTimeout(r, 2000));
+    await shootAll(panel, `${locale}-11-app-chart`, written);
+    await panel.click(`${app} >>> button.fullscreen`);
+    await new Promise((r) => setTimeout(r, 1000));
+    await shootAll(panel, `${locale}-11-app-chart-full`, written);
     await shootChat(panel, locale, written);
     if (ext.errors.length) console.warn(`console errors (${locale}):\n  ${ext.errors.join('\n  ')}`);
   } finally {
     await ext.close();
     await good.close();
+    await basic.close();
+    await budget.close();
   }
   return written;
 }

@@ -8,6 +8,7 @@
  * with Send/Stop. Without a provider: one sentence on how to add one and the settings form.
  * It renders what it is given and asks through {@link ChatActionEvent}s; it talks to nobody.
  */
+import { toolUi } from '../protocol/mcp-apps.js';
 import { ElementBase } from './element-base.js';
 import { el, sheet } from './dom.js';
 import { t } from './i18n.js';
@@ -166,6 +167,14 @@ export class McpChatViewElement extends ElementBase {
     if (entry?.kind === 'assistant') entry.text = text;
     const node = this.#streaming.get(entryId);
     if (node) node.replaceChildren(...renderMarkdown(text));
+  }
+
+  /**
+   * Text an MCP App view asked to send (`ui/message`): it becomes the composer's draft, which
+   * the user reads and sends, or not; a view never talks to the model by itself.
+   */
+  draftMessage(text: string) {
+    this.#composer.text = text;
   }
 
   addBlock(block: ContextBlockView) {
@@ -338,7 +347,9 @@ export class McpChatViewElement extends ElementBase {
   #renderTools() {
     const tools = this.#servers
       .filter((s) => s.enabled && s.status === 'ready')
-      .flatMap((s) => s.tools.filter((tool) => !s.disabledTools.includes(tool.name)).map((tool) => ({ server: s, tool })));
+      .flatMap((s) =>
+        s.tools.filter((tool) => !s.disabledTools.includes(tool.name) && toolUi(tool).model).map((tool) => ({ server: s, tool })),
+      );
     const on = tools.filter(({ server, tool }) => !this.#disabledTools.has(toolKey(server.id, tool.name))).length;
     const open = this.#tools.open;
     this.#tools.replaceChildren(

@@ -112,6 +112,11 @@ export class McpComposerElement extends ElementBase {
     return this.#text.value;
   }
 
+  /** Replaces the typed text (a draft someone else wrote: an MCP App view's message). */
+  set text(value: string) {
+    this.#text.value = value;
+  }
+
   /** Empties the text and the attached blocks (after a send). */
   clear() {
     this.#text.value = '';

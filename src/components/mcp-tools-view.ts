@@ -2,6 +2,7 @@
  * The Tools view (docs/ui.md): every enabled tool of every ready server, grouped by server, with
  * one search over all of them. A row opens the tool's view. Server strings are text (SPEC K5).
  */
+import { toolUi } from '../protocol/mcp-apps.js';
 import { ElementBase } from './element-base.js';
 import type { ServerView } from '../protocol/panel.js';
 import { el, sheet } from './dom.js';
@@ -62,7 +63,8 @@ export class McpToolsViewElement extends ElementBase {
     const groups: HTMLElement[] = [];
     for (const s of this.#servers) {
       if (s.status !== 'ready' || !s.enabled) continue;
-      const tools = s.tools.filter((tool) => !s.disabledTools.includes(tool.name));
+      // A tool only its own view may call (MCP Apps `visibility: ["app"]`) is not offered to run.
+      const tools = s.tools.filter((tool) => !s.disabledTools.includes(tool.name) && toolUi(tool).model);
       total += tools.length;
       const shown = tools.filter((tool) => matches(searchText(tool), terms));
       if (!shown.length) continue;

@@ -7,6 +7,7 @@ import { t } from '../components/i18n.js';
 import { darkTokenDeclarations, tokenDeclarations } from '../components/tokens.js';
 import { createCall } from './call.js';
 import { setUpUsePanel } from './use-servers.js';
+import { setUpAppHost } from './app-host.js';
 import { setUpManagePanel } from './manage-panel.js';
 import { setUpStepUp } from './step-up.js';
 import { setUpServerActions } from './server-actions.js';
@@ -26,6 +27,7 @@ document.title = t('panelTitle');
 const $ = <K extends keyof HTMLElementTagNameMap>(tag: K) => document.querySelector(tag)!;
 const runner = $('mcp-tool-runner');
 const shell = setUpShell({ runner });
+setUpAppHost();
 const onUsePush = setUpUsePanel({
   runner,
   approvals: document.querySelector<HTMLElement>('#approvals')!,

@@ -6,6 +6,7 @@
  * memory can vanish at any time.
  */
 import { OFFSCREEN_PORT } from '../protocol/offscreen.js';
+import { APP_SANDBOX_PAGE } from '../protocol/mcp-apps.js';
 import { PANEL_PORT, PANEL_RECONNECT, type PanelState } from '../protocol/panel.js';
 import { say } from '../protocol/wording.js';
 import type { ActivityPanelPush } from '../protocol/panel-activity.js';
@@ -124,17 +125,21 @@ const request = withOAuthRetry({
   configOf,
   authConfigOf,
 });
-const manager = new McpManager({
-  request,
-  hasHostPermission: (url) => chrome.permissions.contains({ origins: [originPattern(url)] }),
-  headersFor: (config) => headersWithOAuth(authManager, config, headersFor),
-  newId,
-  saveAttempts: (attempts) => void chrome.storage.session.set({ [ATTEMPTS_KEY]: attempts }).catch(() => undefined),
-  saveIncludeTools: (serverId, toolNames) =>
-    void configStore
-      .update((servers) => servers.map((s) => (s.id === serverId ? settleIncludeTools(s, toolNames) : s)))
-      .catch((e) => console.warn('[sw] the imported tool selection could not be saved', e)),
-});
+const manager = new McpManager(
+  {
+    request,
+    hasHostPermission: (url) => chrome.permissions.contains({ origins: [originPattern(url)] }),
+    headersFor: (config) => headersWithOAuth(authManager, config, headersFor),
+    newId,
+    saveAttempts: (attempts) => void chrome.storage.session.set({ [ATTEMPTS_KEY]: attempts }).catch(() => undefined),
+    saveIncludeTools: (serverId, toolNames) =>
+      void configStore
+        .update((servers) => servers.map((s) => (s.id === serverId ? settleIncludeTools(s, toolNames) : s)))
+        .catch((e) => console.warn('[sw] the imported tool selection could not be saved', e)),
+  },
+  // Views are hosted only when the build carries the sandbox page they render in.
+  { appViews: chrome.runtime.getManifest().sandbox?.pages.includes(APP_SANDBOX_PAGE) === true },
+);
 const stepUps = new StepUpTracker({ auth: authManager, configOf, authConfigOf, handOver: request.handTokenToLiveSessions });
 
 let configErrors: InvalidEntry[] = [];
