@@ -607,6 +607,9 @@ export const en = {
   chatProviderKind: { message: 'Provider' },
   chatKindOpenai: { message: 'OpenAI-compatible' },
   chatKindAnthropic: { message: 'Anthropic' },
+  // Chat: Chrome's built-in model (Prompt API)
+  chatKindBuiltin: { message: 'Chrome’s built-in model' },
+  chatNoticeNoTools: { message: 'Chrome’s built-in model cannot use tools: it answers from this conversation only.' },
   chatBaseUrl: { message: 'Base URL' },
   chatModel: { message: 'Model' },
   chatApiKey: { message: 'API key' },
@@ -633,6 +636,10 @@ export const en = {
     message: "Interrupted: the extension's background worker stopped during this answer. Nothing more was sent; ask again to go on.",
   },
   chatNoticeStepLimit: { message: 'Stopped at the step limit. Ask again to go on.' },
+  // Chat: approvals of another chat's run (issue 17)
+  chatOtherWaiting: { message: 'The chat “$TITLE$” waits for your approval.', placeholders: { title: { content: '$1' } } },
+  chatOpenWaiting: { message: 'Open it' },
+  chatUsage: { message: '↑ $IN$ · ↓ $OUT$ tokens', placeholders: { in: { content: '$1' }, out: { content: '$2' } } },
   chatCopy: { message: 'Copy' },
   chatCopied: { message: 'Copied' },
   chatImage: { message: '[image: $ALT$ — not loaded]', placeholders: { alt: { content: '$1' } } },

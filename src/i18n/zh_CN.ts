@@ -542,6 +542,9 @@ export const zh_CN: Catalog = {
   chatProviderKind: { message: '提供方' },
   chatKindOpenai: { message: '兼容 OpenAI' },
   chatKindAnthropic: { message: 'Anthropic' },
+  // Chat: Chrome's built-in model (Prompt API)
+  chatKindBuiltin: { message: 'Chrome 内置模型' },
+  chatNoticeNoTools: { message: 'Chrome 内置模型无法使用工具：它只根据本次对话作答。' },
   chatBaseUrl: { message: '基础 URL' },
   chatModel: { message: '模型' },
   chatApiKey: { message: 'API 密钥' },
@@ -566,6 +569,10 @@ export const zh_CN: Catalog = {
   chatNoticeStopped: { message: '已停止。' },
   chatNoticeInterrupted: { message: '已中断：回答期间扩展的后台进程停止了。之后没有再发送任何内容；请再次提问以继续。' },
   chatNoticeStepLimit: { message: '已达到步数上限而停止。请再次提问以继续。' },
+  // Chat: approvals of another chat's run (issue 17)
+  chatOtherWaiting: { message: '对话“$TITLE$”正在等待你的批准。', placeholders: { title: { content: '$1' } } },
+  chatOpenWaiting: { message: '打开' },
+  chatUsage: { message: '↑ $IN$ · ↓ $OUT$ 个词元', placeholders: { in: { content: '$1' }, out: { content: '$2' } } },
   chatCopy: { message: '复制' },
   chatCopied: { message: '已复制' },
   chatImage: { message: '[图片：$ALT$ — 未加载]', placeholders: { alt: { content: '$1' } } },

@@ -39,8 +39,9 @@ import { APPROVALS_KEY, ApprovalStore } from './use/approval-store.js';
 import type { AgentToolRegistry } from './use/tool-registry.js';
 import { setUpUseServers } from './use/use-servers.js';
 import { setUpChat } from './chat/chat-service.js';
+import { languageModelOf } from './chat/providers/builtin.js';
 import { ChatStore } from '../storage/chat-store.js';
-import { ProviderSettingsStore } from '../storage/provider-settings.js';
+import { PROVIDER_KEY, ProviderSettingsStore } from '../storage/provider-settings.js';
 
 const newId = () => crypto.randomUUID().replace(/-/g, '');
 /** storage.session key: start (epoch ms) of each connect attempt in progress, read by the next worker instance. */
@@ -236,7 +237,13 @@ const chat = setUpChat({
   providers: new ProviderSettingsStore(chromeArea(chrome.storage.local)),
   registry: use.registry,
   fetch: outgoingFetch,
+  languageModel: () => languageModelOf(),
   hasHostPermission: (url) => chrome.permissions.contains({ origins: [originPattern(url)] }),
+  onSettingsChange: (listener) => {
+    chrome.storage.onChanged.addListener((changes, area) => area === 'local' && PROVIDER_KEY in changes && listener());
+    chrome.permissions.onAdded.addListener(listener);
+    chrome.permissions.onRemoved.addListener(listener);
+  },
   push: (message) => {
     for (const p of panels) p.postMessage(message);
   },

@@ -54,6 +54,8 @@ export interface AgentToolCallOptions {
   signal?: AbortSignal;
   /** Who asks, shown on the approval card. */
   agentName?: string;
+  /** The caller's run (a chat passes its id): the panel shows the approval card with that run only. */
+  runId?: string;
 }
 
 export interface AgentToolResult {
@@ -229,6 +231,7 @@ export class AgentToolRegistry {
         serverUrl: entry.server.url,
         tool: entry.raw,
         agentName: options.agentName ?? 'Agent',
+        ...(options.runId ? { runId: options.runId } : {}),
         arguments: parsed,
       },
       signal,
