@@ -1,4 +1,4 @@
-// Three independent bundles, one per extension context. No shared chunks: the service worker's
+// Independent bundles, one per extension context (and the MCP App sandbox page's relay). No shared chunks: the service worker's
 // budget (SPEC A3) must be measurable on its own, and it must never contain the SDK.
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -85,4 +85,5 @@ export default [
   bundle('src/sw/main.ts', `${outDir}/sw.js`, true),
   bundle('src/offscreen/main.ts', `${outDir}/offscreen.js`, true),
   bundle('src/panel/main.ts', `${outDir}/panel.js`),
+  bundle('src/sandbox/main.ts', `${outDir}/app-sandbox.js`),
 ];

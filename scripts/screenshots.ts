@@ -5,15 +5,21 @@
  * name, one with a very long name and URL, one that cannot be reached, and one switched off.
  * Views: the server list, each server's detail (every section open), a tool's view, Add, Import,
  * Tools, Chat and Activity; then fixture rows for states hard to reach on demand (connecting for
- * 12 s, needs authorization, stale catalog). Writes PNGs to test-output/screenshots/views/.
+ * 12 s, needs authorization, stale catalog), and the chat's states against a scripted provider
+ * (a tool step waiting for approval, the conversation after it, a provider error, the history).
+ * `--chat` shoots only the chat states. Writes PNGs to test-output/screenshots/views/.
  */
 import { mkdir } from 'node:fs/promises';
 import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, until, waitFor } from '../test/support/browser.js';
 import { startDemoServer } from '../test/support/demo-server.js';
+import { startProviderServer } from '../test/support/provider-server.js';
+import { startAppServer } from '../test/support/app-servers.js';
 import { openServer, openTool, openView, row } from '../test/support/panel-views.js';
 
 const OUT = 'test-output/screenshots/views';
+const onlyChat = process.argv.includes('--chat');
+const CHAT = 'mcp-chat-view >>> ';
 const LONG = 'Atlassian Confluence (work account) — production tenant';
 
 /** Fixture details for states that are hard to reach: shown in the detail view in place of a real server. */
@@ -42,16 +48,83 @@ async function shootAll(panel: Page, name: string, written: string[]) {
 
 async function openSections(panel: Page) {
   for (const section of ['prompts', 'resources', 'settings', 'log'])
-    await panel.$eval(`mcp-server-detail >>> details[data-section="${section}"]`, (d) => ((d).open = true));
+    await panel.$eval(`mcp-server-detail >>> details[data-section="${section}"]`, (d) => (d.open = true));
+}
+
+/** The chat with a provider: a tool step waiting for approval, the answer after it, an error, the history. */
+async function shootChat(panel: Page, locale: string, written: string[]) {
+  const provider = await startProviderServer();
+  try {
+    await openView(panel, 'chat');
+    await panel.type(`${CHAT}input[name="base-url"]`, provider.openAiBase);
+    await panel.type(`${CHAT}input[name="model"]`, 'qwen2.5:7b-instruct');
+    await panel.click(`${CHAT}form.provider button[type="submit"]`);
+    await until('the provider form to close', async () => !(await panel.$(`${CHAT}form.provider`)));
+    const ask = async (text: string) => {
+      await panel.type(`${CHAT}mcp-composer >>> textarea`, text);
+      await panel.keyboard.press('Enter');
+    };
+    provider.script(
+      {
+        kind: 'stream',
+        text: ['I will look that up with the **echo** tool.'],
+        toolCalls: [{ id: 'c1', name: 'mcp__demo__echo', arguments: '{"text":"What changed in the release notes?"}' }],
+        usage: { input: 812, output: 41 },
+      },
+      {
+        kind: 'stream',
+        text: [
+          'The server answered:\n\n',
+          '- **echo:** What changed in the release notes?\n- a link: [release notes](https://example.com/notes)\n\n',
+          '```json\n{ "ok": true }\n```',
+        ],
+        usage: { input: 1024, output: 96 },
+      },
+    );
+    await ask('What changed in the release notes? Use the demo server.');
+    await waitFor(panel, `${CHAT}mcp-approval-card >>> button[data-decision="once"]`);
+    await shootAll(panel, `${locale}-10-chat-approval`, written);
+    await panel.click(`${CHAT}mcp-approval-card >>> button[data-decision="once"]`);
+    await until(
+      'the answer',
+      async () => (await panel.$$eval(`${CHAT}li.assistant`, (els) => els.at(-1)?.textContent ?? '')).includes('ok') || undefined,
+    );
+    await panel.$eval(`${CHAT}details.step`, (d) => (d.open = true));
+    await shootAll(panel, `${locale}-11-chat-conversation`, written);
+    provider.script({ kind: 'status', status: 429, headers: { 'retry-after': '20' }, body: { error: { message: 'Rate limit reached' } } });
+    await ask('And the one before?');
+    await waitFor(panel, `${CHAT}li.provider-error`);
+    await shootAll(panel, `${locale}-12-chat-error`, written);
+    for (const title of ['Summarize the wiki page', 'Plan the next sprint']) {
+      await panel.click(`${CHAT}button.new`);
+      provider.script({ kind: 'stream', text: ['Done.'] });
+      await ask(title);
+      await until('the answer', async () => (await panel.$$eval(`${CHAT}li.assistant`, (els) => els.length)) > 0 || undefined);
+    }
+    // The history is a native select: its open list cannot be captured, so it is shown as a list box.
+    await panel.$eval(`${CHAT}select.history`, (s) => s.setAttribute('size', '4'));
+    await shootAll(panel, `${locale}-13-chat-history`, written);
+  } finally {
+    await provider.close();
+  }
 }
 
 async function shoot(locale: 'en' | 'zh_CN'): Promise<string[]> {
   const good = await startDemoServer({ name: 'demo' });
   good.addTool('confluence_search_pages_by_label_space_and_last_modified_date');
+  const [basic, budget] = await Promise.all([startAppServer('basic-vanillajs'), startAppServer('budget-allocator')]);
   const ext = await launchExtension({ locale });
   const written: string[] = [];
   try {
     const panel = await ext.openPanel();
+    if (onlyChat) {
+      await addServerInPanel(panel, { name: 'Demo', url: good.url });
+      await waitFor(panel, `${row('demo')} >>> mcp-status-badge[status="ready"]`, 20_000);
+      await openView(panel, 'chat');
+      await shootAll(panel, `${locale}-08-chat`, written);
+      await shootChat(panel, locale, written);
+      return written;
+    }
     await shootAll(panel, `${locale}-01-empty`, written);
     await openView(panel, 'add');
     await shootAll(panel, `${locale}-02-add`, written);
@@ -100,10 +173,39 @@ async function shoot(locale: 'en' | 'zh_CN'): Promise<string[]> {
       await new Promise((r) => setTimeout(r, 100));
       await shootAll(panel, `${locale}-09-state-${id}`, written);
     }
+    // MCP App views (issue 18): a published example's view under its result, the approval its
+    // call back asks for, and a chart view inline and filling the panel.
+    await addServerInPanel(panel, { name: 'Basic', url: basic.url });
+    await addServerInPanel(panel, { name: 'Budget', url: budget.url });
+    for (const id of ['basic', 'budget']) await waitFor(panel, `${row(id)} >>> mcp-status-badge[status="ready"]`, 20_000);
+    const app = 'mcp-tool-runner >>> mcp-result-view >>> mcp-app-view:not([hidden])';
+    await openTool(panel, 'basic', 'get-time');
+    await panel.click('mcp-tool-runner >>> button[type="submit"]');
+    await waitFor(panel, `${app} >>> iframe`, 20_000);
+    const frame = await until('the view', async () => panel.frames().find((f) => f.url() === 'about:srcdoc'));
+    await until('the time in the view', async () =>
+      /^\d{4}-/.test(await frame.$eval('#server-time', (e) => e.textContent ?? '').catch(() => '')),
+    );
+    await shootAll(panel, `${locale}-10-app-view`, written);
+    await frame.click('#get-time-btn');
+    await waitFor(panel, 'mcp-approval-card >>> button[data-decision="once"]', 20_000);
+    await shootAll(panel, `${locale}-10-app-approval`, written);
+    await panel.click('mcp-approval-card >>> button[data-decision="deny"]');
+    await openTool(panel, 'budget', 'get-budget-data');
+    await panel.click('mcp-tool-runner >>> button[type="submit"]');
+    await waitFor(panel, `${app} >>> iframe`, 20_000);
+    await new Promise((r) => setTimeout(r, 2000));
+    await shootAll(panel, `${locale}-11-app-chart`, written);
+    await panel.click(`${app} >>> button.fullscreen`);
+    await new Promise((r) => setTimeout(r, 1000));
+    await shootAll(panel, `${locale}-11-app-chart-full`, written);
+    await shootChat(panel, locale, written);
     if (ext.errors.length) console.warn(`console errors (${locale}):\n  ${ext.errors.join('\n  ')}`);
   } finally {
     await ext.close();
     await good.close();
+    await basic.close();
+    await budget.close();
   }
   return written;
 }

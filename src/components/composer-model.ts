@@ -9,9 +9,15 @@ import type { ContextBlockView } from '../protocol/panel-composer.js';
 
 export type Trigger = { kind: '/' | '@'; query: string; start: number; end: number };
 
+/**
+ * One entry of the suggestion list. `label` is what the user reads: the server's title for the
+ * prompt or resource, else its name; `serverName` says where it comes from. Internal server ids
+ * are never shown; they travel only in `serverId`, for the request.
+ */
 export type Suggestion =
   | {
       kind: 'prompt';
+      key: string;
       serverId: string;
       serverName: string;
       name: string;
@@ -19,8 +25,8 @@ export type Suggestion =
       description?: string;
       arguments: Array<{ name: string; description?: string; required?: boolean }>;
     }
-  | { kind: 'resource'; serverId: string; serverName: string; uri: string; label: string; description?: string }
-  | { kind: 'template'; serverId: string; serverName: string; uriTemplate: string; label: string; description?: string };
+  | { kind: 'resource'; key: string; serverId: string; serverName: string; uri: string; label: string; description?: string }
+  | { kind: 'template'; key: string; serverId: string; serverName: string; uriTemplate: string; label: string; description?: string };
 
 const MAX_SUGGESTIONS = 50;
 
@@ -33,60 +39,72 @@ export function triggerAt(text: string, caret: number): Trigger | undefined {
   return { kind: m[2] as '/' | '@', query: m[3]!, start, end: caret };
 }
 
-const has = (hay: string | undefined, q: string) => !!hay && hay.toLowerCase().includes(q);
+/** Every word of the query appears in one of the fields (case-insensitive); `server:prompt` splits at the colon. */
+function matches(query: string, fields: Array<string | undefined>): boolean {
+  const hay = fields.filter(Boolean).join('\n').toLowerCase();
+  return query
+    .toLowerCase()
+    .split(/[\s:]+/)
+    .filter(Boolean)
+    .every((word) => hay.includes(word));
+}
 
-/** Entries of ready servers matching the query (case-insensitive substring), bounded. */
+/**
+ * Entries of ready servers matching the query, by title, name, URI or server name; bounded, and
+ * each entry once (a catalog listing the same prompt or URI twice shows it once).
+ */
 export function suggestionsFor(trigger: Trigger, servers: ServerView[]): Suggestion[] {
-  const q = trigger.query.toLowerCase();
-  const out: Suggestion[] = [];
+  const q = trigger.query;
+  const out = new Map<string, Suggestion>();
+  const add = (s: Suggestion) => {
+    if (!out.has(s.key) && out.size < MAX_SUGGESTIONS) out.set(s.key, s);
+  };
   for (const s of servers) {
     if (s.status !== 'ready') continue;
+    const server = { serverId: s.id, serverName: s.name };
     if (trigger.kind === '/') {
       for (const p of s.prompts) {
-        const label = `${s.id}:${p.name}`;
-        if (has(label, q) || has(p.title, q)) {
-          out.push({
-            kind: 'prompt',
-            serverId: s.id,
-            serverName: s.name,
-            name: p.name,
-            label,
-            ...(p.description ? { description: p.description } : {}),
-            arguments: (p.arguments ?? []).map((a) => ({
-              name: a.name,
-              ...(a.description ? { description: a.description } : {}),
-              ...(a.required ? { required: true } : {}),
-            })),
-          });
-        }
+        if (!matches(q, [p.title, p.name, s.name, s.id])) continue;
+        add({
+          kind: 'prompt',
+          key: `prompt\n${s.id}\n${p.name}`,
+          ...server,
+          name: p.name,
+          label: p.title || p.name,
+          ...(p.description ? { description: p.description } : {}),
+          arguments: (p.arguments ?? []).map((a) => ({
+            name: a.name,
+            ...(a.description ? { description: a.description } : {}),
+            ...(a.required ? { required: true } : {}),
+          })),
+        });
       }
     } else {
       for (const r of s.resources) {
-        if (has(r.name, q) || has(r.uri, q) || has(r.title, q))
-          out.push({
-            kind: 'resource',
-            serverId: s.id,
-            serverName: s.name,
-            uri: r.uri,
-            label: `${r.title ?? r.name} · ${r.uri}`,
-            ...(r.description ? { description: r.description } : {}),
-          });
+        if (!matches(q, [r.title, r.name, r.uri, s.name])) continue;
+        add({
+          kind: 'resource',
+          key: `resource\n${s.id}\n${r.uri}`,
+          ...server,
+          uri: r.uri,
+          label: r.title || r.name,
+          ...(r.description ? { description: r.description } : {}),
+        });
       }
       for (const r of s.resourceTemplates) {
-        if (has(r.name, q) || has(r.uriTemplate, q) || has(r.title, q))
-          out.push({
-            kind: 'template',
-            serverId: s.id,
-            serverName: s.name,
-            uriTemplate: r.uriTemplate,
-            label: `${r.title ?? r.name} · ${r.uriTemplate}`,
-            ...(r.description ? { description: r.description } : {}),
-          });
+        if (!matches(q, [r.title, r.name, r.uriTemplate, s.name])) continue;
+        add({
+          kind: 'template',
+          key: `template\n${s.id}\n${r.uriTemplate}`,
+          ...server,
+          uriTemplate: r.uriTemplate,
+          label: r.title || r.name,
+          ...(r.description ? { description: r.description } : {}),
+        });
       }
     }
-    if (out.length >= MAX_SUGGESTIONS) break;
   }
-  return out.slice(0, MAX_SUGGESTIONS);
+  return [...out.values()];
 }
 
 /** A prompt's arguments as an object schema of strings, for the shared schema form. */

@@ -14,6 +14,7 @@ import { McpElicitationCardElement } from './mcp-elicitation-card.js';
 import { McpComposerElement } from './mcp-composer.js';
 import { McpChatViewElement } from './mcp-chat-view.js';
 import { McpResultViewElement } from './mcp-result-view.js';
+import { McpAppViewElement } from './mcp-app-view.js';
 import { McpServerSettingsElement } from './mcp-server-settings.js';
 import { McpServerDetailElement } from './mcp-server-detail.js';
 import { McpToolsViewElement } from './mcp-tools-view.js';
@@ -24,6 +25,7 @@ export function defineAll(registry = customElements) {
   // Before the elements that create it, so it is upgraded before they set its properties.
   McpSchemaFormElement.define('mcp-schema-form', registry);
   McpResultViewElement.define('mcp-result-view', registry);
+  McpAppViewElement.define('mcp-app-view', registry);
   McpStatusBadgeElement.define('mcp-status-badge', registry);
   McpToolListElement.define('mcp-tool-list', registry);
   McpActivityLogElement.define('mcp-activity-log', registry);
@@ -61,6 +63,7 @@ declare global {
     'mcp-composer': McpComposerElement;
     'mcp-chat-view': McpChatViewElement;
     'mcp-result-view': McpResultViewElement;
+    'mcp-app-view': McpAppViewElement;
     'mcp-server-settings': McpServerSettingsElement;
     'mcp-server-detail': McpServerDetailElement;
     'mcp-tools-view': McpToolsViewElement;

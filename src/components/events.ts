@@ -3,6 +3,8 @@
  * once at the top; `cancelable` where a parent may veto.
  */
 import type { PanelParams } from '../protocol/panel.js';
+import type { AppViewResource } from '../protocol/panel-apps.js';
+import type { CallToolResult } from '../protocol/mcp-shapes.js';
 
 export type ServerAction =
   'connect' | 'disconnect' | 'delete' | 'enable' | 'disable' | 'ping' | 'grant' | 'authorize' | 'forget-auth' | 'edit';
@@ -238,6 +240,36 @@ export class ReadResourceEvent extends Event {
   }
 }
 
+type Outcome<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** What an MCP App view needs from the panel: its HTML, and the requests it may make of its own server. */
+export interface AppViewHost {
+  loadView(serverId: string, tool: string): Promise<Outcome<AppViewResource>>;
+  callTool(
+    serverId: string,
+    viewTool: string,
+    tool: string,
+    args: Record<string, unknown>,
+    operationId: string,
+  ): Promise<Outcome<CallToolResult>>;
+  cancel(serverId: string, operationId: string): void;
+  readResource(serverId: string, uri: string): Promise<Outcome<Record<string, unknown>>>;
+  /** Puts a message from the view into the chat as a draft; absent where there is no chat. */
+  message?(text: string): Promise<boolean>;
+}
+
+/**
+ * An MCP App view asks for its host when it is shown: the panel's wiring sets `host` (a listener
+ * nearer the view could set its own first; the panel's only fills an empty one).
+ */
+export class AppHostRequestEvent extends Event {
+  static readonly type = 'mcp-app-host';
+  host: AppViewHost | undefined;
+  constructor() {
+    super(AppHostRequestEvent.type, { bubbles: true, composed: true });
+  }
+}
+
 /** Where a navigation goes: a top-level view, a server's detail, a tool's view, or back. */
 export type ViewTarget =
   | { view: 'servers' | 'tools' | 'chat' | 'activity' | 'add' | 'import' | 'back' }
@@ -260,6 +292,7 @@ interface PanelEventMap {
   'mcp-interaction-action': InteractionActionEvent;
   'mcp-composer-request': ComposerRequestEvent;
   'mcp-read-resource': ReadResourceEvent;
+  'mcp-app-host': AppHostRequestEvent;
   'mcp-cancel-tool': CancelToolEvent;
   'mcp-approval-decision': ApprovalDecisionEvent;
   'mcp-approval-dismiss': ApprovalDismissEvent;

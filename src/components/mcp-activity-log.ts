@@ -18,7 +18,9 @@ import { RefreshWhenShown } from './refresh-when-shown.js';
 
 const css = sheet(`
 .bar { display: flex; gap: var(--space-2); align-items: center; margin: var(--space-2) 0; }
-.bar input { flex: 1 1 auto; min-width: 0; }
+.bar { flex-wrap: wrap; }
+.bar input { flex: 1 1 10em; min-width: 0; }
+.bar button { white-space: nowrap; }
 .status { margin: var(--space-1) 0; min-height: 1em; }
 ol { list-style: none; margin: 0; padding: 0; }
 li { border-top: 1px solid var(--border); }
@@ -40,6 +42,13 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 16em; overflow
 
 /** Rows rendered at most; a search narrows the rest. */
 const MAX_ROWS = 300;
+
+/** "OK" or "Failed", with the HTTP status when there is one (`ok`/`error` add nothing to the words). */
+function outcomeText(row: ActivityRow): string {
+  const http = /^\d+$/.test(row.status);
+  if (row.outcome === 'ok') return http ? t('activityOkHttp', row.status) : t('activityOk');
+  return http ? t('activityFailedHttp', row.status) : t('activityFailed');
+}
 
 export class McpActivityLogElement extends ElementBase {
   static readonly observedAttributes = ['server-id'];
@@ -151,7 +160,7 @@ export class McpActivityLogElement extends ElementBase {
         el('span', { class: 'sr' }, direction),
         row.oauth ? el('span', { class: 'tag' }, t('activityOAuth')) : null,
         withServer ? el('span', { class: 'server', title: e.serverName }, e.serverName) : null,
-        el('span', { class: 'outcome' }, row.outcome === 'ok' ? t('activityOk', row.status) : t('activityFailed', row.status)),
+        el('span', { class: 'outcome' }, outcomeText(row)),
         el(
           'time',
           { datetime: time.toISOString() },

@@ -8,6 +8,7 @@
  * with Send/Stop. Without a provider: one sentence on how to add one and the settings form.
  * It renders what it is given and asks through {@link ChatActionEvent}s; it talks to nobody.
  */
+import { toolUi } from '../protocol/mcp-apps.js';
 import { ElementBase } from './element-base.js';
 import { el, sheet } from './dom.js';
 import { t } from './i18n.js';
@@ -22,10 +23,12 @@ import type { MessageKey } from '../i18n/en.js';
 import { chatAsMarkdown } from './chat-export.js';
 
 const css = sheet(`
-:host { display: grid; gap: var(--space-2); }
-header { display: grid; gap: 2px; }
+:host { display: grid; grid-template-columns: minmax(0, 1fr); gap: var(--space-2); }
+.approvals:empty, .status:empty { display: none; }
+.waiting-elsewhere { margin: 0; color: var(--fg-muted); }
+header { display: grid; grid-template-columns: minmax(0, 1fr); gap: 2px; }
 .title-row { display: flex; gap: var(--space-2); align-items: center; }
-h2 { flex: 1; margin: 0; font-size: 1em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+h2 { flex: 1; min-width: 0; margin: 0; font-size: 1em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .model { color: var(--fg-muted); font-size: 0.9em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .actions { display: flex; flex-wrap: wrap; gap: 4px; }
 .actions select { max-width: 12em; }
@@ -64,7 +67,9 @@ const NOTICE: Record<string, MessageKey> = {
   stopped: 'chatNoticeStopped',
   interrupted: 'chatNoticeInterrupted',
   'step-limit': 'chatNoticeStepLimit',
+  'no-tools': 'chatNoticeNoTools',
 };
+const KIND: Record<string, MessageKey> = { openai: 'chatKindOpenai', anthropic: 'chatKindAnthropic', builtin: 'chatKindBuiltin' };
 
 const toolKey = (serverId: string, tool: string) => `${serverId}:${tool}`;
 
@@ -74,10 +79,12 @@ export class McpChatViewElement extends ElementBase {
   #chats: ChatSummary[] = [];
   #servers: ServerView[] = [];
   #approvals: ApprovalView[] = [];
+  #waitingChats: string[] = [];
   #disabledTools = new Set<string>();
   #showSettings = false;
   /** What the tools checklist last showed, to skip rebuilding it when nothing changed. */
   #toolsShape = '';
+  #builtinAvailable = false;
   readonly #header = el('header');
   readonly #settings = el('div', { class: 'settings' });
   readonly #tools = el('details', { class: 'tools' });
@@ -121,6 +128,11 @@ export class McpChatViewElement extends ElementBase {
     this.#provider = value;
     this.requestUpdate();
   }
+  /** Chrome's built-in model can be chosen (the worker detected it). */
+  set builtinAvailable(value: boolean) {
+    this.#builtinAvailable = value;
+    this.requestUpdate();
+  }
   set chat(value: ChatView | undefined) {
     const changedChat = value?.id !== this.#chat?.id;
     this.#chat = value;
@@ -139,9 +151,14 @@ export class McpChatViewElement extends ElementBase {
     this.#composer.servers = value;
     this.requestUpdate();
   }
-  /** This chat's approval cards (agent "Chat"), shown inline after its steps. */
+  /** This chat's approval cards (matched by its run), shown inline after its steps. */
   set approvals(value: ApprovalView[]) {
     this.#approvals = value;
+    this.#renderApprovals();
+  }
+  /** Other chats whose runs wait for an approval: each gets a line that opens it. */
+  set waitingChats(value: string[]) {
+    this.#waitingChats = value;
     this.#renderApprovals();
   }
 
@@ -152,6 +169,14 @@ export class McpChatViewElement extends ElementBase {
     if (entry?.kind === 'assistant') entry.text = text;
     const node = this.#streaming.get(entryId);
     if (node) node.text = text;
+  }
+
+  /**
+   * Text an MCP App view asked to send (`ui/message`): it becomes the composer's draft, which
+   * the user reads and sends, or not; a view never talks to the model by itself.
+   */
+  draftMessage(text: string) {
+    this.#composer.text = text;
   }
 
   addBlock(block: ContextBlockView) {
@@ -197,12 +222,14 @@ export class McpChatViewElement extends ElementBase {
     title.title = chat?.title || t('chatUntitled');
     const p =
       chat?.provider ??
-      (this.#provider ? { kind: this.#provider.kind, model: this.#provider.model, host: new URL(this.#provider.baseUrl).host } : undefined);
-    const model = el(
-      'p',
-      { class: 'model' },
-      p ? `${p.model} · ${p.kind === 'anthropic' ? t('chatKindAnthropic') : t('chatKindOpenai')} · ${p.host}` : '',
-    );
+      (this.#provider
+        ? {
+            kind: this.#provider.kind,
+            model: this.#provider.model,
+            host: this.#provider.baseUrl ? new URL(this.#provider.baseUrl).host : '',
+          }
+        : undefined);
+    const model = el('p', { class: 'model' }, p ? [p.model, t(KIND[p.kind]!), p.host].filter(Boolean).join(' · ') : '');
     const button = (label: string, cls: string, onClick: () => void, disabled = false) => {
       const b = el('button', { type: 'button', class: cls, 'data-role': 'quiet', disabled }, label);
       b.addEventListener('click', onClick);
@@ -269,6 +296,8 @@ export class McpChatViewElement extends ElementBase {
       { name: 'kind' },
       el('option', { value: 'openai' }, t('chatKindOpenai')),
       el('option', { value: 'anthropic' }, t('chatKindAnthropic')),
+      // Offered only where the worker found Chrome's model (Prompt API): no URL, key or tools.
+      this.#builtinAvailable || p?.kind === 'builtin' ? el('option', { value: 'builtin' }, t('chatKindBuiltin')) : null,
     );
     kind.value = p?.kind ?? 'openai';
     const baseUrl = el('input', { name: 'base-url', type: 'url', required: true, placeholder: 'http://127.0.0.1:11434/v1' });
@@ -278,17 +307,26 @@ export class McpChatViewElement extends ElementBase {
     const apiKey = el('input', { name: 'api-key', type: 'password', autocomplete: 'off' });
     const steps = el('input', { name: 'max-steps', type: 'number', min: '1', max: '100' });
     steps.value = String(p?.maxSteps ?? 20);
+    const remote = [
+      field(t('chatBaseUrl'), baseUrl),
+      field(t('chatModel'), model),
+      field(t('chatApiKey'), apiKey),
+      ...(p?.hasKey ? [el('p', { class: 'muted' }, t('chatApiKeyKept'))] : []),
+    ];
+    const showRemote = () => {
+      const builtin = kind.value === 'builtin';
+      for (const node of remote) node.hidden = builtin;
+      baseUrl.required = model.required = !builtin;
+    };
     kind.addEventListener('change', () => {
       if (!baseUrl.value) baseUrl.placeholder = kind.value === 'anthropic' ? 'https://api.anthropic.com' : 'http://127.0.0.1:11434/v1';
+      showRemote();
     });
     const form = el(
       'form',
       { class: 'provider' },
       field(t('chatProviderKind'), kind),
-      field(t('chatBaseUrl'), baseUrl),
-      field(t('chatModel'), model),
-      field(t('chatApiKey'), apiKey),
-      p?.hasKey ? el('p', { class: 'muted' }, t('chatApiKeyKept')) : null,
+      ...remote,
       field(t('chatMaxSteps'), steps),
       el('button', { type: 'submit', 'data-role': 'primary' }, t('chatSave')),
     );
@@ -296,7 +334,7 @@ export class McpChatViewElement extends ElementBase {
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       const provider = {
-        kind: kind.value === 'anthropic' ? ('anthropic' as const) : ('openai' as const),
+        kind: kind.value === 'anthropic' ? ('anthropic' as const) : kind.value === 'builtin' ? ('builtin' as const) : ('openai' as const),
         baseUrl: baseUrl.value.trim(),
         model: model.value.trim(),
         maxSteps: Math.min(100, Math.max(1, Number(steps.value) || 20)),
@@ -304,13 +342,16 @@ export class McpChatViewElement extends ElementBase {
       };
       this.dispatchEvent(new ChatActionEvent({ action: 'save-provider', provider }));
     });
+    showRemote();
     this.#settings.replaceChildren(...(p ? [] : [el('p', { class: 'no-provider' }, t('chatNoProvider'))]), form);
   }
 
   #renderTools() {
     const tools = this.#servers
       .filter((s) => s.enabled && s.status === 'ready')
-      .flatMap((s) => s.tools.filter((tool) => !s.disabledTools.includes(tool.name)).map((tool) => ({ server: s, tool })));
+      .flatMap((s) =>
+        s.tools.filter((tool) => !s.disabledTools.includes(tool.name) && toolUi(tool).model).map((tool) => ({ server: s, tool })),
+      );
     const on = tools.filter(({ server, tool }) => !this.#disabledTools.has(toolKey(server.id, tool.name))).length;
     // A push that changes none of these leaves the (possibly 1,000) checkboxes as they are.
     const shape = JSON.stringify([
@@ -371,7 +412,7 @@ export class McpChatViewElement extends ElementBase {
         const u = e.usage;
         const usage =
           u && (u.inputTokens !== undefined || u.outputTokens !== undefined)
-            ? el('p', { class: 'usage' }, `↑ ${u.inputTokens ?? '?'} · ↓ ${u.outputTokens ?? '?'} tokens`)
+            ? el('p', { class: 'usage' }, t('chatUsage', String(u.inputTokens ?? '?'), String(u.outputTokens ?? '?')))
             : null;
         return el('li', { class: 'assistant', 'data-id': e.id, 'aria-busy': e.streaming ? 'true' : false }, body, usage);
       }
@@ -409,6 +450,12 @@ export class McpChatViewElement extends ElementBase {
         const card = existing.get(a.id) ?? document.createElement('mcp-approval-card');
         if (card.approval?.id !== a.id || card.approval.status !== a.status) card.approval = a;
         return card;
+      }),
+      ...this.#waitingChats.map((chatId) => {
+        const title = this.#chats.find((c) => c.id === chatId)?.title || t('chatUntitled');
+        const open = el('button', { type: 'button', 'data-role': 'quiet', 'data-chat': chatId }, t('chatOpenWaiting'));
+        open.addEventListener('click', () => this.dispatchEvent(new ChatActionEvent({ action: 'open', chatId })));
+        return el('p', { class: 'waiting-elsewhere' }, t('chatOtherWaiting', title), ' ', open);
       }),
     );
   }

@@ -6,8 +6,12 @@
  * receive is shown as JSON text. Matching and the message shape live in `composer-model.ts`.
  *
  * With the `chat` attribute it is the chat's input (issue 17): no JSON preview, Enter sends (a
- * {@link ComposerSendEvent}), Shift+Enter is a new line; in the suggestion list the arrow keys
- * move and Esc closes it, back to the text.
+ * {@link ComposerSendEvent}), Shift+Enter is a new line.
+ *
+ * The suggestion list is a listbox the caret never leaves (the text keeps the focus and points at
+ * the highlighted option with `aria-activedescendant`): the arrow keys move the highlight, Enter or
+ * Tab choose it, Esc closes the list. Each option shows the title (else the name) and the server's
+ * name, never an internal id.
  */
 import { ElementBase } from './element-base.js';
 import type { ServerView } from '../protocol/panel.js';
@@ -23,11 +27,14 @@ const css = sheet(`
 textarea, input { padding: 4px 6px; border: 1px solid #8888; border-radius: 6px; background: Field; color: FieldText; }
 textarea.text { min-height: 3em; }
 ul { list-style: none; margin: 0; padding: 0; display: grid; gap: 2px; max-height: 14em; overflow: auto; }
-li button { width: 100%; text-align: start; }
+li button { width: 100%; text-align: start; display: flex; justify-content: space-between; gap: var(--space-2, 8px); }
+li button .server { color: var(--fg-muted, GrayText); font-size: 12px; flex: none; max-width: 45%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+li button .label { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+li[aria-selected="true"] button { outline: 2px solid var(--accent, Highlight); outline-offset: -2px; }
 figure { margin: 0; border: 1px solid #8885; border-radius: 6px; padding: 4px 6px; }
 figcaption { display: flex; justify-content: space-between; gap: 6px; font-weight: 600; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 14em; overflow: auto; margin: 4px 0 0; font-size: 12px; }
-.chooser:empty { display: none; }
+.chooser:empty, .status:empty, .blocks:empty, ul:empty { display: none; }
 :host([chat]) .message-json, :host([chat]) .message-label { display: none; }
 `);
 
@@ -35,8 +42,17 @@ export class McpComposerElement extends ElementBase {
   #servers: ServerView[] = [];
   #blocks: ContextBlockView[] = [];
   #trigger: Trigger | undefined;
-  readonly #text = el('textarea', { class: 'text', name: 'message', 'aria-label': t('composer'), placeholder: t('composerHint') });
-  readonly #list = el('ul', { class: 'suggestions', role: 'listbox', 'aria-label': t('composerSuggestions') });
+  #found: Suggestion[] = [];
+  #active = -1;
+  readonly #text = el('textarea', {
+    class: 'text',
+    name: 'message',
+    'aria-label': t('composer'),
+    placeholder: t('composerHint'),
+    'aria-autocomplete': 'list',
+    'aria-controls': 'suggestions',
+  });
+  readonly #list = el('ul', { class: 'suggestions', id: 'suggestions', role: 'listbox', 'aria-label': t('composerSuggestions') });
   readonly #chooser = el('div', { class: 'chooser' });
   readonly #status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
   readonly #blocksEl = el('div', { class: 'blocks', role: 'list', 'aria-label': t('composerBlocks') });
@@ -51,28 +67,20 @@ export class McpComposerElement extends ElementBase {
       this.#renderMessage();
     });
     this.#text.addEventListener('keydown', (e) => {
-      if (e.key === 'ArrowDown' && this.#list.firstElementChild) {
+      const open = this.#found.length > 0;
+      if (open && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
         e.preventDefault();
-        this.#list.querySelector('button')?.focus();
+        const n = this.#found.length;
+        this.#highlight((this.#active + (e.key === 'ArrowDown' ? 1 : n - 1)) % n);
+      } else if (open && (e.key === 'Enter' || e.key === 'Tab') && !e.shiftKey && !e.isComposing && this.#active >= 0) {
+        e.preventDefault();
+        this.#choose(this.#found[this.#active]!);
       } else if (e.key === 'Escape' && this.#list.firstElementChild) {
         e.preventDefault();
         this.#closeList();
       } else if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && this.hasAttribute('chat') && !this.#list.firstElementChild) {
         e.preventDefault();
         this.dispatchEvent(new ComposerSendEvent());
-      }
-    });
-    this.#list.addEventListener('keydown', (e) => {
-      const buttons = [...this.#list.querySelectorAll('button')];
-      const at = buttons.indexOf(this.shadowRoot!.activeElement as HTMLButtonElement);
-      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-        e.preventDefault();
-        const next = at + (e.key === 'ArrowDown' ? 1 : -1);
-        if (next < 0) this.#text.focus();
-        else buttons[Math.min(next, buttons.length - 1)]?.focus();
-      } else if (e.key === 'Escape') {
-        e.preventDefault();
-        this.#closeList();
       }
     });
     root.append(
@@ -104,6 +112,11 @@ export class McpComposerElement extends ElementBase {
     return this.#text.value;
   }
 
+  /** Replaces the typed text (a draft someone else wrote: an MCP App view's message). */
+  set text(value: string) {
+    this.#text.value = value;
+  }
+
   /** Empties the text and the attached blocks (after a send). */
   clear() {
     this.#text.value = '';
@@ -118,8 +131,40 @@ export class McpComposerElement extends ElementBase {
 
   #closeList() {
     this.#trigger = undefined;
-    this.#list.replaceChildren();
+    this.#showList([]);
     this.#text.focus();
+  }
+
+  #highlight(index: number) {
+    this.#active = index;
+    const options = [...this.#list.querySelectorAll('li[role="option"]')];
+    options.forEach((li, i) => li.setAttribute('aria-selected', String(i === index)));
+    const current = options[index];
+    if (current) {
+      this.#text.setAttribute('aria-activedescendant', current.id);
+      current.scrollIntoView({ block: 'nearest' });
+    } else this.#text.removeAttribute('aria-activedescendant');
+  }
+
+  /** Shows the options (the first highlighted), "no match" for an open trigger without any, or nothing. */
+  #showList(found: Suggestion[], noMatch = false) {
+    this.#found = found;
+    this.#list.replaceChildren(
+      ...found.map((s, i) => {
+        const b = el(
+          'button',
+          { type: 'button', tabindex: '-1', 'data-kind': s.kind },
+          el('span', { class: 'label' }, s.label),
+          el('span', { class: 'server' }, s.serverName),
+        );
+        b.title = [s.kind === 'resource' ? s.uri : s.kind === 'template' ? s.uriTemplate : '', s.description].filter(Boolean).join('\n');
+        b.addEventListener('click', () => this.#choose(s));
+        b.addEventListener('mousedown', (e) => e.preventDefault()); // the text keeps the focus
+        return el('li', { role: 'option', id: `suggestion-${i}`, 'aria-selected': 'false' }, b);
+      }),
+      ...(noMatch && !found.length ? [el('li', { class: 'muted no-match' }, t('composerNoMatch'))] : []),
+    );
+    this.#highlight(found.length ? 0 : -1);
   }
 
   /** A block the worker built for the last request. */
@@ -138,21 +183,7 @@ export class McpComposerElement extends ElementBase {
   #suggest() {
     const trigger = triggerAt(this.#text.value, this.#text.selectionStart ?? this.#text.value.length);
     this.#trigger = trigger;
-    if (!trigger) {
-      this.#list.replaceChildren();
-      return;
-    }
-    const found = suggestionsFor(trigger, this.#servers);
-    this.#list.replaceChildren(
-      ...(found.length
-        ? found.map((s) => {
-            const b = el('button', { type: 'button', 'data-kind': s.kind }, s.label);
-            if (s.description) b.title = s.description;
-            b.addEventListener('click', () => this.#choose(s));
-            return el('li', { role: 'option' }, b);
-          })
-        : [el('li', { class: 'muted no-match' }, t('composerNoMatch'))]),
-    );
+    this.#showList(trigger ? suggestionsFor(trigger, this.#servers) : [], !!trigger);
   }
 
   /** Removes the `/…` or `@…` token that led to the choice. */
@@ -162,7 +193,7 @@ export class McpComposerElement extends ElementBase {
     const v = this.#text.value;
     this.#text.value = v.slice(0, tr.start) + v.slice(tr.end);
     this.#trigger = undefined;
-    this.#list.replaceChildren();
+    this.#showList([]);
     this.#renderMessage();
   }
 
@@ -176,7 +207,7 @@ export class McpComposerElement extends ElementBase {
       const uri = el('input', { name: 'uri', 'aria-label': s.label });
       uri.value = s.uriTemplate;
       attach.addEventListener('click', () => this.#request({ kind: 'resource', serverId: s.serverId, uri: uri.value.trim() }));
-      this.#chooser.replaceChildren(el('p', {}, s.label), uri, attach, cancel);
+      this.#chooser.replaceChildren(el('p', {}, `${s.label} · ${s.serverName}`), uri, attach, cancel);
       return;
     }
     const form = document.createElement('mcp-schema-form');
@@ -187,7 +218,7 @@ export class McpComposerElement extends ElementBase {
       const args = Object.fromEntries(Object.entries(read.value).map(([k, v]) => [k, String(v)]));
       this.#request({ kind: 'prompt', serverId: s.serverId, prompt: s.name, arguments: args });
     });
-    this.#chooser.replaceChildren(el('p', { class: 'prompt-name' }, s.label), form, attach, cancel);
+    this.#chooser.replaceChildren(el('p', { class: 'prompt-name' }, `${s.label} · ${s.serverName}`), form, attach, cancel);
   }
 
   #request(detail: ConstructorParameters<typeof ComposerRequestEvent>[0]) {
@@ -205,7 +236,7 @@ export class McpComposerElement extends ElementBase {
           this.#blocks = this.#blocks.filter((_, j) => j !== i);
           this.#renderBlocks();
         });
-        const what = b.kind === 'prompt' ? `/${b.provenance.serverId}:${b.provenance.prompt ?? ''}` : `@${b.provenance.uri ?? ''}`;
+        const what = b.kind === 'prompt' ? `/${b.provenance.prompt ?? ''}` : `@${b.provenance.uri ?? ''}`;
         return el(
           'figure',
           { role: 'listitem', class: `block ${b.kind}` },

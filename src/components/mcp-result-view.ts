@@ -5,10 +5,13 @@
  * {@link ReadResourceEvent} is answered with {@link McpResultViewElement.showResource}) or, for
  * http(s) only, opened in a new tab by the user's click, an embedded resource (text shown, binary
  * summarized) — with a copy button per part, a bounded height with an Expand toggle, and an
- * error result marked. Every server string is set as text.
+ * error result marked. Every server string is set as text. A tool with an MCP App view gets it
+ * (`mcp-app-view`) above the parts.
  */
 import { ElementBase } from './element-base.js';
-import type { CallToolResult } from '../protocol/mcp-shapes.js';
+import type { CallToolResult, Tool } from '../protocol/mcp-shapes.js';
+import { toolUi } from '../protocol/mcp-apps.js';
+import type { McpAppViewElement } from './mcp-app-view.js';
 import { asText } from '../common/as-text.js';
 import { el, sheet } from './dom.js';
 import { ReadResourceEvent } from './events.js';
@@ -29,6 +32,8 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; border: 1px solid var(--bo
 .structured { border: 1px solid var(--border); border-radius: var(--radius); padding: var(--space-1) var(--space-2); }
 .link-uri, .resource-uri { overflow-wrap: anywhere; font-family: ui-monospace, monospace; font-size: var(--text-small); }
 img { max-width: 100%; height: auto; }
+/* A tiny image (an icon, a 1-px test pixel) is still seen: shown at least 48 px, its shape kept. */
+img.image { min-width: 48px; min-height: 48px; object-fit: contain; border: 1px solid var(--border); border-radius: var(--radius); }
 audio { width: 100%; }
 .toggle { justify-self: start; }
 p { margin: 0; }
@@ -82,14 +87,24 @@ export class McpResultViewElement extends ElementBase {
     root.append(this.#output, this.#toggle);
   }
 
+  /** The view of the tool whose result is shown (MCP Apps), above its parts. */
+  #app: McpAppViewElement | undefined;
+
   /** Nothing shown (the runner's tool changed). */
   clear() {
     this.#serverId = undefined;
+    // The view is asked to tear down (bounded wait) and removes itself.
+    const app = this.#app;
+    this.#app = undefined;
+    if (app) {
+      app.hidden = true;
+      void app.close().then(() => app.remove());
+    }
     this.removeAttribute('error');
     this.#status.replaceChildren();
     this.#parts.replaceChildren();
     // Tests (and nothing else) may have emptied the output region from outside: put its two slots back.
-    this.#output.replaceChildren(this.#status, this.#parts);
+    this.#output.replaceChildren(this.#status, ...(app ? [app] : []), this.#parts);
     this.#fit();
   }
 
@@ -106,10 +121,19 @@ export class McpResultViewElement extends ElementBase {
     this.#status.replaceChildren(el('p', { class: 'error' }, message));
   }
 
-  /** A tool result from `serverId` (whose resource links can then be read). */
-  showResult(result: CallToolResult, serverId: string | undefined) {
+  /**
+   * A tool result from `serverId` (whose resource links can then be read). With `call`, a tool
+   * that has an MCP App view gets it rendered above the parts, with this input and result.
+   */
+  showResult(result: CallToolResult, serverId: string | undefined, call?: { tool: Tool; arguments: Record<string, unknown> }) {
     this.clear();
     this.#serverId = serverId;
+    if (serverId && call && toolUi(call.tool).resourceUri) {
+      const app = document.createElement('mcp-app-view');
+      this.#app = app;
+      this.#output.insertBefore(app, this.#parts);
+      app.show({ serverId, tool: call.tool, arguments: call.arguments, result });
+    }
     this.toggleAttribute('error', result.isError === true);
     if (result.isError) this.#status.append(el('p', { class: 'error' }, t('toolReportedError')));
     const parts = result.content.map((block) => this.#block(block));

@@ -327,7 +327,8 @@ export class McpServerCardElement extends ElementBase {
 
   #updateSettings(s: ServerView) {
     const out: (HTMLElement | string)[] = [];
-    if (s.authKind === 'oauth')
+    // Nothing to forget while the server waits for its first authorization.
+    if (s.authKind === 'oauth' && authorizeLabelKey(s) === 'reauthorize')
       out.push(this.#button(t('forgetAuthorization'), 'forget-auth', () => this.#action('forget-auth'), 'danger'));
     if (this.#confirmingDelete) {
       out.push(

@@ -11,8 +11,9 @@
  * and tool: a server that is briefly not ready (a worker restart, a reconnect) takes its tools
  * out of the list, and when they come back the same tool is selected again with its arguments.
  */
+import { toolUi } from '../protocol/mcp-apps.js';
 import { ElementBase } from './element-base.js';
-import type { CallToolResult } from '../protocol/mcp-shapes.js';
+import type { CallToolResult, Tool } from '../protocol/mcp-shapes.js';
 import type { ServerView } from '../protocol/panel.js';
 import { el, sheet } from './dom.js';
 import { CancelToolEvent, RunToolEvent } from './events.js';
@@ -33,7 +34,7 @@ const newOperationId = () => crypto.randomUUID().replace(/-/g, '');
 
 export class McpToolRunnerElement extends ElementBase {
   #servers: ServerView[] = [];
-  #running: { serverId: string; operationId: string } | undefined;
+  #running: { serverId: string; operationId: string; tool?: Tool; arguments: Record<string, unknown> } | undefined;
   /** The tool the user picked (an option value), selected again whenever it is offered. */
   #wanted: string | undefined;
   /** What was typed per tool (option value), with the schema it was typed for. */
@@ -115,7 +116,8 @@ export class McpToolRunnerElement extends ElementBase {
     for (const s of this.#servers) {
       if (s.status !== 'ready') continue;
       for (const tool of s.tools) {
-        if (s.disabledTools.includes(tool.name)) continue;
+        // A tool only its own view may call (MCP Apps `visibility: ["app"]`) is not offered.
+        if (s.disabledTools.includes(tool.name) || !toolUi(tool).model) continue;
         options.push(el('option', { value: JSON.stringify([s.id, tool.name]) }, `${s.name} · ${tool.title ?? tool.name}`));
       }
     }
@@ -157,7 +159,8 @@ export class McpToolRunnerElement extends ElementBase {
     if (!read.ok) return;
     const args = read.value;
     const operationId = newOperationId();
-    this.#running = { serverId, operationId };
+    const chosen = this.#selectedTool();
+    this.#running = { serverId, operationId, arguments: args, ...(chosen ? { tool: chosen } : {}) };
     this.#run.disabled = true;
     this.#abort.hidden = false;
     this.#abort.disabled = false;
@@ -197,12 +200,13 @@ export class McpToolRunnerElement extends ElementBase {
   }
 
   showResult(result: CallToolResult) {
-    const serverId = this.#running?.serverId;
+    const running = this.#running;
+    const serverId = running?.serverId;
     this.#finish();
     const text = result.content.map((c) => (c.type === 'text' && typeof c.text === 'string' ? c.text : '')).join('\n');
     // An error result that is the server refusing the arguments: shown at the fields, not as a raw dump.
     if (result.isError && this.#args.showServerErrors(text)) this.#result.showError(t('argumentsRejected'));
-    else this.#result.showResult(result, serverId);
+    else this.#result.showResult(result, serverId, running?.tool ? { tool: running.tool, arguments: running.arguments } : undefined);
   }
 
   /** "Waiting for your answer" while a question of this call is slotted here. */

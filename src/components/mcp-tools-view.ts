@@ -2,6 +2,7 @@
  * The Tools view (docs/ui.md): every enabled tool of every ready server, grouped by server, with
  * one search over all of them. A row opens the tool's view. Server strings are text (SPEC K5).
  */
+import { toolUi } from '../protocol/mcp-apps.js';
 import { ElementBase } from './element-base.js';
 import type { ServerView } from '../protocol/panel.js';
 import { el, sheet } from './dom.js';
@@ -112,7 +113,8 @@ export class McpToolsViewElement extends ElementBase {
       const off = new Set(s.disabledTools);
       const lis: HTMLLIElement[] = [];
       for (const tool of s.tools) {
-        if (off.has(tool.name)) continue;
+        // A tool only its own view may call (MCP Apps `visibility: ["app"]`) is not offered to run.
+        if (off.has(tool.name) || !toolUi(tool).model) continue;
         const id = `${s.id}\n${tool.name}`;
         if (rows.has(id)) continue;
         total++;

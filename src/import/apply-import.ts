@@ -11,6 +11,20 @@ import { findExisting } from './conflicts.js';
 import type { ImportEntry, ImportPreview } from './import-schema.js';
 import type { McpServerConfig, SealedBlob } from '../storage/config-schema.js';
 import { slugify } from '../storage/slug.js';
+import { say, type Wording } from '../protocol/wording.js';
+
+/** An entry's reason with its wording, or the fallback said when the entry has none. */
+function saidOf(
+  reason: string | undefined,
+  wording: Wording | undefined,
+  fallback: 'reasonImportNotImportable' | 'reasonImportNoUrl' | 'reasonImportExists',
+): { reason: string; wording?: Wording } {
+  if (reason === undefined) {
+    const said = say(fallback);
+    return { reason: said.message, wording: said.wording };
+  }
+  return wording ? { reason, wording } : { reason };
+}
 
 export interface Sealers {
   bearer(serverId: string, token: string): Promise<SealedBlob>;
@@ -26,7 +40,7 @@ export interface ImportOutcome {
   servers: McpServerConfig[];
   added: string[];
   replaced: string[];
-  skipped: { name: string; reason: string }[];
+  skipped: { name: string; reason: string; wording?: Wording }[];
 }
 
 export async function applyImport(
@@ -41,22 +55,26 @@ export async function applyImport(
   const overwrite = new Set(choices.overwrite);
   for (const entry of preview.entries) {
     if (entry.status === 'skip') {
-      out.skipped.push({ name: entry.name, reason: entry.reason ?? 'skipped' });
+      out.skipped.push({ name: entry.name, ...saidOf(entry.reason, entry.reasonWording, 'reasonImportNotImportable') });
       continue;
     }
     const filled = applyPlaceholders(entry, choices.values, out.servers);
     if (!filled.ok) {
-      out.skipped.push({ name: entry.name, reason: filled.error });
+      out.skipped.push({
+        name: entry.name,
+        reason: filled.error.message,
+        ...(filled.error.wording ? { wording: filled.error.wording } : {}),
+      });
       continue;
     }
     const ready = filled.entry;
     if (ready.status === 'skip' || ready.url === undefined) {
-      out.skipped.push({ name: entry.name, reason: ready.reason ?? 'no URL' });
+      out.skipped.push({ name: entry.name, ...saidOf(ready.reason, ready.reasonWording, 'reasonImportNoUrl') });
       continue;
     }
     const match = ready.status === 'conflict' ? findExisting(ready, out.servers) : undefined;
     if (ready.status === 'conflict' && !overwrite.has(entry.name)) {
-      out.skipped.push({ name: entry.name, reason: ready.reason ?? 'already exists' });
+      out.skipped.push({ name: entry.name, ...saidOf(ready.reason, ready.reasonWording, 'reasonImportExists') });
       continue;
     }
     const target = match ? out.servers.findIndex((s) => s === match) : -1;

@@ -10,11 +10,18 @@ import type { ImportEntry, Placeholder } from './import-schema.js';
 import { MAX_HEADER_VALUE_LENGTH } from './limits.js';
 import { substitute } from './placeholders.js';
 import { checkUrl } from '../common/url-rules.js';
+import { say, type Said } from '../protocol/wording.js';
 
-export type ApplyResult = { ok: true; entry: ImportEntry } | { ok: false; error: string; missing: string[] };
+/** A refusal is said with a wording, so the panel shows it in the user's language. */
+export type ApplyResult = { ok: true; entry: ImportEntry } | { ok: false; error: Said; missing: string[] };
 
 // eslint-disable-next-line no-control-regex -- finds the control characters a value must not carry (tab allowed)
 const CONTROL_CHARS = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
+/** A skipped entry's own reason, with its wording when the preview gave one. */
+function skippedReason(entry: ImportEntry): Said {
+  return entry.reasonWording ? { message: entry.reason ?? '', wording: entry.reasonWording } : { message: entry.reason ?? '' };
+}
 
 /**
  * `values` is keyed by placeholder token (`${GITHUB_TOKEN}`); one value fills every field the
@@ -23,7 +30,8 @@ const CONTROL_CHARS = /[\u0000-\u0008\u000a-\u001f\u007f]/;
  * now is checked for a collision as well.
  */
 export function applyPlaceholders(entry: ImportEntry, values: Record<string, string>, existing?: readonly ExistingServer[]): ApplyResult {
-  if (entry.status === 'skip') return { ok: false, error: `"${entry.name}" is skipped: ${entry.reason ?? 'not importable'}`, missing: [] };
+  if (entry.status === 'skip')
+    return { ok: false, error: entry.reason ? skippedReason(entry) : say('reasonImportNotImportable'), missing: [] };
   const chosen = new Map<string, string>();
   const missing: Placeholder[] = [];
   for (const placeholder of entry.placeholders) {
@@ -34,12 +42,15 @@ export function applyPlaceholders(entry: ImportEntry, values: Record<string, str
       if (!missing.some((item) => item.token === placeholder.token)) missing.push(placeholder);
       continue;
     }
-    if (CONTROL_CHARS.test(value))
-      return { ok: false, error: `The value for ${placeholder.label} contains a line break or control character.`, missing: [] };
+    if (CONTROL_CHARS.test(value)) return { ok: false, error: say('reasonImportValueControl', { label: placeholder.label }), missing: [] };
     chosen.set(placeholder.token, value);
   }
   if (missing.length > 0) {
-    return { ok: false, error: `Fill in: ${missing.map((item) => item.label).join(', ')}`, missing: missing.map((item) => item.token) };
+    return {
+      ok: false,
+      error: say('reasonImportFillIn', { labels: missing.map((item) => item.label).join(', ') }),
+      missing: missing.map((item) => item.token),
+    };
   }
 
   const inField = (field: string): Map<string, string> => {
@@ -54,7 +65,7 @@ export function applyPlaceholders(entry: ImportEntry, values: Record<string, str
   let url = entry.url;
   if (url !== undefined) {
     const check = checkUrl(substitute(url, inField('url')));
-    if (!check.ok) return { ok: false, error: `${entry.name}: ${check.reason.message}`, missing: [] };
+    if (!check.ok) return { ok: false, error: check.reason, missing: [] };
     url = check.url;
   }
   const pairs: [string, string][] = entry.headers.map((header) => [
@@ -62,15 +73,15 @@ export function applyPlaceholders(entry: ImportEntry, values: Record<string, str
     substitute(header.value, inField(`header:${header.name}`)),
   ]);
   const headers = normaliseHeaders(pairs);
-  if (!headers.ok) return { ok: false, error: `${entry.name}: ${headers.reason.message}`, missing: [] };
+  if (!headers.ok) return { ok: false, error: headers.reason, missing: [] };
   const filledToken = entry.bearerToken === undefined ? undefined : substitute(entry.bearerToken, inField('bearerToken')).trim();
   if (filledToken !== undefined && headers.bearerToken !== undefined) {
-    return { ok: false, error: `${entry.name}: two bearer tokens (a token and an Authorization header)`, missing: [] };
+    return { ok: false, error: say('reasonImportTwoTokens'), missing: [] };
   }
   const bearerToken = filledToken ?? headers.bearerToken;
-  if (bearerToken === '') return { ok: false, error: `${entry.name}: the bearer token is empty`, missing: [] };
+  if (bearerToken === '') return { ok: false, error: say('reasonImportEmptyToken'), missing: [] };
   if (bearerToken !== undefined && bearerToken.length > MAX_HEADER_VALUE_LENGTH) {
-    return { ok: false, error: `${entry.name}: the bearer token is longer than ${MAX_HEADER_VALUE_LENGTH / 1024} KiB`, missing: [] };
+    return { ok: false, error: say('reasonImportTokenTooLong', { kib: MAX_HEADER_VALUE_LENGTH / 1024 }), missing: [] };
   }
 
   const { bearerToken: _old, clientId, scopes, ...rest } = entry;

@@ -139,6 +139,7 @@ export function startOffscreenHost(runtime: HostRuntime = chrome.runtime) {
         url: p.url,
         headers: p.headers,
         timeoutMs: p.timeoutMs,
+        ...(p.appViews ? { appViews: true } : {}),
         onElicitation: (params, signal) => elicitations.ask(p.connectionId, params, signal),
         onDroppedResponse: droppedResponseLogger(p.serverId, appendRequestLog),
         onListChanged: (category) => {

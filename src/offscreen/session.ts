@@ -29,12 +29,16 @@ export type FetchFn = (input: string | URL | Request, init?: RequestInit) => Pro
 /** The SDK's own timer is set beyond reach (setTimeout's largest delay) so that ours decides. */
 const NO_SDK_TIMEOUT = 2_147_483_647;
 
+import { APP_MIME_TYPE, UI_EXTENSION } from '../protocol/mcp-apps.js';
+
 const CLIENT_INFO = { name: 'remote-mcp-for-chrome', version: '0.1.0' };
 
 export interface SessionOptions {
   url: string;
   headers: Record<string, string>;
   timeoutMs: number;
+  /** Declare the MCP Apps UI extension: the panel can host views. */
+  appViews?: boolean;
   /** The fetch the transport uses instead of the global one (the conformance harness authorizes with it). */
   fetch?: FetchFn;
   /**
@@ -76,7 +80,11 @@ export class McpSession {
     this.#callTimers = new CallTimers(options.questionLimitMs);
     const onElicitation = options.onElicitation;
     this.client = new Client(CLIENT_INFO, {
-      capabilities: onElicitation ? { elicitation: { form: { applyDefaults: true } } } : {},
+      capabilities: {
+        ...(onElicitation ? { elicitation: { form: { applyDefaults: true } } } : {}),
+        // MCP Apps: only when the panel can host views (SEP-1865, client capability `extensions`).
+        ...(options.appViews ? { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } } : {}),
+      },
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
     });
     if (onElicitation) {

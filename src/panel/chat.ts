@@ -12,9 +12,8 @@ import { originPattern } from '../common/url-rules.js';
 import { ChatPanelPushSchema } from '../protocol/panel-chat.js';
 import { PanelPushSchema, type PanelMethod, type PanelParams, type PanelValue } from '../protocol/panel.js';
 import { UsePanelPushSchema, type ApprovalView } from '../protocol/panel-use.js';
-
-/** Approvals asked by the chat's runs (the worker names them with this agent). */
-export const CHAT_AGENT = 'Chat';
+import type { ChatView } from '../protocol/panel-chat.js';
+import { approvalsForChat } from './chat-approvals.js';
 
 export interface ChatDeps {
   call: <M extends PanelMethod>(
@@ -23,24 +22,38 @@ export interface ChatDeps {
   ) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }>;
 }
 
-export function isChatApproval(a: ApprovalView): boolean {
-  return a.agentName === CHAT_AGENT;
-}
-
-export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (message: unknown) => void } {
+export function setUpChat(deps: ChatDeps): {
+  view: McpChatViewElement;
+  onPush: (message: unknown) => void;
+  reattach: () => void;
+  running: () => boolean;
+} {
   const view = document.querySelector('mcp-chat-view')!;
   const { call } = deps;
+  let approvals: ApprovalView[] = [];
+  const showApprovals = () => {
+    const { own, otherChats } = approvalsForChat(approvals, view.chat?.id);
+    view.approvals = own;
+    view.waitingChats = otherChats;
+  };
+  const show = (chat: ChatView | undefined) => {
+    view.chat = chat;
+    showApprovals();
+  };
 
   const refreshList = () => void call('panel:chat-list', {}).then((r) => r.ok && (view.chats = r.value.chats));
   const open = (chatId?: string) =>
     void call('panel:chat-open', chatId ? { chatId } : {}).then((r) => {
-      if (r.ok) view.chat = r.value.chat;
+      if (r.ok) show(r.value.chat);
     });
-  void call('panel:chat-provider', {}).then((r) => (view.provider = r.ok ? r.value.provider : undefined));
+  void call('panel:chat-provider', {}).then((r) => {
+    view.builtinAvailable = r.ok && r.value.builtinAvailable;
+    view.provider = r.ok ? r.value.provider : undefined;
+  });
   open();
   refreshList();
 
-  const show = (r: { ok: true } | { ok: false; message: string }) => {
+  const report = (r: { ok: true } | { ok: false; message: string }) => {
     if (!r.ok) view.showError(r.message);
   };
 
@@ -48,6 +61,14 @@ export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (
     const d = e.detail;
     switch (d.action) {
       case 'save-provider': {
+        if (d.provider.kind === 'builtin') {
+          void call('panel:chat-save-provider', d.provider).then((r) => {
+            if (!r.ok) return view.showError(r.message);
+            view.provider = r.value;
+            view.showSaved();
+          });
+          return;
+        }
         let origin: string;
         try {
           origin = originPattern(d.provider.baseUrl);
@@ -71,11 +92,11 @@ export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (
           if (!chatId) {
             const created = await call('panel:chat-new', {});
             if (!created.ok) return view.showError(created.message);
-            view.chat = created.value;
+            show(created.value);
             chatId = created.value.id;
           }
-          show(await call('panel:chat-send', { chatId, text: d.text, blocks: d.blocks, disabledTools: d.disabledTools }));
-          refreshList();
+          // The history list is read again when the run ends, not while the answer starts streaming.
+          report(await call('panel:chat-send', { chatId, text: d.text, blocks: d.blocks, disabledTools: d.disabledTools }));
         })();
         return;
       case 'stop':
@@ -83,7 +104,7 @@ export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (
         return;
       case 'new':
         void call('panel:chat-new', {}).then((r) => {
-          if (r.ok) view.chat = r.value;
+          if (r.ok) show(r.value);
           refreshList();
         });
         return;
@@ -92,14 +113,14 @@ export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (
         return;
       case 'rename':
         void call('panel:chat-rename', { chatId: d.chatId, title: d.title }).then((r) => {
-          show(r);
+          report(r);
           refreshList();
         });
         return;
       case 'delete':
         void call('panel:chat-delete', { chatId: d.chatId }).then((r) => {
-          show(r);
-          view.chat = undefined;
+          report(r);
+          show(undefined);
           refreshList();
         });
     }
@@ -107,19 +128,31 @@ export function setUpChat(deps: ChatDeps): { view: McpChatViewElement; onPush: (
 
   return {
     view,
+    /** The open chat is answering: the panel keeps its link to the worker up while it does. */
+    running: () => view.chat?.status === 'running',
+    /** The worker was stopped and woken again: a run it had may have ended as "interrupted" meanwhile. */
+    reattach: () => {
+      open(view.chat?.id);
+      refreshList();
+    },
     onPush(message) {
       const chat = ChatPanelPushSchema.safeParse(message);
       if (chat.success) {
         const m = chat.data;
         if (m.type === 'panel:chat') {
-          if (!view.chat || view.chat.id === m.chat.id) view.chat = m.chat;
+          if (!view.chat || view.chat.id === m.chat.id) {
+            const ended = view.chat?.status === 'running' && m.chat.status === 'idle';
+            show(m.chat);
+            if (ended) refreshList();
+          }
         } else if (m.type === 'panel:chat-text') view.setText(m.chatId, m.entryId, m.text);
-        else if (view.chat?.id === m.chatId) view.chat = undefined;
+        else if (view.chat?.id === m.chatId) show(undefined);
         return;
       }
       const use = UsePanelPushSchema.safeParse(message);
       if (use.success && use.data.type === 'panel:approvals') {
-        view.approvals = use.data.approvals.filter(isChatApproval);
+        approvals = use.data.approvals;
+        showApprovals();
         return;
       }
       const state = PanelPushSchema.safeParse(message);

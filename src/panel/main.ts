@@ -7,12 +7,14 @@ import { t } from '../components/i18n.js';
 import { darkTokenDeclarations, tokenDeclarations } from '../components/tokens.js';
 import { createCall } from './call.js';
 import { setUpUsePanel } from './use-servers.js';
+import { setUpAppHost } from './app-host.js';
 import { setUpManagePanel } from './manage-panel.js';
 import { setUpStepUp } from './step-up.js';
 import { setUpServerActions } from './server-actions.js';
 import { setUpShell } from './shell.js';
 import { setUpStatePort } from './state-port.js';
-import { isChatApproval, setUpChat } from './chat.js';
+import { setUpChat } from './chat.js';
+import { isChatApproval } from './chat-approvals.js';
 import { setUpServerForms } from './server-forms.js';
 import { setUpActivity } from './activity.js';
 
@@ -25,6 +27,7 @@ document.title = t('panelTitle');
 const $ = <K extends keyof HTMLElementTagNameMap>(tag: K) => document.querySelector(tag)!;
 const runner = $('mcp-tool-runner');
 const shell = setUpShell({ runner });
+setUpAppHost();
 const onUsePush = setUpUsePanel({
   runner,
   approvals: document.querySelector<HTMLElement>('#approvals')!,
@@ -34,9 +37,15 @@ const onUsePush = setUpUsePanel({
 // Areas that need `call` join the push handlers after it exists; a Port message cannot arrive
 // before this script's first task ends.
 const pushHandlers = [onUsePush, (message: unknown) => shell.onPush(message)];
-const wake = setUpStatePort((message) => pushHandlers.forEach((handle) => handle(message)));
+const wake = setUpStatePort((message) => pushHandlers.forEach((handle) => handle(message)), {
+  // A chat shown as answering must not go silent when the worker stops: reconnecting at once wakes
+  // it, and the chat is read again (its run either goes on or was closed as "interrupted").
+  dropped: () => chat.running() && wake(),
+  reconnected: () => chat.reattach(),
+});
 const call = createCall(wake);
-pushHandlers.push(setUpChat({ call }).onPush, setUpActivity({ call }));
+const chat = setUpChat({ call });
+pushHandlers.push(chat.onPush, setUpActivity({ call }));
 const stepUp = setUpStepUp({ call, after: runner });
 setUpServerForms({ call });
 const ping = setUpManagePanel({ call, importer: $('mcp-import') });

@@ -6,7 +6,7 @@
  */
 import { downloadText } from '../components/download.js';
 import { ExportConfigEvent, ImportApplyEvent, ImportPreviewEvent } from '../components/events.js';
-import { t } from '../components/i18n.js';
+import { t, tReason } from '../components/i18n.js';
 import type { McpImportElement } from '../components/mcp-import.js';
 import type { McpServerCardElement } from '../components/mcp-server-card.js';
 import { originPattern } from '../common/url-rules.js';
@@ -40,7 +40,9 @@ export function setUpManagePanel({ call, importer }: ManagePanelDeps) {
       if (!r.ok) return importer.showError(r.message);
       const count = r.value.added.length + r.value.replaced.length;
       // Entries the preview already skipped were shown there; only the chosen ones that failed now are news.
-      const problems = r.value.skipped.filter((s) => chosen.has(s.name)).map((s) => `${s.name}: ${s.reason}`);
+      const problems = r.value.skipped
+        .filter((s) => chosen.has(s.name))
+        .map((s) => `${s.name}: ${tReason({ message: s.reason, wording: s.wording })}`);
       if (count === 0) importer.showError(problems.length > 0 ? problems : t('importNothing'));
       else importer.showImported(count, problems);
     })();

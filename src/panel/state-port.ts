@@ -8,16 +8,28 @@
  */
 import { PANEL_PORT, PANEL_RECONNECT } from '../protocol/panel.js';
 
-export function setUpStatePort(onMessage: (message: unknown) => void): () => void {
+export interface StatePortHooks {
+  /** The Port dropped (the worker stopped). */
+  dropped?(): void;
+  /** The Port is up again after a drop. */
+  reconnected?(): void;
+}
+
+export function setUpStatePort(onMessage: (message: unknown) => void, hooks: StatePortHooks = {}): () => void {
   let port: chrome.runtime.Port | undefined;
+  let connectedBefore = false;
   const connect = () => {
     if (port) return;
     const p = chrome.runtime.connect({ name: PANEL_PORT });
     port = p;
     p.onMessage.addListener(onMessage);
     p.onDisconnect.addListener(() => {
-      if (port === p) port = undefined;
+      if (port !== p) return;
+      port = undefined;
+      hooks.dropped?.();
     });
+    if (connectedBefore) hooks.reconnected?.();
+    connectedBefore = true;
   };
   const wake = () => {
     if (!port && document.visibilityState === 'visible') connect();

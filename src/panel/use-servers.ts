@@ -34,7 +34,7 @@ export interface UsePanelElements {
   shownElsewhere?: (approval: ApprovalView) => boolean;
 }
 
-async function call<M extends PanelMethod>(
+export async function call<M extends PanelMethod>(
   type: M,
   params: PanelParams<M>,
 ): Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }> {

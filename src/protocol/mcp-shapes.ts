@@ -15,6 +15,8 @@ export const ToolSchema = z.looseObject({
   description: z.optional(boundedString(8192)),
   inputSchema: jsonObject,
   outputSchema: z.optional(jsonObject),
+  /** Carries `ui` (MCP Apps: the tool's view and visibility, read by `toolUi`). */
+  _meta: z.optional(jsonObject),
   annotations: z.optional(
     z.looseObject({
       title: z.optional(boundedString(512)),

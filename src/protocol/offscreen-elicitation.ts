@@ -11,7 +11,8 @@ const jsonObject = z.record(z.string(), z.unknown());
 
 /** Bounds on server text that crosses the boundary (SPEC N8); the context block cuts further. */
 export const MAX_ELICITATION_MESSAGE = 4096;
-const MAX_CONTENT_TEXT = 1024 * 1024;
+// An MCP App view is one HTML file with its script inline; published ones are up to ~700 KiB.
+const MAX_CONTENT_TEXT = 4 * 1024 * 1024;
 
 export const ElicitationEventSchema = z.object({
   type: z.literal('offscreen:elicitation'),

@@ -32,6 +32,8 @@ export const OffscreenRequestSchemas = {
     headers: z.record(z.string(), z.string().check(z.maxLength(8192))),
     timeoutMs: z.number().check(z.int(), z.gte(1000)),
     fingerprint,
+    /** The panel can host MCP App views: declare the `io.modelcontextprotocol/ui` extension. */
+    appViews: z.optional(z.boolean()),
   }),
   /**
    * Sent by a worker instance first on a new Port: it becomes the document's owner (requests of

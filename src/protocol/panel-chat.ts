@@ -11,7 +11,8 @@ const id = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
 const MAX_TEXT = 400_000;
 const text = z.string().check(z.maxLength(MAX_TEXT));
 
-export const PROVIDER_KINDS = ['openai', 'anthropic'] as const;
+/** `builtin`: Chrome's own model (Prompt API), offered only where the browser has one; no URL, key or tools. */
+export const PROVIDER_KINDS = ['openai', 'anthropic', 'builtin'] as const;
 export const DEFAULT_MAX_STEPS = 20;
 
 const UsageSchema = z.object({ inputTokens: z.optional(z.number()), outputTokens: z.optional(z.number()) });
@@ -52,7 +53,7 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
     durationMs: z.optional(z.number()),
   }),
   z.object({ kind: z.literal('error'), id, errorKind: z.string().check(z.maxLength(64)), message: z.string().check(z.maxLength(4096)) }),
-  z.object({ kind: z.literal('notice'), id, notice: z.enum(['stopped', 'interrupted', 'step-limit']) }),
+  z.object({ kind: z.literal('notice'), id, notice: z.enum(['stopped', 'interrupted', 'step-limit', 'no-tools']) }),
 ]);
 export type ChatEntry = z.infer<typeof ChatEntrySchema>;
 
@@ -95,8 +96,9 @@ export const ChatPanelRequestSchemas = {
   /** `apiKey` absent keeps the stored key if the provider's origin did not change. */
   'panel:chat-save-provider': z.object({
     kind: z.enum(PROVIDER_KINDS),
-    baseUrl: z.string().check(z.minLength(1), z.maxLength(2048)),
-    model: z.string().check(z.minLength(1), z.maxLength(256)),
+    /** Required (non-empty) for every kind but `builtin`; the worker checks. */
+    baseUrl: z.string().check(z.maxLength(2048)),
+    model: z.string().check(z.maxLength(256)),
     apiKey: z.optional(z.string().check(z.maxLength(8192))),
     maxSteps: z.optional(z.number().check(z.int(), z.gte(1), z.lte(100))),
   }),
@@ -116,7 +118,8 @@ export const ChatPanelRequestSchemas = {
 } as const;
 
 export const ChatPanelResponseSchemas = {
-  'panel:chat-provider': z.object({ provider: z.optional(ProviderSettingsViewSchema) }),
+  /** `builtinAvailable`: Chrome's built-in model can be used where the chat runs (the worker). */
+  'panel:chat-provider': z.object({ provider: z.optional(ProviderSettingsViewSchema), builtinAvailable: z.boolean() }),
   'panel:chat-save-provider': ProviderSettingsViewSchema,
   'panel:chat-list': z.object({ chats: z.array(ChatSummarySchema).check(z.maxLength(200)) }),
   'panel:chat-open': z.object({ chat: z.optional(ChatViewSchema) }),

@@ -4,6 +4,7 @@
  * panel.ts, which spreads these tables into its own.
  */
 import * as z from 'zod/mini';
+import { WordingSchema } from './wording.js';
 import { ImportPreviewSchema } from '../import/import-schema.js';
 import { MAX_INPUT_BYTES, MAX_TOOLS, MAX_TOOL_NAME_LENGTH } from '../import/limits.js';
 
@@ -29,7 +30,7 @@ export const ManagePanelRequestSchemas = {
 const ImportApplyResultSchema = z.object({
   added: z.array(z.string()),
   replaced: z.array(z.string()),
-  skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
+  skipped: z.array(z.object({ name: z.string(), reason: z.string(), wording: WordingSchema })),
 });
 
 export const ManagePanelResponseSchemas = {

@@ -22,6 +22,8 @@ const ApprovalViewSchema = z.object({
   tool: z.string().check(z.maxLength(128)),
   toolTitle: z.optional(z.string().check(z.maxLength(512))),
   agentName: z.string().check(z.maxLength(128)),
+  /** The caller's run (the chat's id for a chat): the card is shown with that run, never with another. */
+  runId: z.optional(z.string().check(z.maxLength(128))),
   /** The arguments as pretty JSON, cut to a bounded length for display. */
   argumentsJson: z.string().check(z.maxLength(20_000)),
   annotations: z.optional(ToolSchema.shape.annotations),

@@ -15,6 +15,7 @@ import { ManagePanelRequestSchemas, ManagePanelResponseSchemas } from './panel-m
 import { ChatPanelRequestSchemas, ChatPanelResponseSchemas } from './panel-chat.js';
 import { EditPanelRequestSchemas, EditPanelResponseSchemas } from './panel-edit.js';
 import { ActivityPanelRequestSchemas, ActivityPanelResponseSchemas } from './panel-activity.js';
+import { AppsPanelRequestSchemas, AppsPanelResponseSchemas } from './panel-apps.js';
 
 export const PANEL_PORT = 'mcp-panel';
 /**
@@ -136,6 +137,7 @@ export const PanelRequestSchemas = {
   ...ChatPanelRequestSchemas,
   ...EditPanelRequestSchemas,
   ...ActivityPanelRequestSchemas,
+  ...AppsPanelRequestSchemas,
 } as const;
 
 const PanelResponseSchemas = {
@@ -154,6 +156,7 @@ const PanelResponseSchemas = {
   ...ChatPanelResponseSchemas,
   ...EditPanelResponseSchemas,
   ...ActivityPanelResponseSchemas,
+  ...AppsPanelResponseSchemas,
 } as const;
 
 export type PanelMethod = keyof typeof PanelRequestSchemas;

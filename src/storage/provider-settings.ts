@@ -2,7 +2,8 @@
  * The chat's model provider (issue 17), in `chrome.storage.local` under {@link PROVIDER_KEY}:
  * kind, base URL, model, step limit, and the API key sealed like a bearer token (SPEC F2) with a
  * purpose naming the provider's origin, so a key stored for one origin cannot be opened for a
- * request to another. The key is opened only in the worker, for the request.
+ * request to another. The key is opened only in the worker, for the request. Chrome's built-in
+ * model (`builtin`) has neither URL nor key.
  */
 import * as z from 'zod/mini';
 import { SealedBlobSchema } from './config-schema.js';
@@ -60,6 +61,16 @@ export class ProviderSettingsStore {
   /** A new key is sealed; no key keeps the stored one when the origin is unchanged, and drops it otherwise. */
   async save(input: ProviderInput): Promise<ProviderSettingsView> {
     const old = await this.#read();
+    if (input.kind === 'builtin') {
+      const stored: StoredProvider = {
+        kind: 'builtin',
+        baseUrl: '',
+        model: '',
+        maxSteps: input.maxSteps ?? old?.maxSteps ?? DEFAULT_MAX_STEPS,
+      };
+      await this.area.set({ [PROVIDER_KEY]: stored });
+      return view(stored);
+    }
     const origin = new URL(input.baseUrl).origin;
     const key = input.apiKey?.trim();
     const apiKey = key

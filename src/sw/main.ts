@@ -6,6 +6,7 @@
  * memory can vanish at any time.
  */
 import { OFFSCREEN_PORT } from '../protocol/offscreen.js';
+import { APP_SANDBOX_PAGE } from '../protocol/mcp-apps.js';
 import { PANEL_PORT, PANEL_RECONNECT, type PanelState } from '../protocol/panel.js';
 import { say } from '../protocol/wording.js';
 import type { ActivityPanelPush } from '../protocol/panel-activity.js';
@@ -38,8 +39,9 @@ import { APPROVALS_KEY, ApprovalStore } from './use/approval-store.js';
 import type { AgentToolRegistry } from './use/tool-registry.js';
 import { setUpUseServers } from './use/use-servers.js';
 import { setUpChat } from './chat/chat-service.js';
+import { languageModelOf } from './chat/providers/builtin.js';
 import { ChatStore } from '../storage/chat-store.js';
-import { ProviderSettingsStore } from '../storage/provider-settings.js';
+import { PROVIDER_KEY, ProviderSettingsStore } from '../storage/provider-settings.js';
 
 const newId = () => crypto.randomUUID().replace(/-/g, '');
 /** storage.session key: start (epoch ms) of each connect attempt in progress, read by the next worker instance. */
@@ -123,17 +125,21 @@ const request = withOAuthRetry({
   configOf,
   authConfigOf,
 });
-const manager = new McpManager({
-  request,
-  hasHostPermission: (url) => chrome.permissions.contains({ origins: [originPattern(url)] }),
-  headersFor: (config) => headersWithOAuth(authManager, config, headersFor),
-  newId,
-  saveAttempts: (attempts) => void chrome.storage.session.set({ [ATTEMPTS_KEY]: attempts }).catch(() => undefined),
-  saveIncludeTools: (serverId, toolNames) =>
-    void configStore
-      .update((servers) => servers.map((s) => (s.id === serverId ? settleIncludeTools(s, toolNames) : s)))
-      .catch((e) => console.warn('[sw] the imported tool selection could not be saved', e)),
-});
+const manager = new McpManager(
+  {
+    request,
+    hasHostPermission: (url) => chrome.permissions.contains({ origins: [originPattern(url)] }),
+    headersFor: (config) => headersWithOAuth(authManager, config, headersFor),
+    newId,
+    saveAttempts: (attempts) => void chrome.storage.session.set({ [ATTEMPTS_KEY]: attempts }).catch(() => undefined),
+    saveIncludeTools: (serverId, toolNames) =>
+      void configStore
+        .update((servers) => servers.map((s) => (s.id === serverId ? settleIncludeTools(s, toolNames) : s)))
+        .catch((e) => console.warn('[sw] the imported tool selection could not be saved', e)),
+  },
+  // Views are hosted only when the build carries the sandbox page they render in.
+  { appViews: chrome.runtime.getManifest().sandbox?.pages.includes(APP_SANDBOX_PAGE) === true },
+);
 const stepUps = new StepUpTracker({ auth: authManager, configOf, authConfigOf, handOver: request.handTokenToLiveSessions });
 
 let configErrors: InvalidEntry[] = [];
@@ -231,7 +237,13 @@ const chat = setUpChat({
   providers: new ProviderSettingsStore(chromeArea(chrome.storage.local)),
   registry: use.registry,
   fetch: outgoingFetch,
+  languageModel: () => languageModelOf(),
   hasHostPermission: (url) => chrome.permissions.contains({ origins: [originPattern(url)] }),
+  onSettingsChange: (listener) => {
+    chrome.storage.onChanged.addListener((changes, area) => area === 'local' && PROVIDER_KEY in changes && listener());
+    chrome.permissions.onAdded.addListener(listener);
+    chrome.permissions.onRemoved.addListener(listener);
+  },
   push: (message) => {
     for (const p of panels) p.postMessage(message);
   },

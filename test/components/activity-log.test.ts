@@ -63,7 +63,8 @@ describe('mcp-activity-log', () => {
     expect(rows[0]!.querySelector('.dir')!.textContent).to.equal('←');
     expect(rows[0]!.querySelector('.sr')!.textContent).to.equal('Request from the server');
     expect(rows[1]!.dataset.outcome).to.equal('error');
-    expect(rows[1]!.querySelector('.outcome')!.textContent).to.equal('Failed (503)');
+    expect(rows[1]!.querySelector('.outcome')!.textContent).to.equal('Failed (HTTP 503)');
+    expect(rows[0]!.querySelector('.outcome')!.textContent).to.equal('OK', 'a status that is not HTTP adds nothing to the word');
     expect(rows[1]!.querySelector('.duration')!.textContent).to.equal('13 ms');
   });
 

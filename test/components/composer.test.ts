@@ -2,6 +2,7 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import './setup.js';
 import type { McpComposerElement } from '../../src/components/mcp-composer.js';
 import { ComposerRequestEvent } from '../../src/components/events.js';
+import { ComposerSendEvent } from '../../src/components/chat-events.js';
 import type { ServerView } from '../../src/protocol/panel.js';
 import { serverView } from './server-view.js';
 
@@ -10,6 +11,16 @@ const servers: ServerView[] = [
     prompts: [{ name: 'greet', title: 'Greeting', arguments: [{ name: 'name', required: true }] }],
     resources: [{ uri: 'demo://readme', name: 'readme', title: 'Read me' }],
     resourceTemplates: [{ uriTemplate: 'demo://items/{id}', name: 'item' }],
+  }),
+  serverView({
+    id: 'srv_7f3a',
+    name: 'Team Wiki',
+    prompts: [
+      { name: 'summarize', title: 'Summarize a page' },
+      { name: 'summarize', title: 'Summarize a page' },
+    ],
+    resources: [],
+    resourceTemplates: [],
   }),
 ];
 
@@ -24,13 +35,20 @@ function typeText(el: McpComposerElement, value: string) {
   ta.setSelectionRange(value.length, value.length);
   ta.dispatchEvent(new Event('input'));
 }
-const options = (el: McpComposerElement) => [...el.shadowRoot!.querySelectorAll('.suggestions button')].map((b) => b.textContent);
+const options = (el: McpComposerElement) =>
+  [...el.shadowRoot!.querySelectorAll('.suggestions button')].map(
+    (b) => `${b.querySelector('.label')!.textContent} · ${b.querySelector('.server')!.textContent}`,
+  );
+const textarea = (el: McpComposerElement) => el.shadowRoot!.querySelector<HTMLTextAreaElement>('textarea.text')!;
+const key = (el: McpComposerElement, k: string) =>
+  textarea(el).dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true }));
+const highlighted = (el: McpComposerElement) => el.shadowRoot!.querySelector('li[aria-selected="true"] .label')?.textContent ?? null;
 
 describe('mcp-composer', () => {
   it('lists server:prompt after "/" and asks for the prompt with its argument form', async () => {
     const el = await composer();
     typeText(el, 'hello /gr');
-    expect(options(el)).to.deep.equal(['demo:greet']);
+    expect(options(el)).to.deep.equal(['Greeting · Demo']);
     el.shadowRoot!.querySelector<HTMLButtonElement>('.suggestions button')!.click();
     expect(el.shadowRoot!.querySelector<HTMLTextAreaElement>('textarea.text')!.value).to.equal('hello ');
     const form = el.shadowRoot!.querySelector('mcp-schema-form')!;
@@ -48,15 +66,54 @@ describe('mcp-composer', () => {
   it('searches resources and templates by name or uri after "@"', async () => {
     const el = await composer();
     typeText(el, '@read');
-    expect(options(el)).to.deep.equal(['Read me · demo://readme']);
+    expect(options(el)).to.deep.equal(['Read me · Demo']);
     typeText(el, '@items');
-    expect(options(el)).to.deep.equal(['item · demo://items/{id}']);
+    expect(options(el)).to.deep.equal(['item · Demo']);
     typeText(el, '@nothing');
     expect(el.shadowRoot!.querySelector('.no-match')).to.not.equal(null);
     typeText(el, '@demo://readme');
     setTimeout(() => el.shadowRoot!.querySelector<HTMLButtonElement>('.suggestions button')!.click());
     const e = await oneEvent<ComposerRequestEvent>(el, ComposerRequestEvent.type);
     expect(e.detail).to.deep.equal({ kind: 'resource', serverId: 'demo', uri: 'demo://readme' });
+  });
+
+  it('shows titles and server names, never internal ids, each entry once', async () => {
+    const el = await composer();
+    typeText(el, '/');
+    expect(options(el)).to.deep.equal(['Greeting · Demo', 'Summarize a page · Team Wiki']);
+    expect(el.shadowRoot!.querySelector('.suggestions')!.textContent).to.not.contain('srv_7f3a');
+    typeText(el, '/wiki');
+    expect(options(el), 'found by the server name').to.deep.equal(['Summarize a page · Team Wiki']);
+  });
+
+  it('arrow keys move the highlight (the caret stays in the text), Enter chooses it, Esc closes the list', async () => {
+    const el = await composer();
+    el.setAttribute('chat', '');
+    typeText(el, '/');
+    textarea(el).focus();
+    expect(highlighted(el)).to.equal('Greeting');
+    key(el, 'ArrowDown');
+    expect(highlighted(el)).to.equal('Summarize a page');
+    expect(el.shadowRoot!.activeElement).to.equal(textarea(el));
+    expect(textarea(el).getAttribute('aria-activedescendant')).to.equal('suggestion-1');
+    key(el, 'ArrowDown');
+    expect(highlighted(el), 'wraps to the first').to.equal('Greeting');
+    key(el, 'ArrowUp');
+    expect(highlighted(el), 'wraps to the last').to.equal('Summarize a page');
+    let sent = 0;
+    el.addEventListener(ComposerSendEvent.type, () => sent++);
+    key(el, 'Enter');
+    expect(sent, 'Enter in the list chooses, it does not send').to.equal(0);
+    expect(el.shadowRoot!.querySelector('.prompt-name')!.textContent).to.equal('Summarize a page · Team Wiki');
+    expect(options(el)).to.deep.equal([]);
+
+    typeText(el, 'x @rea');
+    expect(options(el)).to.deep.equal(['Read me · Demo']);
+    key(el, 'Escape');
+    expect(options(el)).to.deep.equal([]);
+    expect(textarea(el).value).to.equal('x @rea');
+    key(el, 'Enter');
+    expect(sent, 'with the list closed, Enter sends').to.equal(1);
   });
 
   it('shows blocks as text under the message and the message object as JSON', async () => {

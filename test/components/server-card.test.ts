@@ -12,8 +12,8 @@ function server(overrides: Partial<ServerView> = {}): ServerView {
   return serverView({ authKind: 'oauth', connectOnStartup: false, status: 'needs-auth', ...overrides });
 }
 
-async function card(view: ServerView) {
-  const el = await fixture<McpServerCardElement>(html`<mcp-server-card mode="detail"></mcp-server-card>`);
+async function card(view: ServerView, mode = 'detail') {
+  const el = await fixture<McpServerCardElement>(html`<mcp-server-card mode=${mode}></mcp-server-card>`);
   el.server = view;
   await Promise.resolve();
   await nextFrame();
@@ -75,6 +75,15 @@ describe('mcp-server-card actions', () => {
     expect(button(el, 'authorize')!.dataset.role).to.equal('primary');
     expect(button(el, 'forget-auth')).to.equal(null);
     expect(el.shadowRoot!.querySelector('.reason')!.className).to.not.contain('error');
+  });
+
+  it('offers Forget authorization in Settings only once the server has been authorized', async () => {
+    const first = await card(server({ reason: { kind: 'auth', message: 'Sign in first.', action: 'authorize' } }), 'settings');
+    expect(first.shadowRoot!.querySelector('button[data-action="forget-auth"]')).to.equal(null);
+    const ready = await card(server({ status: 'ready' }), 'settings');
+    expect(ready.shadowRoot!.querySelector('button[data-action="forget-auth"]')).to.not.equal(null);
+    const lapsed = await card(server({ reason: { kind: 'auth', message: 'Expired.', action: 'reauthorize' } }), 'settings');
+    expect(lapsed.shadowRoot!.querySelector('button[data-action="forget-auth"]')).to.not.equal(null);
   });
 
   it('shows no tool count for a server that never connected, and a disabled server says so', async () => {

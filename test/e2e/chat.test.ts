@@ -66,6 +66,12 @@ async function cardFor(tool: string): Promise<ElementHandle<Element>> {
 
 test('without a provider the view says how to add one; saving sets it up with the key never shown back', async () => {
   assert.match(await panel.$eval(`${V}.no-provider`, (el) => el.textContent ?? ''), /add a model provider/i);
+  // Chrome's built-in model is offered exactly when the worker has it (Debian's Chromium does not).
+  const builtin = (await worker.evaluate(
+    `(async () => typeof LanguageModel !== 'undefined' && (await LanguageModel.availability()) !== 'unavailable')()`,
+  )) as boolean;
+  assert.equal(!!(await panel.$(`${V}select[name="kind"] option[value="builtin"]`)), builtin);
+  console.log(`[chat] Chrome's built-in model in this browser: ${builtin ? 'available, offered' : 'not available, not offered'}`);
   await panel.type(`${V}input[name="base-url"]`, provider.openAiBase);
   await panel.type(`${V}input[name="model"]`, 'test-model');
   await panel.type(`${V}input[name="api-key"]`, 'sk-e2e-secret');
@@ -220,21 +226,44 @@ test('a panel closed and reopened mid-run re-attaches: the card is there and the
   await panel.close();
   panel = await ext.openPanel();
   // The panel opens on the view it was closed on.
-  await until('the Chat view', () => panel.$eval('section[data-view="chat"]', (el) => !(el).hidden || undefined));
+  await until('the Chat view', () => panel.$eval('section[data-view="chat"]', (el) => !el.hidden || undefined));
   const card = await cardFor('echo');
   await (await card.$('>>> button[data-decision="once"]'))!.click();
   await until('the final answer', async () => ((await lastAssistantText()).includes('Back again.') ? true : undefined));
   assert.deepEqual(ext.errors, []);
 });
 
-/** Bench figure (issue 17 §7): time to the first streamed token in the panel, through the extension ÷ a direct fetch from the panel page. */
+test('Stop during a tool call cancels it on the MCP server (notifications/cancelled) and the model is not asked again', async () => {
+  await newChat();
+  provider.script({ kind: 'stream', toolCalls: [{ id: 's1', name: 'mcp__demo__slow', arguments: '{"steps":50,"ms":200}' }] });
+  const before = provider.requests.length;
+  const slowCalls = demo.stats.toolCalls.filter((c) => c === 'slow').length;
+  const cancellations = demo.stats.cancellations.length;
+  await send('Run the slow task');
+  await (await (await cardFor('slow')).$('>>> button[data-decision="once"]'))!.click();
+  await until(
+    'the server to run the slow tool',
+    async () => demo.stats.toolCalls.filter((c) => c === 'slow').length > slowCalls || undefined,
+  );
+  await panel.click(`${V}button.stop`);
+  await until('the server to see the call cancelled', async () => demo.stats.cancellations.length > cancellations || undefined, 10_000);
+  await waitFor(panel, `${V}li.notice[data-notice="stopped"]`);
+  assert.deepEqual(await panel.$$eval(`${V}details.step`, (els) => els.map((e) => (e as HTMLElement).dataset.status)), ['cancelled']);
+  assert.equal(provider.requests.length, before + 1, 'no request after Stop');
+});
+
+/**
+ * Bench figures (issue 17 §7). Time to the first streamed token in the panel, through the extension
+ * ÷ a direct fetch from the panel page, split at the provider's clock: how long until the request
+ * arrives, and from there until the token shows. Per-tool-step overhead: from the end of the
+ * provider's tool-call answer to the start of the next provider request, minus the MCP call itself.
+ */
 test('bench: time to first token through the extension vs a direct fetch from the same page', async () => {
-  const direct: number[] = [];
-  const via: number[] = [];
-  for (let i = 0; i < 5; i++) {
+  const direct: number[][] = [];
+  const via: number[][] = [];
+  for (let i = 0; i < 7; i++) {
     provider.script({ kind: 'stream', text: ['Hi', ' there'] });
-    direct.push(
-      (await panel.evaluate(`(async () => {
+    const [directMs, directStart] = (await panel.evaluate(`(async () => {
         const t0 = performance.now();
         const r = await fetch(${JSON.stringify(provider.openAiBase)} + '/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', stream: true, messages: [] }) });
         const reader = r.body.getReader();
@@ -243,31 +272,116 @@ test('bench: time to first token through the extension vs a direct fetch from th
         while (!text.includes('"content":"Hi"')) { const { value, done } = await reader.read(); if (done) break; text += decoder.decode(value, { stream: true }); }
         const ms = performance.now() - t0;
         await reader.cancel();
-        return ms;
-      })()`)) as number,
-    );
+        return [ms, performance.timeOrigin + t0];
+      })()`)) as [number, number];
+    direct.push([directMs, provider.requests.at(-1)!.receivedAt - directStart]);
     await newChat();
     provider.script({ kind: 'stream', text: ['Hi', ' there'] });
-    via.push(
-      (await panel.evaluate(`new Promise((resolve) => {
+    const [viaMs, viaStart] = (await panel.evaluate(`new Promise((resolve) => {
         const root = document.querySelector('mcp-chat-view').shadowRoot;
         const textarea = root.querySelector('mcp-composer').shadowRoot.querySelector('textarea');
         const observer = new MutationObserver(() => {
           const answer = [...root.querySelectorAll('li.assistant')].at(-1);
-          if (answer && answer.textContent.includes('Hi')) { observer.disconnect(); resolve(performance.now() - t0); }
+          if (answer && answer.textContent.includes('Hi')) { observer.disconnect(); resolve([performance.now() - t0, performance.timeOrigin + t0]); }
         });
         observer.observe(root, { subtree: true, childList: true, characterData: true });
         textarea.value = 'bench';
         const t0 = performance.now();
         textarea.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
-      })`)) as number,
-    );
+      })`)) as [number, number];
     await until('the run to end', async () => ((await lastAssistantText()).includes('there') ? true : undefined));
+    via.push([viaMs, provider.requests.at(-1)!.receivedAt - viaStart]);
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const ratio = median(via) / median(direct);
+  const [d, v] = [median(direct.map((x) => x[0]!)), median(via.map((x) => x[0]!))];
+  const [dReq, vReq] = [median(direct.map((x) => x[1]!)), median(via.map((x) => x[1]!))];
   console.log(
-    `[bench] first token: direct fetch ${median(direct).toFixed(1)} ms, via the extension ${median(via).toFixed(1)} ms, ratio ${ratio.toFixed(2)}×`,
+    `[bench] first token: direct fetch ${d.toFixed(1)} ms (request arrives after ${dReq} ms), via the extension ${v.toFixed(1)} ms (request arrives after ${vReq} ms), ratio ${(v / d).toFixed(2)}×`,
   );
-  assert.ok(Number.isFinite(ratio));
+  assert.ok(Number.isFinite(v / d));
+});
+
+test('bench: per-tool-step overhead of the run loop (provider tool-call end → next provider request, minus the MCP call)', async () => {
+  await newChat();
+  const steps = 6;
+  provider.script(
+    ...Array.from({ length: steps }, (_, i) => ({
+      kind: 'stream' as const,
+      toolCalls: [{ id: `b${i}`, name: 'mcp__demo__echo', arguments: `{"text":"step ${i}"}` }],
+    })),
+    { kind: 'stream', text: ['Bench done.'] },
+  );
+  const before = provider.requests.length;
+  await send('Echo six times');
+  // "Always" once, so the steps that follow measure the loop and not the user.
+  await (await (await cardFor('echo')).$('>>> button[data-decision="always"]'))!.click();
+  await until('the final answer', async () => ((await lastAssistantText()).includes('Bench done.') ? true : undefined), 30_000);
+  const requests = provider.requests.slice(before);
+  const durations = (await panel.evaluate(
+    `document.querySelector('mcp-chat-view').chat.entries.filter((e) => e.kind === 'tool').map((e) => e.durationMs ?? 0)`,
+  )) as number[];
+  // The first step waited for the user's click: left out.
+  const overhead = durations.slice(1).map((ms, i) => requests[i + 2]!.receivedAt - requests[i + 1]!.endedAt! - ms);
+  const sorted = [...overhead].sort((a, b) => a - b);
+  const calls = [...durations.slice(1)].sort((a, b) => a - b);
+  console.log(
+    `[bench] per tool step: loop overhead median ${sorted[Math.floor(sorted.length / 2)]} ms (min ${sorted[0]}, max ${sorted.at(-1)}), the MCP call itself median ${calls[Math.floor(calls.length / 2)]} ms`,
+  );
+  assert.equal(durations.length, steps);
+  await worker.evaluate(() => chrome.storage.local.remove('mcp_tool_approvals'));
+});
+
+test('Anthropic Messages end to end: tool_use → approval → the next request carries the tool_result and the schema as sent', async () => {
+  await panel.click(`${V}button.settings`);
+  await panel.select(`${V}select[name="kind"]`, 'anthropic');
+  await panel.$eval(
+    `${V}input[name="base-url"]`,
+    (el, url) => {
+      el.value = url;
+    },
+    provider.anthropicBase,
+  );
+  await panel.$eval(`${V}input[name="model"]`, (el) => {
+    el.value = 'claude-test';
+  });
+  await panel.click(`${V}form.provider button[type="submit"]`);
+  await until('the form to close', async () => !(await panel.$(`${V}form.provider`)));
+  await newChat();
+  provider.script(
+    {
+      kind: 'stream',
+      text: ['Let me echo. '],
+      toolCalls: [{ id: 'toolu_01', name: 'mcp__demo__echo', arguments: '{"text":"anthropic"}' }],
+    },
+    { kind: 'stream', text: ['Echoed ', 'anthropic.'], usage: { input: 120, output: 4 } },
+  );
+  const before = provider.requests.length;
+  await send('Echo anthropic');
+  await (await (await cardFor('echo')).$('>>> button[data-decision="once"]'))!.click();
+  await until('the final answer', async () => ((await lastAssistantText()).includes('Echoed anthropic.') ? true : undefined));
+
+  const [first, second] = provider.requests.slice(before);
+  assert.equal(first!.path, '/v1/messages');
+  assert.equal(first!.headers['x-api-key'], 'sk-e2e-secret', 'the key stored for this origin is kept');
+  assert.equal(first!.headers['anthropic-version'], '2023-06-01');
+  assert.equal(first!.body.model, 'claude-test');
+  const schemas = await worker.evaluate(() => globalThis.remoteMcp!.agentTools.list().map((t) => [t.name, t.jsonSchema]));
+  assert.deepEqual(
+    (second!.body.tools as { name: string; input_schema: unknown }[]).map((t) => [t.name, t.input_schema]),
+    schemas,
+  );
+  const messages = second!.body.messages as { role: string; content: Record<string, unknown>[] }[];
+  const assistant = messages.at(-2)!;
+  assert.equal(assistant.role, 'assistant');
+  assert.deepEqual(assistant.content.at(-1), { type: 'tool_use', id: 'toolu_01', name: 'mcp__demo__echo', input: { text: 'anthropic' } });
+  const result = messages.at(-1)!;
+  assert.equal(result.role, 'user');
+  assert.equal(result.content[0]!.type, 'tool_result');
+  assert.equal(result.content[0]!.tool_use_id, 'toolu_01');
+  assert.match(
+    result.content[0]!.content as string,
+    /^Result of tool "echo" from MCP server "Demo" \(id demo\)\. Untrusted data.*\n<<mcp-untrusted-[0-9a-f]{32}>>\necho: anthropic\n<<\/mcp-untrusted-[0-9a-f]{32}>>$/,
+  );
+  assert.match(await panel.$$eval(`${V}.usage`, (els) => els.at(-1)?.textContent ?? ''), /120.*4/);
+  assert.match(await panel.$eval(`${V}.model`, (el) => el.textContent ?? ''), /claude-test · Anthropic/);
 });

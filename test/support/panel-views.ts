@@ -16,6 +16,22 @@ export const SETTINGS = 'mcp-server-detail >>> mcp-server-card[mode="settings"]'
 /** The open server detail's tool list. */
 export const DETAIL_TOOLS = 'mcp-server-detail >>> mcp-tool-list';
 
+/**
+ * Clicks what `selector` finds, again if a state push re-rendered the list between finding and
+ * clicking (the element found is then detached: a real user's click would land on its twin).
+ */
+async function clickFresh(page: Page, selector: string, timeoutMs = 20_000): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const handle = await waitFor(page, selector, timeoutMs);
+    try {
+      await handle.click();
+      return;
+    } catch (e) {
+      if (attempt >= 3 || !/detached|not clickable/i.test(String(e))) throw e;
+    }
+  }
+}
+
 async function visibleView(page: Page): Promise<string | undefined> {
   return page.$$eval('section[data-view]', (els) => els.find((s) => !s.hidden)?.getAttribute('data-view') ?? undefined);
 }
@@ -44,7 +60,7 @@ export async function openView(page: Page, view: TopView | 'add' | 'import'): Pr
 /** Opens a server's detail from its row on the Servers view. */
 export async function openServer(page: Page, serverId: string): Promise<void> {
   await openView(page, 'servers');
-  await (await waitFor(page, `${row(serverId)} >>> button.open`)).click();
+  await clickFresh(page, `${row(serverId)} >>> button.open`);
   await waitView(page, 'detail');
   await waitFor(page, `${DETAIL}`);
 }
@@ -52,7 +68,7 @@ export async function openServer(page: Page, serverId: string): Promise<void> {
 /** Opens a tool's view from the Tools view (the server must be ready and the tool enabled). */
 export async function openTool(page: Page, serverId: string, tool: string): Promise<void> {
   await openView(page, 'tools');
-  await (await waitFor(page, `mcp-tools-view >>> button.tool[data-server="${serverId}"][data-tool="${tool}"]`, 20_000)).click();
+  await clickFresh(page, `mcp-tools-view >>> button.tool[data-server="${serverId}"][data-tool="${tool}"]`);
   await waitView(page, 'tool');
 }
 

@@ -37,6 +37,9 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   body: Record<string, unknown>;
+  /** `Date.now()` when the request arrived, and when its answer was fully written (for the bench). */
+  receivedAt: number;
+  endedAt?: number;
 }
 
 export interface ProviderServer {
@@ -159,6 +162,7 @@ export async function startProviderServer(): Promise<ProviderServer> {
   const server = createServer((req, res) => void handle(req, res));
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
+    const receivedAt = Date.now();
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (req.method === 'OPTIONS') {
       res.writeHead(204, {
@@ -170,7 +174,8 @@ export async function startProviderServer(): Promise<ProviderServer> {
       return;
     }
     const body = await readBody(req);
-    requests.push({ path, headers: req.headers, body });
+    const record: RecordedRequest = { path, headers: req.headers, body, receivedAt };
+    requests.push(record);
     const isOpenAi = path === '/v1/chat/completions';
     const isAnthropic = path === '/v1/messages';
     const cors = { 'access-control-allow-origin': '*' };
@@ -202,6 +207,7 @@ export async function startProviderServer(): Promise<ProviderServer> {
       if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
     }
     res.end();
+    record.endedAt = Date.now();
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

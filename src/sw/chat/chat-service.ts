@@ -10,10 +10,11 @@ import { RemoteError } from '../../protocol/result.js';
 import type { ChatPanelPush, ChatPanelRequestSchemas, ChatView } from '../../protocol/panel-chat.js';
 import type { PanelParams, PanelValue } from '../../protocol/panel.js';
 import type { ChatStore } from '../../storage/chat-store.js';
-import type { ProviderSettingsStore } from '../../storage/provider-settings.js';
+import type { OpenedProvider, ProviderSettingsStore } from '../../storage/provider-settings.js';
 import { checkServerUrl } from '../../common/url-rules.js';
 import type { AgentToolRegistry } from '../use/tool-registry.js';
 import { streamTurn } from './providers/index.js';
+import { builtinAvailable, streamBuiltin, type LanguageModelLike } from './providers/builtin.js';
 import type { FetchLike } from './providers/types.js';
 import { runChat } from './run-loop.js';
 
@@ -21,13 +22,19 @@ import { runChat } from './run-loop.js';
 const TEXT_PUSH_MS = 40;
 const MAX_ENTRIES = 800;
 const TITLE_LENGTH = 60;
+/** Chats kept in memory after they were read or written here (the worker is their only writer). */
+const CACHED_CHATS = 20;
 
 export interface ChatServiceDeps {
   store: ChatStore;
   providers: ProviderSettingsStore;
   registry: Pick<AgentToolRegistry, 'list' | 'call'>;
   fetch: FetchLike;
+  /** Chrome's built-in model (Prompt API) where this context has one. */
+  languageModel(): LanguageModelLike | undefined;
   hasHostPermission(url: string): Promise<boolean>;
+  /** Calls back whenever the stored provider settings or the granted host permissions change. */
+  onSettingsChange(listener: () => void): void;
   push(message: ChatPanelPush): void;
   /** A run started or ended (keep-alive). */
   activityChanged(): void;
@@ -54,9 +61,6 @@ function markInterrupted(chat: ChatView, newId: () => string, now: number): Chat
 
 export function setUpChat(deps: ChatServiceDeps) {
   const runs = new Map<string, { controller: AbortController; chat: ChatView }>();
-  const recovered = (async () => {
-    for (const chat of await deps.store.running()) await deps.store.put(markInterrupted(chat, deps.newId, deps.now()));
-  })().catch((e: unknown) => console.error('[chat] could not close the interrupted chats', e));
 
   const pushChat = (chat: ChatView) => deps.push({ type: 'panel:chat', chat: structuredClone(chat) });
   const textPusher = () => {
@@ -80,10 +84,50 @@ export function setUpChat(deps: ChatServiceDeps) {
     };
   };
 
+  /**
+   * What a send needs before its request, kept off the stored copies (time to first token): the
+   * opened provider and the host-permission answer are cached until the settings or the grants
+   * change; chats are cached write-through, since every write goes through this service.
+   */
+  let provider: Promise<OpenedProvider | undefined> | undefined;
+  const permitted = new Map<string, Promise<boolean>>();
+  deps.onSettingsChange(() => {
+    provider = undefined;
+    permitted.clear();
+  });
+  const openedProvider = () => {
+    const opening = (provider ??= deps.providers.opened());
+    opening.catch(() => provider === opening && (provider = undefined));
+    return opening;
+  };
+  const hasPermission = (url: string) => {
+    let answer = permitted.get(url);
+    if (!answer) permitted.set(url, (answer = deps.hasHostPermission(url)));
+    answer.catch(() => permitted.delete(url));
+    return answer;
+  };
+  const chats = new Map<string, ChatView>();
+  const remember = (chat: ChatView) => {
+    chats.delete(chat.id);
+    chats.set(chat.id, chat);
+    for (const old of chats.keys()) if (chats.size > CACHED_CHATS && !runs.has(old)) chats.delete(old);
+  };
+  const put = (chat: ChatView) => {
+    remember(chat);
+    return deps.store.put(chat);
+  };
+
+  const recovered = (async () => {
+    for (const chat of await deps.store.running()) await put(markInterrupted(chat, deps.newId, deps.now()));
+  })().catch((e: unknown) => console.error('[chat] could not close the interrupted chats', e));
+
   async function chatOf(chatId: string): Promise<ChatView> {
     await recovered;
+    const cachedChat = chats.get(chatId);
+    if (cachedChat) return structuredClone(cachedChat);
     const chat = await deps.store.get(chatId);
     if (!chat) throw new RemoteError({ code: 'not-found', message: 'This chat no longer exists.' });
+    remember(structuredClone(chat));
     return chat;
   }
 
@@ -94,13 +138,24 @@ export function setUpChat(deps: ChatServiceDeps) {
 
   const handlers: ChatHandlers = {
     'panel:chat-provider': async () => {
-      const provider = await deps.providers.view();
-      return provider ? { provider } : {};
+      const [provider, builtin] = await Promise.all([deps.providers.view(), builtinAvailable(deps.languageModel())]);
+      return { ...(provider ? { provider } : {}), builtinAvailable: builtin };
     },
     'panel:chat-save-provider': async (p) => {
+      if (p.kind === 'builtin') {
+        if (!(await builtinAvailable(deps.languageModel())))
+          throw new RemoteError({ code: 'bad-request', message: 'Chrome’s built-in model is not available in this browser.' });
+        const saved = await deps.providers.save({ kind: 'builtin', baseUrl: '', model: '', maxSteps: p.maxSteps });
+        provider = undefined;
+        return saved;
+      }
+      if (!p.model.trim()) throw new RemoteError({ code: 'bad-request', message: 'Enter the name of the model.' });
       const checked = checkServerUrl(p.baseUrl);
       if (!checked.ok) throw new RemoteError({ code: 'invalid-url', message: checked.message });
-      return deps.providers.save({ ...p, baseUrl: checked.url });
+      const saved = await deps.providers.save({ ...p, baseUrl: checked.url });
+      provider = undefined;
+      permitted.clear();
+      return saved;
     },
     'panel:chat-list': async () => {
       await recovered;
@@ -109,13 +164,13 @@ export function setUpChat(deps: ChatServiceDeps) {
     'panel:chat-open': async (p) => {
       await recovered;
       const id = p.chatId ?? (await deps.store.list())[0]?.id;
-      const chat = id ? await deps.store.get(id) : undefined;
+      const chat = id ? await chatOf(id).catch(() => undefined) : undefined;
       return chat ? { chat } : {};
     },
     'panel:chat-new': async () => {
       await recovered;
       const chat = newChat();
-      await deps.store.put(chat);
+      await put(chat);
       return chat;
     },
     'panel:chat-send': async (p) => {
@@ -123,7 +178,7 @@ export function setUpChat(deps: ChatServiceDeps) {
       if (runs.has(chat.id)) throw new RemoteError({ code: 'bad-request', message: 'This chat is still answering; stop it first.' });
       if (chat.entries.length >= MAX_ENTRIES)
         throw new RemoteError({ code: 'bad-request', message: 'This chat is full. Start a new chat to go on.' });
-      const provider = await deps.providers.opened().catch(() => {
+      const provider = await openedProvider().catch(() => {
         throw new RemoteError({
           code: 'config-invalid',
           message: 'The stored API key cannot be opened. Enter it again in the chat settings.',
@@ -131,7 +186,8 @@ export function setUpChat(deps: ChatServiceDeps) {
       });
       if (!provider)
         throw new RemoteError({ code: 'config-invalid', message: 'No model provider is set up. Add one in the chat settings.' });
-      if (!(await deps.hasHostPermission(provider.baseUrl)))
+      const builtin = provider.kind === 'builtin';
+      if (!builtin && !(await hasPermission(provider.baseUrl)))
         throw new RemoteError({
           code: 'permission',
           message: `Chrome has not granted access to ${new URL(provider.baseUrl).origin}. Save the provider settings again to grant it.`,
@@ -150,11 +206,11 @@ export function setUpChat(deps: ChatServiceDeps) {
           text: b.text,
         })),
       });
-      chat.provider = { kind: provider.kind, model: provider.model, host: new URL(provider.baseUrl).host };
+      chat.provider = { kind: provider.kind, model: provider.model, host: builtin ? '' : new URL(provider.baseUrl).host };
       chat.status = 'running';
       chat.updatedAt = deps.now();
-      await deps.store.put(chat);
-      pushChat(chat);
+      // Not awaited: the run's first push shows the message, its saves queue behind this one.
+      put(chat).catch((e: unknown) => console.error('[chat] could not save the chat', e));
 
       const controller = new AbortController();
       runs.set(chat.id, { controller, chat });
@@ -164,10 +220,14 @@ export function setUpChat(deps: ChatServiceDeps) {
       void runChat(
         chat,
         {
-          stream: (request, hooks, signal) => streamTurn(deps.fetch, provider, request, hooks, signal),
+          stream: (request, hooks, signal) =>
+            provider.kind === 'builtin'
+              ? streamBuiltin(deps.languageModel(), request, hooks, signal)
+              : streamTurn(deps.fetch, { ...provider, kind: provider.kind }, request, hooks, signal),
+          withoutTools: builtin,
           tools: () => deps.registry.list().filter((t) => !disabled.has(`${t.serverId}:${t.toolName}`)),
           call: (name, args, options) => deps.registry.call(name, args, options),
-          save: (c) => deps.store.put(c),
+          save: put,
           changed: pushChat,
           text: (c, entryId, text) => pushText(() => deps.push({ type: 'panel:chat-text', chatId: c.id, entryId, text })),
           newId: deps.newId,
@@ -192,13 +252,14 @@ export function setUpChat(deps: ChatServiceDeps) {
       // A running chat is renamed in the run's own copy, which its next save writes.
       const chat = runs.get(p.chatId)?.chat ?? (await chatOf(p.chatId));
       chat.title = p.title.trim().slice(0, 200);
-      await deps.store.put(chat);
+      await put(chat);
       pushChat(chat);
       return { renamed: true };
     },
     'panel:chat-delete': async (p) => {
       await recovered;
       runs.get(p.chatId)?.controller.abort();
+      chats.delete(p.chatId);
       const deleted = await deps.store.delete(p.chatId);
       if (deleted) deps.push({ type: 'panel:chat-deleted', chatId: p.chatId });
       return { deleted };

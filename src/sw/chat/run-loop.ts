@@ -28,7 +28,7 @@ export interface RunDeps {
   stream(request: TurnRequest, hooks: StreamHooks, signal: AbortSignal): Promise<TurnResult>;
   /** The tools the model may see in this chat (enabled, not switched off for the chat). */
   tools(): AgentTool[];
-  call(name: string, args: string, options: { signal: AbortSignal; agentName: string }): Promise<AgentToolResult>;
+  call(name: string, args: string, options: { signal: AbortSignal; agentName: string; runId: string }): Promise<AgentToolResult>;
   save(chat: ChatView): Promise<void>;
   /** The chat's shape changed (an entry was added or settled). */
   changed(chat: ChatView): void;
@@ -37,6 +37,8 @@ export interface RunDeps {
   newId: () => string;
   now: () => number;
   maxSteps: number;
+  /** The provider cannot call tools (Chrome's built-in model): none are sent, and the chat says so. */
+  withoutTools?: boolean;
 }
 
 type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
@@ -82,7 +84,8 @@ function isCode(e: unknown, code: string): boolean {
 
 async function runTool(entry: ToolEntry, chat: ChatView, deps: RunDeps, signal: AbortSignal) {
   try {
-    const r = await deps.call(entry.name, entry.arguments, { signal, agentName: CHAT_AGENT });
+    // The approval card carries the chat's id as its run: the panel shows it in this chat only.
+    const r = await deps.call(entry.name, entry.arguments, { signal, agentName: CHAT_AGENT, runId: chat.id });
     entry.status = r.result.isError ? 'error' : 'done';
     entry.result = resultText(r.result);
   } catch (e) {
@@ -104,17 +107,24 @@ async function runTool(entry: ToolEntry, chat: ChatView, deps: RunDeps, signal: 
 /** Runs until the model answers without tool calls; the chat ends `idle` whatever happens. */
 export async function runChat(chat: ChatView, deps: RunDeps, signal: AbortSignal): Promise<void> {
   chat.status = 'running';
+  // Saves are queued, not awaited: a step's record never delays the next request or call, and the
+  // writes still land in order (the last one, in `finally`, is awaited).
+  let saving = Promise.resolve();
+  const persist = () => {
+    saving = saving.then(() => deps.save(chat)).catch((e: unknown) => console.error('[chat] could not save the chat', e));
+  };
   const add = (entry: ChatEntry) => {
     chat.entries.push(entry);
     chat.updatedAt = deps.now();
   };
+  if (deps.withoutTools) add({ kind: 'notice', id: deps.newId(), notice: 'no-tools' });
   try {
     for (let step = 0; ; step++) {
       if (step >= deps.maxSteps) {
         add({ kind: 'notice', id: deps.newId(), notice: 'step-limit' });
         break;
       }
-      const tools = deps.tools();
+      const tools = deps.withoutTools ? [] : deps.tools();
       const answer: AssistantEntry = { kind: 'assistant', id: deps.newId(), text: '', toolCalls: [], streaming: true };
       const request: TurnRequest = {
         system: SYSTEM_PROMPT,
@@ -122,19 +132,21 @@ export async function runChat(chat: ChatView, deps: RunDeps, signal: AbortSignal
         tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.jsonSchema })),
       };
       add(answer);
+      // The request goes out first; showing the new entry (a copy of the whole chat per panel) follows it.
+      const streaming = deps.stream(
+        request,
+        {
+          onText: (delta) => {
+            answer.text += delta;
+            deps.text(chat, answer.id, answer.text);
+          },
+        },
+        signal,
+      );
       deps.changed(chat);
       let turn: TurnResult;
       try {
-        turn = await deps.stream(
-          request,
-          {
-            onText: (delta) => {
-              answer.text += delta;
-              deps.text(chat, answer.id, answer.text);
-            },
-          },
-          signal,
-        );
+        turn = await streaming;
       } catch (e) {
         delete answer.streaming;
         if (!answer.text) chat.entries.splice(chat.entries.indexOf(answer), 1);
@@ -153,7 +165,7 @@ export async function runChat(chat: ChatView, deps: RunDeps, signal: AbortSignal
       answer.text = turn.text;
       answer.toolCalls = turn.toolCalls;
       answer.usage = turn.usage;
-      await deps.save(chat);
+      persist();
       deps.changed(chat);
       if (!turn.toolCalls.length) break;
 
@@ -172,12 +184,12 @@ export async function runChat(chat: ChatView, deps: RunDeps, signal: AbortSignal
         };
       });
       for (const s of steps) add(s);
-      await deps.save(chat);
+      persist();
       deps.changed(chat);
       // Parallel: each call has its own approval card; none waits for another's answer.
       await Promise.all(steps.map((s) => runTool(s, chat, deps, signal)));
       chat.updatedAt = deps.now();
-      await deps.save(chat);
+      persist();
       if (signal.aborted) {
         add({ kind: 'notice', id: deps.newId(), notice: 'stopped' });
         break;
@@ -186,7 +198,8 @@ export async function runChat(chat: ChatView, deps: RunDeps, signal: AbortSignal
   } finally {
     chat.status = 'idle';
     chat.updatedAt = deps.now();
-    await deps.save(chat).catch((e: unknown) => console.error('[chat] could not save the chat', e));
+    persist();
+    await saving;
     deps.changed(chat);
   }
 }

@@ -16,21 +16,23 @@ export interface ComposerDeps {
   request<M extends OffscreenMethod>(method: M, params: OffscreenParams<M>): Promise<OffscreenValue<M>>;
 }
 
+/**
+ * The live connection and display name of a ready server, connecting an enabled lazy one first
+ * (C2); anything else is a plain-words error.
+ */
+export async function liveServer(manager: ComposerDeps['manager'], serverId: string) {
+  const enabled = manager.views().find((v) => v.id === serverId)?.enabled;
+  if (enabled && manager.state(serverId)?.status !== 'ready') await manager.ensureReady(serverId);
+  const view = manager.views().find((v) => v.id === serverId);
+  const state = manager.state(serverId);
+  if (!view || state?.status !== 'ready') {
+    throw new RemoteError({ code: 'not-ready', ...say('reasonNotReady', { name: view?.name ?? serverId }) });
+  }
+  return { connectionId: state.connectionId, serverName: view.name };
+}
+
 export function composerHandlers(deps: ComposerDeps) {
-  /**
-   * The live connection and display name of a ready server, connecting an enabled lazy one first
-   * (C2); anything else is a plain-words error.
-   */
-  const live = async (serverId: string) => {
-    const enabled = deps.manager.views().find((v) => v.id === serverId)?.enabled;
-    if (enabled && deps.manager.state(serverId)?.status !== 'ready') await deps.manager.ensureReady(serverId);
-    const view = deps.manager.views().find((v) => v.id === serverId);
-    const state = deps.manager.state(serverId);
-    if (!view || state?.status !== 'ready') {
-      throw new RemoteError({ code: 'not-ready', ...say('reasonNotReady', { name: view?.name ?? serverId }) });
-    }
-    return { connectionId: state.connectionId, serverName: view.name };
-  };
+  const live = (serverId: string) => liveServer(deps.manager, serverId);
   return {
     'panel:get-prompt-block': async (p: PanelParams<'panel:get-prompt-block'>): Promise<PanelValue<'panel:get-prompt-block'>> => {
       const { connectionId, serverName } = await live(p.serverId);

@@ -12,6 +12,7 @@ import {
   type PanelValue,
 } from '../../protocol/panel.js';
 import type { UsePanelRequestSchemas } from '../../protocol/panel-use.js';
+import type { AppsPanelRequestSchemas } from '../../protocol/panel-apps.js';
 import type { ChatPanelRequestSchemas } from '../../protocol/panel-chat.js';
 import { fail, ok, RemoteError, toWireError, type Result } from '../../protocol/result.js';
 import type { McpServerConfig } from '../../storage/config-schema.js';
@@ -28,6 +29,7 @@ import { activityPanelHandlers } from './panel-activity.js';
 import type { ApprovalStore } from '../use/approval-store.js';
 import { authConfigOf } from '../chrome/oauth-runtime.js';
 import { truncateToolResult } from '../use/truncate.js';
+import { toolUi } from '../../protocol/mcp-apps.js';
 import { clearRequestLog } from '../../storage/request-log.js';
 
 /** Everything the panel's handlers use; main.ts builds each object and hands them in here. */
@@ -36,7 +38,7 @@ export interface PanelApiDeps extends OAuthHandlerDeps, ManageHandlerDeps, Omit<
   stepUps: Pick<StepUpTracker, 'track' | 'grant'>;
   state(): PanelState;
   newOperationId(): string;
-  /** Approval and cancellation handlers (src/sw/use/use-servers.ts). */
+  /** Approval, cancellation and MCP App view handlers (src/sw/use/use-servers.ts). */
   useHandlers: UseHandlers;
   /** The chat's handlers (src/sw/chat/chat-service.ts). */
   chatHandlers: ChatHandlers;
@@ -44,7 +46,9 @@ export interface PanelApiDeps extends OAuthHandlerDeps, ManageHandlerDeps, Omit<
   grants: Pick<ApprovalStore, 'list' | 'revoke' | 'revokeAll'>;
 }
 
-type UseHandlers = { [M in keyof typeof UsePanelRequestSchemas]: (p: PanelParams<M>) => Promise<PanelValue<M>> };
+type UseHandlers = {
+  [M in keyof typeof UsePanelRequestSchemas | keyof typeof AppsPanelRequestSchemas]: (p: PanelParams<M>) => Promise<PanelValue<M>>;
+};
 
 type ChatHandlers = { [M in keyof typeof ChatPanelRequestSchemas]: (p: PanelParams<M>) => Promise<PanelValue<M>> };
 
@@ -136,12 +140,20 @@ export function createPanelApi(deps: PanelApiDeps) {
     },
     // A user-started call: a 403 insufficient_scope becomes an offer to grant more access (E7).
     // The panel gets the same size budget as an agent (SPEC H4), with the visible cut markers.
-    'panel:call-tool': async (p) =>
-      truncateToolResult(
+    'panel:call-tool': async (p) => {
+      const tool = manager
+        .views()
+        .find((v) => v.id === p.serverId)
+        ?.tools.find((t) => t.name === p.tool);
+      // The runner never lists a tool only its view may call (MCP Apps visibility); refuse it here too.
+      if (tool && !toolUi(tool).model)
+        throw new RemoteError({ code: 'unknown-tool', message: `"${p.tool}" is callable only from its view.` });
+      return truncateToolResult(
         await deps.stepUps.track(p.serverId, p.tool, () =>
           manager.callTool(p.serverId, p.tool, p.arguments, p.operationId ?? deps.newOperationId()),
         ),
-      ).result,
+      ).result;
+    },
     'panel:ping': async (p) => ({ latencyMs: await manager.ping(p.serverId) }),
     ...deps.useHandlers,
     ...deps.chatHandlers,

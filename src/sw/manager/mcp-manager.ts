@@ -79,6 +79,8 @@ export interface ManagerOptions {
   /** Least time between two refreshes of one category of one server after `list_changed` (N5). */
   refreshIntervalMs?: number;
   now?: () => number;
+  /** The panel can host MCP App views (the build has the sandbox page): sessions declare the UI extension. */
+  appViews?: boolean;
 }
 
 /** At most two refreshes per second per server and category, however fast the server announces changes. */
@@ -208,6 +210,7 @@ export class McpManager {
   readonly #catalogs: CatalogGenerations;
   readonly #unsent = new UnsentCalls();
   readonly #refreshIntervalMs: number;
+  readonly #appViews: boolean;
   readonly #now: () => number;
   readonly #disconnects = new Set<Promise<void>>();
   /** Tool calls in flight, for the keep-alive (pending work). */
@@ -219,6 +222,7 @@ export class McpManager {
   ) {
     this.#now = options.now ?? ports.now?.bind(ports) ?? Date.now;
     this.#refreshIntervalMs = options.refreshIntervalMs ?? REFRESH_INTERVAL_MS;
+    this.#appViews = options.appViews === true;
     this.#catalogs = new CatalogGenerations(this.#now);
   }
 
@@ -483,6 +487,7 @@ export class McpManager {
         headers,
         timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         fingerprint: bindingFingerprint(config),
+        ...(this.#appViews ? { appViews: true } : {}),
       });
       opened = true;
       if (!stillWanted()) throw superseded();

@@ -21,6 +21,8 @@ export interface ApprovalRequest {
   serverUrl: string;
   tool: Tool;
   agentName: string;
+  /** The run that asks, if the caller has one; copied to the card. */
+  runId?: string;
   arguments: Record<string, unknown>;
 }
 
@@ -119,6 +121,7 @@ export class ApprovalBroker {
           tool: tool.name,
           ...(tool.title ? { toolTitle: tool.title } : {}),
           agentName: request.agentName,
+          ...(request.runId ? { runId: request.runId } : {}),
           argumentsJson: argumentsForDisplay(request.arguments),
           ...(tool.annotations ? { annotations: tool.annotations } : {}),
           requestedAt: this.now(),

@@ -30,6 +30,7 @@ import type { ApprovalRequest } from './approval-broker.js';
 import { buildToolNameMap } from './tool-names.js';
 import { truncateToolResult, type TruncationReport } from './truncate.js';
 import { fenceToolResult } from './context-blocks.js';
+import { toolUi } from '../../protocol/mcp-apps.js';
 
 export interface AgentTool {
   name: string;
@@ -53,6 +54,8 @@ export interface AgentToolCallOptions {
   signal?: AbortSignal;
   /** Who asks, shown on the approval card. */
   agentName?: string;
+  /** The caller's run (a chat passes its id): the panel shows the approval card with that run only. */
+  runId?: string;
 }
 
 export interface AgentToolResult {
@@ -132,7 +135,10 @@ export class AgentToolRegistry {
 
   #build(): Map<string, Entry> {
     const servers = this.deps.views().filter((s) => s.enabled && (s.status === 'ready' || isKnownWhileNotReady(s)));
-    const names = buildToolNameMap(servers.map((s) => ({ serverId: s.id, tools: s.tools.map((t) => t.name), disabled: s.disabledTools })));
+    // A tool only its own view may call (MCP Apps `visibility: ["app"]`) is never offered here.
+    const names = buildToolNameMap(
+      servers.map((s) => ({ serverId: s.id, tools: s.tools.filter((t) => toolUi(t).model).map((t) => t.name), disabled: s.disabledTools })),
+    );
     const out = new Map<string, Entry>();
     const byId = new Map<string, { server: ServerView; tools: Map<string, Tool> }>();
     for (const server of servers) {
@@ -225,6 +231,7 @@ export class AgentToolRegistry {
         serverUrl: entry.server.url,
         tool: entry.raw,
         agentName: options.agentName ?? 'Agent',
+        ...(options.runId ? { runId: options.runId } : {}),
         arguments: parsed,
       },
       signal,

@@ -19,7 +19,8 @@ import { PendingApprovals } from './pending-approvals.js';
 import type { McpManager } from '../manager/mcp-manager.js';
 import { AgentToolRegistry } from './tool-registry.js';
 import type { InteractionStore } from '../../storage/interaction-store.js';
-import { composerHandlers } from '../handlers/panel-composer.js';
+import { composerHandlers, liveServer } from '../handlers/panel-composer.js';
+import { appViewHandlers } from './app-views.js';
 import { Elicitations, type CallInfo, type ElicitationDeps } from './elicitations.js';
 
 export interface UseServersDeps {
@@ -84,8 +85,19 @@ export function setUpUseServers(deps: UseServersDeps) {
     newId: deps.newId,
   });
 
+  // Calls from MCP App views: the same manager, approvals and result budget as an agent's.
+  const appViews = appViewHandlers({
+    views: () => manager.views(),
+    live: (serverId) => liveServer(manager, serverId),
+    request: deps.request,
+    callTool: (serverId, tool, args, operationId) => manager.callTool(serverId, tool, args, operationId),
+    approve: (request, signal) => broker.approve(request, signal),
+  });
+
   /** `offscreen:cancel` on the server's live connection; the offscreen side also records early cancels. */
   const cancel = async (serverId: string, operationId: string): Promise<boolean> => {
+    // A view's call still waiting for the user's approval: its card goes away and nothing is sent.
+    if (appViews.cancelWaiting(operationId)) return true;
     // Still waiting for a connect, a recovery or the queue: it is never sent (H2).
     if (manager.cancelUnsent(operationId)) return true;
     const state = manager.state(serverId);
@@ -136,6 +148,7 @@ export function setUpUseServers(deps: UseServersDeps) {
     'panel:rerun-interaction': (p: PanelParams<'panel:rerun-interaction'>) => elicitations.rerun(p),
     'panel:dismiss-interaction': (p: PanelParams<'panel:dismiss-interaction'>) => elicitations.dismiss(p),
     ...composerHandlers({ manager, request: deps.request }),
+    ...appViews.handlers,
   };
   return {
     registry,

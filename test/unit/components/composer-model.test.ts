@@ -29,8 +29,8 @@ test('a trigger is a / or @ word ending at the caret, not inside a word or URL',
 test('suggestions come from ready servers only, by server:prompt or by resource name or uri', () => {
   const servers = [view('a', 'ready'), view('b', 'error')];
   assert.deepEqual(
-    suggestionsFor({ kind: '/', query: 'a:gr', start: 0, end: 0 }, servers).map((s) => s.label),
-    ['a:greet'],
+    suggestionsFor({ kind: '/', query: 'a:gr', start: 0, end: 0 }, servers).map((s) => [s.label, s.serverName]),
+    [['greet', 'A']],
   );
   assert.deepEqual(
     suggestionsFor({ kind: '@', query: 'ITEM', start: 0, end: 0 }, servers).map((s) => s.kind),
@@ -41,6 +41,38 @@ test('suggestions come from ready servers only, by server:prompt or by resource 
     ['resource'],
   );
   assert.deepEqual(suggestionsFor({ kind: '/', query: 'b:', start: 0, end: 0 }, servers), []);
+});
+
+test('labels are titles (else names) with the server name; an entry a catalog lists twice is suggested once', () => {
+  const a = view('a', 'ready');
+  a.name = 'Alpha Docs';
+  a.prompts = [
+    { name: 'greet', title: 'Greeting' },
+    { name: 'greet', title: 'Greeting' },
+  ];
+  a.resources = [
+    { uri: 'a://readme', name: 'readme', title: 'Read me' },
+    { uri: 'a://readme', name: 'readme', title: 'Read me' },
+  ];
+  const b = view('b', 'ready');
+  b.prompts = [{ name: 'greet' }];
+  const prompts = suggestionsFor({ kind: '/', query: '', start: 0, end: 0 }, [a, b]);
+  assert.deepEqual(
+    prompts.map((s) => [s.label, s.serverName]),
+    [
+      ['Greeting', 'Alpha Docs'],
+      ['greet', 'B'],
+    ],
+  );
+  // By the server's name and by the title, as the user reads them.
+  assert.deepEqual(
+    suggestionsFor({ kind: '/', query: 'alpha', start: 0, end: 0 }, [a, b]).map((s) => s.label),
+    ['Greeting'],
+  );
+  assert.deepEqual(
+    suggestionsFor({ kind: '@', query: 'docs read', start: 0, end: 0 }, [a, b]).map((s) => [s.kind, s.label, s.serverName]),
+    [['resource', 'Read me', 'Alpha Docs']],
+  );
 });
 
 test('prompt arguments become a string form with the required ones required', () => {

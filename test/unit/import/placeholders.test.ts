@@ -70,7 +70,12 @@ describe('applyPlaceholders', () => {
 
   it('names every unfilled placeholder and uses defaults for the rest', () => {
     const result = applyPlaceholders(entry(claude, 'internal-api'), {});
-    assert.deepEqual(result, { ok: false, error: 'Fill in: API_KEY', missing: ['${API_KEY}'] });
+    assert.equal(result.ok, false);
+    assert.deepEqual(result.ok ? undefined : [result.error.message, result.error.wording?.code, result.missing], [
+      'Fill in: API_KEY',
+      'reasonImportFillIn',
+      ['${API_KEY}'],
+    ]);
   });
 
   it('replaces tokens everywhere and leaves no placeholder behind', () => {

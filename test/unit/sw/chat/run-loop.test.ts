@@ -97,12 +97,15 @@ test('tool calls run (in parallel), their results go back, and the final answer 
   );
 });
 
-test('a denied call tells the model "denied by the user"', async () => {
-  const { d, requests } = deps([callsTurn('mcp__demo__echo')], async () => {
+test('a denied call tells the model "denied by the user"; the call asked as this chat’s run', async () => {
+  const asked: unknown[] = [];
+  const { d, requests } = deps([callsTurn('mcp__demo__echo')], async (_name, _args, options) => {
+    asked.push({ agentName: options.agentName, runId: options.runId });
     throw new RemoteError({ code: 'denied', message: 'no' });
   });
   const c = chat();
   await runChat(c, d, new AbortController().signal);
+  assert.deepEqual(asked, [{ agentName: 'Chat', runId: 'c1' }]);
   const step = c.entries.find((e) => e.kind === 'tool');
   assert.equal(step?.kind === 'tool' && step.status, 'denied');
   const sent = requests[1]!.turns.find((t) => t.role === 'tool');

@@ -1,0 +1,306 @@
+/**
+ * The panel's side of the MCP Apps protocol for one view (issue 18), without DOM: it takes the
+ * JSON strings the sandbox page forwards, checks them ({@link ViewMessageSchema}, then each
+ * method's params), keeps the view to a message rate, answers what a view may ask, and checks
+ * every message it sends ({@link HostMessageSchema}). What needs the user or the worker goes
+ * through {@link BridgeHost}; the element owns the frame and the buttons.
+ *
+ * Lifecycle: `ui/initialize` is answered with the host context; once the view says
+ * `ui/notifications/initialized`, it gets the tool's input and then its result. Teardown asks
+ * the view (`ui/resource-teardown`) and gives up after a timeout: several published views answer
+ * with an error, and a huge one may never answer.
+ */
+import * as z from 'zod/mini';
+import { APP_PROTOCOL_VERSION } from '../protocol/mcp-apps.js';
+import type { CallToolResult, Tool } from '../protocol/mcp-shapes.js';
+import {
+  HostMessageSchema,
+  MAX_VIEW_MESSAGE,
+  SizeChangedParamsSchema,
+  ViewMessageSchema,
+  ViewRequestParams,
+  type HostMessage,
+  type ViewRequestMethod,
+} from '../protocol/app-view.js';
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** What a view's requests need from outside the bridge. */
+export interface BridgeHost {
+  callTool(name: string, args: Record<string, unknown>, operationId: string): Promise<Outcome<CallToolResult>>;
+  cancel(operationId: string): void;
+  readResource(uri: string): Promise<Outcome<Record<string, unknown>>>;
+  /** Offers the link to the user; resolves true when they opened it. */
+  offerLink(url: string): Promise<boolean>;
+  /** A message for the chat, when there is one to send it to. */
+  message?(text: string): Promise<boolean>;
+  setHeight(px: number): void;
+  /** Resolves with the mode the view is shown in now. */
+  setDisplayMode(mode: 'inline' | 'fullscreen'): 'inline' | 'fullscreen';
+  /** The view broke the rules (a flood): the element stops it. */
+  stop(reason: string): void;
+  newOperationId(): string;
+}
+
+export interface BridgeCall {
+  tool: Tool;
+  arguments: Record<string, unknown>;
+  result: CallToolResult;
+}
+
+/** Messages a view may send per second before they are dropped, and how many drops stop it. */
+export const VIEW_RATE = { perSecond: 50, burst: 100, dropsBeforeStop: 200 };
+export const MIN_HEIGHT = 48;
+export const MAX_HEIGHT = 2000;
+const MAX_CALLS_IN_FLIGHT = 4;
+export const TEARDOWN_TIMEOUT_MS = 2000;
+
+const METHOD_NOT_FOUND = -32601;
+const INVALID_PARAMS = -32602;
+const INVALID_REQUEST = -32600;
+const SERVER_ERROR = -32000;
+
+class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class AppBridge {
+  #tokens = VIEW_RATE.burst;
+  #lastRefill: number;
+  #drops = 0;
+  #initialized = false;
+  #delivered = false;
+  #closed = false;
+  readonly #calls = new Set<string>();
+  #nextId = 1;
+  readonly #waiting = new Map<number, (ok: boolean) => void>();
+  #displayMode: 'inline' | 'fullscreen' = 'inline';
+
+  constructor(
+    private readonly call: BridgeCall,
+    private readonly host: BridgeHost,
+    /** Posts one checked message to the view (through the sandbox page). */
+    private readonly post: (message: HostMessage) => void,
+    private readonly context: () => Record<string, unknown>,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.#lastRefill = now();
+  }
+
+  /** How many of the view's messages were dropped (malformed, too large or too many). */
+  get dropped(): number {
+    return this.#drops;
+  }
+
+  #send(message: HostMessage) {
+    if (this.#closed) return;
+    const checked = HostMessageSchema.safeParse(message);
+    if (!checked.success) {
+      console.warn('[app-view] an outgoing message failed its check and was not sent', checked.error);
+      return;
+    }
+    this.post(checked.data);
+  }
+
+  #drop() {
+    this.#drops++;
+    if (this.#drops === VIEW_RATE.dropsBeforeStop) this.host.stop('flood');
+  }
+
+  #admit(): boolean {
+    const now = this.now();
+    this.#tokens = Math.min(VIEW_RATE.burst, this.#tokens + ((now - this.#lastRefill) / 1000) * VIEW_RATE.perSecond);
+    this.#lastRefill = now;
+    if (this.#tokens < 1) return false;
+    this.#tokens--;
+    return true;
+  }
+
+  /** One JSON string the sandbox page forwarded from the view. */
+  receive(json: string) {
+    if (this.#closed) return;
+    if (json.length > MAX_VIEW_MESSAGE || !this.#admit()) return this.#drop();
+    let data: unknown;
+    try {
+      data = JSON.parse(json);
+    } catch {
+      return this.#drop();
+    }
+    const parsed = ViewMessageSchema.safeParse(data);
+    if (!parsed.success) {
+      this.#drop();
+      const id = (data as { id?: unknown } | null)?.id;
+      if (typeof id === 'string' || typeof id === 'number') this.#error(id, INVALID_REQUEST, 'Invalid JSON-RPC message.');
+      return;
+    }
+    const message = parsed.data;
+    if ('method' in message) {
+      if ('id' in message) void this.#request(message.id, message.method, message.params);
+      else this.#notification(message.method, message.params);
+    } else if (typeof message.id === 'number') {
+      this.#waiting.get(message.id)?.('result' in message);
+    }
+  }
+
+  /** Counted by the sandbox page: messages it dropped before forwarding. */
+  droppedBySandbox() {
+    this.#drop();
+  }
+
+  #error(id: string | number | null, code: number, message: string) {
+    this.#send({ jsonrpc: '2.0', id, error: { code, message } });
+  }
+
+  async #request(id: string | number, method: string, raw: unknown) {
+    if (!Object.hasOwn(ViewRequestParams, method)) return this.#error(id, METHOD_NOT_FOUND, `Method not found: ${method}`);
+    const m = method as ViewRequestMethod;
+    const params = ViewRequestParams[m].safeParse(raw ?? {});
+    if (!params.success) return this.#error(id, INVALID_PARAMS, `Invalid params for ${method}: ${z.prettifyError(params.error)}`);
+    try {
+      const result = await this.#answer(m, params.data);
+      this.#send({ jsonrpc: '2.0', id, result });
+    } catch (e) {
+      if (e instanceof RpcError) this.#error(id, e.code, e.message);
+      else this.#error(id, SERVER_ERROR, e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  async #answer(method: ViewRequestMethod, params: unknown): Promise<Record<string, unknown>> {
+    switch (method) {
+      case 'ui/initialize':
+        return {
+          protocolVersion: APP_PROTOCOL_VERSION,
+          hostInfo: { name: 'remote-mcp-for-chrome', version: '0.1.0' },
+          hostCapabilities: {
+            openLinks: {},
+            serverTools: {},
+            serverResources: {},
+            logging: {},
+            ...(this.host.message ? { message: { text: {} } } : {}),
+          },
+          hostContext: this.#context(),
+        };
+      case 'ping':
+        return {};
+      case 'tools/call': {
+        const p = params as z.infer<(typeof ViewRequestParams)['tools/call']>;
+        if (this.#calls.size >= MAX_CALLS_IN_FLIGHT) throw new RpcError(SERVER_ERROR, 'Too many tool calls in flight from this view.');
+        const operationId = this.host.newOperationId();
+        this.#calls.add(operationId);
+        try {
+          const outcome = await this.host.callTool(p.name, p.arguments ?? {}, operationId);
+          if (!outcome.ok) throw new RpcError(SERVER_ERROR, outcome.message);
+          return outcome.value;
+        } finally {
+          this.#calls.delete(operationId);
+        }
+      }
+      case 'resources/read': {
+        const outcome = await this.host.readResource((params as { uri: string }).uri);
+        if (!outcome.ok) throw new RpcError(SERVER_ERROR, outcome.message);
+        return outcome.value;
+      }
+      case 'ui/open-link': {
+        const url = (params as { url: string }).url;
+        let parsed: URL | undefined;
+        try {
+          parsed = new URL(url);
+        } catch {
+          parsed = undefined;
+        }
+        if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:')
+          throw new RpcError(INVALID_PARAMS, 'Only http(s) links can be opened.');
+        return (await this.host.offerLink(parsed.href)) ? {} : { isError: true };
+      }
+      case 'ui/message': {
+        if (!this.host.message) return { isError: true };
+        const text = (params as { content: { type: string; text?: string }[] }).content
+          .map((c) => (c.type === 'text' ? (c.text ?? '') : ''))
+          .join('\n')
+          .trim();
+        return text && (await this.host.message(text)) ? {} : { isError: true };
+      }
+      case 'ui/request-display-mode': {
+        const wanted = (params as { mode: string }).mode;
+        if (wanted === 'inline' || wanted === 'fullscreen') this.setDisplayMode(this.host.setDisplayMode(wanted));
+        return { mode: this.#displayMode };
+      }
+    }
+  }
+
+  #notification(method: string, params: unknown) {
+    switch (method) {
+      case 'ui/notifications/initialized':
+        this.#initialized = true;
+        this.#deliver();
+        return;
+      case 'ui/notifications/size-changed': {
+        const p = SizeChangedParamsSchema.safeParse(params ?? {});
+        if (!p.success) return this.#drop();
+        if (p.data.height !== undefined) this.host.setHeight(Math.round(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, p.data.height))));
+        return;
+      }
+      case 'ui/notifications/request-teardown':
+      case 'notifications/message':
+        // Logging is accepted and not shown; a view asking to be closed is left to the user.
+        return;
+      default:
+        // Host-to-view notifications sent back, or unknown ones: ignored, never acted on.
+        return this.#drop();
+    }
+  }
+
+  /** Tool input then result, once the view is ready for them. */
+  #deliver() {
+    if (!this.#initialized || this.#delivered) return;
+    this.#delivered = true;
+    this.#send({ jsonrpc: '2.0', method: 'ui/notifications/tool-input', params: { arguments: this.call.arguments } });
+    this.#send({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: this.call.result });
+  }
+
+  #context(): Record<string, unknown> {
+    return {
+      ...this.context(),
+      toolInfo: { tool: this.call.tool },
+      displayMode: this.#displayMode,
+      availableDisplayModes: ['inline', 'fullscreen'],
+    };
+  }
+
+  /** The element changed the display mode (the user's button); the view is told. */
+  setDisplayMode(mode: 'inline' | 'fullscreen') {
+    if (mode === this.#displayMode) return;
+    this.#displayMode = mode;
+    this.#send({ jsonrpc: '2.0', method: 'ui/notifications/host-context-changed', params: this.#context() });
+  }
+
+  /**
+   * Asks the view to tear down, waiting at most {@link TEARDOWN_TIMEOUT_MS}; cancels the view's
+   * calls in flight. Resolves true when the view answered in time. Nothing is sent after this.
+   */
+  async teardown(timeoutMs = TEARDOWN_TIMEOUT_MS): Promise<boolean> {
+    if (this.#closed) return false;
+    for (const op of this.#calls) this.host.cancel(op);
+    const id = this.#nextId++;
+    const answered = new Promise<boolean>((resolve) => {
+      this.#waiting.set(id, () => resolve(true));
+      setTimeout(() => resolve(false), timeoutMs);
+    });
+    this.#send({ jsonrpc: '2.0', id, method: 'ui/resource-teardown', params: {} });
+    const ok = await answered;
+    this.#waiting.delete(id);
+    this.#closed = true;
+    return ok;
+  }
+
+  /** Stops at once: nothing more is received or sent; calls in flight are cancelled. */
+  close() {
+    for (const op of this.#calls) this.host.cancel(op);
+    this.#closed = true;
+  }
+}

@@ -1,0 +1,32 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cspSources, viewCsp, withCsp } from '../../../src/common/app-csp.js';
+
+test('a view that declares nothing gets no network', () => {
+  const policy = viewCsp(undefined);
+  assert.match(policy, /default-src 'none'/);
+  assert.match(policy, /connect-src 'none'/);
+  assert.match(policy, /frame-src 'none'/);
+  assert.match(policy, /script-src 'unsafe-inline'(;|$)/);
+});
+
+test('declared origins are kept only when they are plain sources', () => {
+  assert.deepEqual(cspSources(['https://api.example.com/', 'https://*.cdn.example', 'http://127.0.0.1:8080', 'wss://ws.example']), [
+    'https://api.example.com',
+    'https://*.cdn.example',
+    'http://127.0.0.1:8080',
+    'wss://ws.example',
+  ]);
+  // Keywords, plain http off loopback, injected directives and paths are dropped.
+  assert.deepEqual(cspSources(["'unsafe-eval'", 'http://evil.example', 'https://a.example; script-src *', 'https://a.example/x', '*']), []);
+  const policy = viewCsp({ connectDomains: ['https://api.example.com'], resourceDomains: ['https://cdn.example'] });
+  assert.match(policy, /connect-src https:\/\/api\.example\.com/);
+  assert.match(policy, /script-src 'unsafe-inline' https:\/\/cdn\.example/);
+});
+
+test('the policy comes before any markup of the view, after its doctype', () => {
+  const out = withCsp('<!DOCTYPE html><script>fetch("x")</script><head></head>', "default-src 'none'");
+  assert.ok(out.startsWith('<!DOCTYPE html><meta http-equiv="Content-Security-Policy" content="default-src \'none\'">'));
+  assert.ok(withCsp('<p>x</p>', 'a').startsWith('<meta http-equiv'));
+  assert.match(withCsp('x', 'a"b<'), /content="a&quot;b&lt;"/);
+});
