@@ -33,7 +33,10 @@ export const FIRST_CHUNK = 60;
 const CHUNK = 100;
 
 interface Row {
-  li: HTMLLIElement;
+  /** Built the first time the row is attached. */
+  li: HTMLLIElement | undefined;
+  serverId: string;
+  tool: ServerView['tools'][number];
   text: string;
   /** JSON of the tool the row shows: a push with equal content keeps the row as it is. */
   key: string;
@@ -45,10 +48,10 @@ interface Group {
   name: string;
 }
 
-/** A server's group and the rows of it that match, in catalog order. */
+/** A server's group and its rows that match, in catalog order. */
 interface Wanted {
   group: Group;
-  lis: HTMLLIElement[];
+  rows: Row[];
 }
 
 export class McpToolsViewElement extends ElementBase {
@@ -99,8 +102,9 @@ export class McpToolsViewElement extends ElementBase {
   /**
    * Works out which rows match, then attaches them: the first {@link FIRST_CHUNK} now, the rest
    * in later tasks of {@link CHUNK}, so neither a push nor a keystroke lays out 1,000 rows in one
-   * frame. Rows are only ever appended or reused, never hidden: every attached row is in the
-   * accessibility tree, and all of them are within a few tasks.
+   * frame; a row's elements are built when it is first attached. Rows are only ever appended or
+   * reused, never hidden: every attached row is in the accessibility tree, and all of them are
+   * within a few tasks.
    */
   protected override update() {
     const terms = queryTerms(this.#search.value);
@@ -111,7 +115,7 @@ export class McpToolsViewElement extends ElementBase {
     for (const s of this.#servers) {
       if (s.status !== 'ready' || !s.enabled) continue;
       const off = new Set(s.disabledTools);
-      const lis: HTMLLIElement[] = [];
+      const shown: Row[] = [];
       for (const tool of s.tools) {
         // A tool only its own view may call (MCP Apps `visibility: ["app"]`) is not offered to run.
         if (off.has(tool.name) || !toolUi(tool).model) continue;
@@ -120,11 +124,11 @@ export class McpToolsViewElement extends ElementBase {
         total++;
         const key = JSON.stringify([tool.name, tool.title, tool.annotations?.title, tool.description]);
         let row = this.#rows.get(id);
-        if (row?.key !== key) row = this.#newRow(s.id, tool, key);
+        if (row?.key !== key) row = { li: undefined, serverId: s.id, tool, key, text: searchText(tool) };
         rows.set(id, row);
-        if (matches(row.text, terms)) lis.push(row.li);
+        if (matches(row.text, terms)) shown.push(row);
       }
-      if (!lis.length) continue;
+      if (!shown.length) continue;
       let group = this.#groupEls.get(s.id);
       if (!group) group = { h2: el('h2'), ul: el('ul'), name: '' };
       if (group.name !== s.name) {
@@ -134,7 +138,7 @@ export class McpToolsViewElement extends ElementBase {
         group.ul.setAttribute('aria-label', t('toolsOf', s.name));
       }
       groups.set(s.id, group);
-      want.push({ group, lis });
+      want.push({ group, rows: shown });
     }
     this.#rows = rows;
     this.#groupEls = groups;
@@ -144,19 +148,21 @@ export class McpToolsViewElement extends ElementBase {
       this.#groups,
       want.flatMap(({ group }) => [group.h2, group.ul]),
     );
-    this.#chunks.show(want.map(({ group, lis }) => ({ parent: group.ul, length: lis.length, at: (i: number) => lis[i]! })));
+    this.#chunks.show(want.map(({ group, rows }) => ({ parent: group.ul, length: rows.length, at: (i: number) => this.#li(rows[i]!) })));
     this.#empty.hidden = want.length > 0;
     this.#empty.textContent = total === 0 ? t('noReadyTools') : t('noToolsMatch');
   }
 
-  #newRow(serverId: string, tool: ServerView['tools'][number], key: string): Row {
+  #li(row: Row): HTMLLIElement {
+    if (row.li) return row.li;
+    const { tool } = row;
     const title = tool.title ?? tool.annotations?.title ?? tool.name;
-    const li = el(
+    row.li = el(
       'li',
       {},
       el(
         'button',
-        { type: 'button', class: 'tool', 'data-server': serverId, 'data-tool': tool.name, title },
+        { type: 'button', class: 'tool', 'data-server': row.serverId, 'data-tool': tool.name, title },
         el(
           'span',
           { class: 'text' },
@@ -166,6 +172,6 @@ export class McpToolsViewElement extends ElementBase {
         icon('chevron', 16),
       ),
     );
-    return { li, text: searchText(tool), key };
+    return row.li;
   }
 }
