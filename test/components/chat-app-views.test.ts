@@ -49,9 +49,9 @@ const chatWith = (status: 'running' | 'idle', entries: ChatEntry[]): ChatView =>
 });
 
 describe('mcp-chat-view: MCP App views in tool steps', () => {
-  let calls: { tool: string; args: Record<string, unknown> }[];
-  let loads: number;
-  let reports: Record<string, unknown>[];
+  let calls: { tool: string; args: Record<string, unknown> }[] = [];
+  let loads = 0;
+  let reports: Record<string, unknown>[] = [];
   const host: AppViewHost = {
     loadView: async () => {
       loads++;
@@ -70,13 +70,8 @@ describe('mcp-chat-view: MCP App views in tool steps', () => {
     (e.composedPath()[0] as McpAppViewElement).sandboxUrl = '/test/components/app-sandbox-fixture.html';
     e.host = host;
   };
-  beforeEach(() => {
-    calls = [];
-    loads = 0;
-    reports = [];
-    document.addEventListener(AppHostRequestEvent.type, give);
-  });
-  afterEach(() => document.removeEventListener(AppHostRequestEvent.type, give));
+  // This file's page only: every view in it gets the fixture host.
+  document.addEventListener(AppHostRequestEvent.type, give);
 
   const until = async (what: string, ok: () => boolean) => {
     for (let i = 0; i < 200 && !ok(); i++) await settle(25);
@@ -84,6 +79,9 @@ describe('mcp-chat-view: MCP App views in tool steps', () => {
   };
 
   async function chatView(): Promise<McpChatViewElement> {
+    calls = [];
+    loads = 0;
+    reports = [];
     const el = await fixture<McpChatViewElement>(html`<mcp-chat-view></mcp-chat-view>`);
     el.provider = { kind: 'openai', baseUrl: 'http://127.0.0.1:1/v1', model: 'm1', hasKey: false, maxSteps: 20 };
     el.servers = [serverView({ tools: [TOOL] })];
