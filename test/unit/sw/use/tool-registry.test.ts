@@ -229,6 +229,6 @@ test('a tool with an MCP App view also returns the result for its view: cut to t
   h.respondWith(() => ({ content: [{ type: 'text', text: 'plain' }], structuredContent: { n: 1 } }));
   const chart = await h.registry.call('mcp__gh__chart', {});
   assert.deepEqual(chart.forView, { content: [{ type: 'text', text: 'plain' }], structuredContent: { n: 1 } });
-  assert.notEqual((chart.result.content[0] as { text: string }).text, 'plain');
+  assert.notEqual((chart.result.content[0] as unknown as { text: string }).text, 'plain');
   assert.equal((await h.registry.call('mcp__gh__search', {})).forView, undefined);
 });
