@@ -10,6 +10,7 @@
  * Tool calls are never retried, here or below. A denied call tells the model "denied by the user".
  */
 import type { ChatEntry, ChatView } from '../../protocol/panel-chat.js';
+import { say } from '../../protocol/wording.js';
 import type { AgentTool, AgentToolResult } from '../use/tool-registry.js';
 import { ProviderError, type ChatTurn, type StreamHooks, type TurnRequest, type TurnResult } from './providers/types.js';
 
@@ -21,8 +22,10 @@ export const SYSTEM_PROMPT =
 /** The approval card's "who asks"; the panel shows these cards inside the chat. */
 export const CHAT_AGENT = 'Chat';
 
-export const DENIED_RESULT = 'The call was denied by the user; it was not run.';
-export const CANCELLED_RESULT = 'The call was cancelled by the user (Stop).';
+const DENIED = say('reasonChatToolDenied');
+const CANCELLED = say('reasonChatToolCancelled');
+export const DENIED_RESULT = DENIED.message;
+export const CANCELLED_RESULT = CANCELLED.message;
 
 export interface RunDeps {
   stream(request: TurnRequest, hooks: StreamHooks, signal: AbortSignal): Promise<TurnResult>;
@@ -89,16 +92,15 @@ async function runTool(entry: ToolEntry, chat: ChatView, deps: RunDeps, signal: 
     entry.status = r.result.isError ? 'error' : 'done';
     entry.result = resultText(r.result);
   } catch (e) {
-    if (isCode(e, 'denied')) {
-      entry.status = 'denied';
-      entry.result = DENIED_RESULT;
-    } else if (signal.aborted || isCode(e, 'cancelled')) {
-      entry.status = 'cancelled';
-      entry.result = CANCELLED_RESULT;
-    } else {
-      entry.status = 'error';
-      entry.result = `The call failed: ${e instanceof Error ? e.message : String(e)}`;
-    }
+    // The model reads the English `result`; the panel shows `resultWording` in the user's language.
+    const said = isCode(e, 'denied')
+      ? DENIED
+      : signal.aborted || isCode(e, 'cancelled')
+        ? CANCELLED
+        : say('reasonChatToolFailed', { error: e instanceof Error ? e.message : String(e) });
+    entry.status = said === DENIED ? 'denied' : said === CANCELLED ? 'cancelled' : 'error';
+    entry.result = said.message;
+    entry.resultWording = said.wording;
   }
   entry.durationMs = deps.now() - entry.startedAt;
   deps.changed(chat);
@@ -158,6 +160,8 @@ export async function runChat(chat: ChatView, deps: RunDeps, signal: AbortSignal
             id: deps.newId(),
             errorKind: e instanceof ProviderError ? e.kind : 'internal',
             message: e instanceof Error ? e.message : String(e),
+            ...(e instanceof ProviderError && e.wording ? { wording: e.wording } : {}),
+            ...(e instanceof ProviderError && e.detail ? { detail: e.detail } : {}),
           });
         break;
       }
