@@ -210,8 +210,8 @@ export function setUpChat(deps: ChatServiceDeps) {
       chat.provider = { kind: provider.kind, model: provider.model, host: builtin ? '' : new URL(provider.baseUrl).host };
       chat.status = 'running';
       chat.updatedAt = deps.now();
-      // Cached now; written by the run's first save, once its request is out (time to first token).
-      remember(chat);
+      // Not awaited: the run's first push shows the message, its saves queue behind this one.
+      put(chat).catch((e: unknown) => console.error('[chat] could not save the chat', e));
 
       const controller = new AbortController();
       runs.set(chat.id, { controller, chat });

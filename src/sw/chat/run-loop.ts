@@ -24,14 +24,6 @@ export const CHAT_AGENT = 'Chat';
 
 const DENIED = say('reasonChatToolDenied');
 const CANCELLED = say('reasonChatToolCancelled');
-/**
- * How long a step's first push and save may wait for the provider's answer to begin. Work on the
- * worker's thread right after `fetch()` holds the request back (bench/fetch-paths.ts: 20 ms of
- * work after `fetch()` moved the request's arrival from 3 to 10 ms), so the whole-chat push and
- * the IndexedDB write wait until the response headers are in, or this long at most.
- */
-export const SHOW_AFTER_MS = 30;
-
 export const DENIED_RESULT = DENIED.message;
 export const CANCELLED_RESULT = CANCELLED.message;
 
@@ -142,32 +134,21 @@ export async function runChat(chat: ChatView, deps: RunDeps, signal: AbortSignal
         tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.jsonSchema })),
       };
       add(answer);
-      // The request goes out first; showing the new entry (a copy of the whole chat per panel) and
-      // saving the chat (the user's message, or the last step's results) follow once it is surely sent.
-      let shown = false;
-      const show = () => {
-        if (shown) return;
-        shown = true;
-        clearTimeout(showTimer);
-        persist();
-        deps.changed(chat);
-      };
-      const showTimer = setTimeout(show, SHOW_AFTER_MS);
+      // The request goes out first; showing the new entry (a copy of the whole chat per panel) follows it.
       const streaming = deps.stream(
         request,
         {
-          onResponse: show,
           onText: (delta) => {
-            show();
             answer.text += delta;
             deps.text(chat, answer.id, answer.text);
           },
         },
         signal,
       );
+      deps.changed(chat);
       let turn: TurnResult;
       try {
-        turn = await streaming.finally(show);
+        turn = await streaming;
       } catch (e) {
         delete answer.streaming;
         if (!answer.text) chat.entries.splice(chat.entries.indexOf(answer), 1);
@@ -211,8 +192,8 @@ export async function runChat(chat: ChatView, deps: RunDeps, signal: AbortSignal
       deps.changed(chat);
       // Parallel: each call has its own approval card; none waits for another's answer.
       await Promise.all(steps.map((s) => runTool(s, chat, deps, signal)));
-      // Saved with the next request's first push (or at the end), not before that request.
       chat.updatedAt = deps.now();
+      persist();
       if (signal.aborted) {
         add({ kind: 'notice', id: deps.newId(), notice: 'stopped' });
         break;

@@ -93,7 +93,6 @@ export async function streamAnthropic(
     body: anthropicBody(target, request),
     ...(signal ? { signal } : {}),
     ...(target.apiKey ? { secret: target.apiKey } : {}),
-    ...(hooks.onResponse ? { onResponse: hooks.onResponse } : {}),
   });
   return parseAnthropicStream(response.body!, hooks, signal);
 }

@@ -24,7 +24,6 @@ export interface PostOptions {
   secret?: string;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   now?: () => number;
-  onResponse?: () => void;
 }
 
 /** `Retry-After` as delta-seconds or an HTTP date, in ms; undefined when absent or unreadable. */
@@ -107,7 +106,6 @@ export async function postForStream(options: PostOptions): Promise<Response> {
       if (options.signal?.aborted) throw cancelledError();
       throw new ProviderError('network', say('reasonChatProviderUnreachable', { host: new URL(options.url).host, note: noteOf(e) }));
     }
-    options.onResponse?.();
     if (response.ok) {
       if (!response.body) throw new ProviderError('bad-response', say('reasonChatNoBody'));
       return response;

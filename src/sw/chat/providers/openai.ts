@@ -85,7 +85,6 @@ export async function streamOpenAi(
     body: openAiBody(target, request),
     ...(signal ? { signal } : {}),
     ...(target.apiKey ? { secret: target.apiKey } : {}),
-    ...(hooks.onResponse ? { onResponse: hooks.onResponse } : {}),
   });
   return parseOpenAiStream(response.body!, hooks, signal);
 }

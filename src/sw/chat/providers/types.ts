@@ -85,8 +85,6 @@ export function noteOf(e: unknown): string {
 export interface StreamHooks {
   /** A piece of the answer's text, as it arrives. */
   onText(delta: string): void;
-  /** The provider answered (headers in): the request is surely on its way, the thread may work. */
-  onResponse?(): void;
 }
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;

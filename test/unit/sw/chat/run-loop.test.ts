@@ -167,22 +167,3 @@ test('turnsOf skips notices and errors and marks a failed step as an error resul
   );
   assert.equal(turns[2]!.role === 'tool' && turns[2]!.isError, true);
 });
-
-test('nothing runs on the worker’s thread between a request and its response: the push and the save wait for the headers', async () => {
-  const seen: string[] = [];
-  const { d } = deps([], async () => ok(''), {
-    stream: async (_request, hooks) => {
-      seen.push('request');
-      await new Promise((r) => setTimeout(r, 5));
-      seen.push('response');
-      hooks.onResponse?.();
-      hooks.onText('end');
-      return { text: 'end', toolCalls: [], usage: {}, stopReason: 'stop' };
-    },
-    changed: () => void seen.push('push'),
-    save: async () => void seen.push('save'),
-  });
-  await runChat(chat(), d, new AbortController().signal);
-  assert.deepEqual(seen.slice(0, 3), ['request', 'response', 'push']);
-  assert.ok(seen.indexOf('save') > seen.indexOf('response'));
-});
