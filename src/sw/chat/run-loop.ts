@@ -93,14 +93,20 @@ async function runTool(entry: ToolEntry, chat: ChatView, deps: RunDeps, signal: 
     entry.result = resultText(r.result);
   } catch (e) {
     // The model reads the English `result`; the panel shows `resultWording` in the user's language.
-    const said = isCode(e, 'denied')
-      ? DENIED
-      : signal.aborted || isCode(e, 'cancelled')
-        ? CANCELLED
-        : say('reasonChatToolFailed', { error: e instanceof Error ? e.message : String(e) });
-    entry.status = said === DENIED ? 'denied' : said === CANCELLED ? 'cancelled' : 'error';
-    entry.result = said.message;
-    entry.resultWording = said.wording;
+    if (isCode(e, 'denied')) {
+      entry.status = 'denied';
+      entry.result = DENIED_RESULT;
+      entry.resultWording = DENIED.wording;
+    } else if (signal.aborted || isCode(e, 'cancelled')) {
+      entry.status = 'cancelled';
+      entry.result = CANCELLED_RESULT;
+      entry.resultWording = CANCELLED.wording;
+    } else {
+      const failed = say('reasonChatToolFailed', { error: e instanceof Error ? e.message : String(e) });
+      entry.status = 'error';
+      entry.result = failed.message;
+      entry.resultWording = failed.wording;
+    }
   }
   entry.durationMs = deps.now() - entry.startedAt;
   deps.changed(chat);
