@@ -6,7 +6,8 @@
  * Views: the server list, each server's detail (every section open), a tool's view, Add, Import,
  * Tools, Chat and Activity; then fixture rows for states hard to reach on demand (connecting for
  * 12 s, needs authorization, stale catalog), and the chat's states against a scripted provider
- * (a tool step waiting for approval, the conversation after it, a provider error, the history).
+ * (a tool step waiting for approval, the conversation after it, a provider error, the history, a
+ * tool step with its MCP App view).
  * `--chat` shoots only the chat states. Writes PNGs to test-output/screenshots/views/.
  */
 import { mkdir } from 'node:fs/promises';
@@ -104,6 +105,29 @@ async function shootChat(panel: Page, locale: string, written: string[]) {
     // The history is a native select: its open list cannot be captured, so it is shown as a list box.
     await panel.$eval(`${CHAT}select.history`, (s) => s.setAttribute('size', '4'));
     await shootAll(panel, `${locale}-13-chat-history`, written);
+    await panel.$eval(`${CHAT}select.history`, (s) => s.removeAttribute('size'));
+    // A tool with an MCP App view called by the model: the view under the chat's step.
+    await panel.click(`${CHAT}button.new`);
+    provider.script(
+      {
+        kind: 'stream',
+        text: ['Let me check the server clock.'],
+        toolCalls: [{ id: 'c2', name: 'mcp__basic__get-time', arguments: '{}' }],
+      },
+      { kind: 'stream', text: ['The view above shows the server time.'] },
+    );
+    await ask('What time is it on the server?');
+    await waitFor(panel, `${CHAT}mcp-approval-card >>> button[data-decision="once"]`);
+    await panel.click(`${CHAT}mcp-approval-card >>> button[data-decision="once"]`);
+    const view = await until('the chat step’s view', async () => panel.frames().find((f) => f.url() === 'about:srcdoc'));
+    await until('the time in the view', async () =>
+      /^\d{4}-/.test(await view.$eval('#server-time', (e) => e.textContent ?? '').catch(() => '')),
+    );
+    await until(
+      'the answer',
+      async () => (await panel.$$eval(`${CHAT}li.assistant`, (els) => els.at(-1)?.textContent ?? '')).includes('server time') || undefined,
+    );
+    await shootAll(panel, `${locale}-14-chat-app-view`, written);
   } finally {
     await provider.close();
   }
@@ -119,7 +143,8 @@ async function shoot(locale: 'en' | 'zh_CN'): Promise<string[]> {
     const panel = await ext.openPanel();
     if (onlyChat) {
       await addServerInPanel(panel, { name: 'Demo', url: good.url });
-      await waitFor(panel, `${row('demo')} >>> mcp-status-badge[status="ready"]`, 20_000);
+      await addServerInPanel(panel, { name: 'Basic', url: basic.url });
+      for (const id of ['demo', 'basic']) await waitFor(panel, `${row(id)} >>> mcp-status-badge[status="ready"]`, 20_000);
       await openView(panel, 'chat');
       await shootAll(panel, `${locale}-08-chat`, written);
       await shootChat(panel, locale, written);

@@ -6,7 +6,9 @@
  * through {@link BridgeHost}; the element owns the frame and the buttons.
  *
  * Lifecycle: `ui/initialize` is answered with the host context; once the view says
- * `ui/notifications/initialized`, it gets the tool's input and then its result. Teardown asks
+ * `ui/notifications/initialized`, it gets the tool's input and then its result (at once when the
+ * call is done; later through {@link AppBridge.deliverResult} when the view shows a call still
+ * running, as a chat step does). Teardown asks
  * the view (`ui/resource-teardown`) and gives up after a timeout: several published views answer
  * with an error, and a huge one may never answer.
  */
@@ -45,7 +47,8 @@ export interface BridgeHost {
 export interface BridgeCall {
   tool: Tool;
   arguments: Record<string, unknown>;
-  result: CallToolResult;
+  /** Absent while the call runs; {@link AppBridge.deliverResult} gives it later. */
+  result?: CallToolResult;
 }
 
 /** Messages a view may send per second before they are dropped, and how many drops stop it. */
@@ -75,6 +78,8 @@ export class AppBridge {
   #drops = 0;
   #initialized = false;
   #delivered = false;
+  #resultSent = false;
+  #cancelled: string | undefined;
   #closed = false;
   readonly #calls = new Set<string>();
   #nextId = 1;
@@ -255,12 +260,34 @@ export class AppBridge {
     }
   }
 
-  /** Tool input then result, once the view is ready for them. */
+  /** Tool input then result (when there is one yet), once the view is ready for them. */
   #deliver() {
-    if (!this.#initialized || this.#delivered) return;
-    this.#delivered = true;
-    this.#send({ jsonrpc: '2.0', method: 'ui/notifications/tool-input', params: { arguments: this.call.arguments } });
-    this.#send({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: this.call.result });
+    if (!this.#initialized) return;
+    if (!this.#delivered) {
+      this.#delivered = true;
+      this.#send({ jsonrpc: '2.0', method: 'ui/notifications/tool-input', params: { arguments: this.call.arguments } });
+    }
+    if (this.call.result && !this.#resultSent) {
+      this.#resultSent = true;
+      this.#send({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: this.call.result });
+    } else if (this.#cancelled !== undefined && !this.call.result && !this.#resultSent) {
+      this.#resultSent = true;
+      this.#send({ jsonrpc: '2.0', method: 'ui/notifications/tool-cancelled', params: { reason: this.#cancelled } });
+    }
+  }
+
+  /** The call the view shows ended without a result (denied, cancelled, failed): the view is told so. */
+  cancelled(reason: string) {
+    if (this.call.result || this.#cancelled !== undefined) return;
+    this.#cancelled = reason;
+    this.#deliver();
+  }
+
+  /** The call the view shows finished: its result goes to the view now, or right after it is ready. */
+  deliverResult(result: CallToolResult) {
+    if (this.call.result) return;
+    this.call.result = result;
+    this.#deliver();
   }
 
   #context(): Record<string, unknown> {

@@ -16,6 +16,7 @@ import { AppBridge, type BridgeCall } from './app-bridge.js';
 import { viewCsp, withCsp } from '../common/app-csp.js';
 import { SandboxToPanelSchema } from '../protocol/app-view.js';
 import { APP_SANDBOX_PAGE } from '../protocol/mcp-apps.js';
+import type { CallToolResult } from '../protocol/mcp-shapes.js';
 
 const css = sheet(`
 :host { display: grid; gap: var(--space-1); border: 1px solid var(--border); border-radius: var(--radius); padding: var(--space-1); background: var(--bg); }
@@ -47,6 +48,8 @@ export class McpAppViewElement extends ElementBase {
   #bridge: AppBridge | undefined;
   #onMessage: ((e: MessageEvent) => void) | undefined;
   #linkAnswer: ((opened: boolean) => void) | undefined;
+  #call: AppViewCall | undefined;
+  #cancelReason: string | undefined;
   /** Where the sandbox page is; component tests point it at a fixture. */
   sandboxUrl = APP_SANDBOX_PAGE;
 
@@ -58,9 +61,11 @@ export class McpAppViewElement extends ElementBase {
     root.append(el('div', { class: 'bar' }, this.#label, this.#full), this.#status, this.#link);
   }
 
-  /** Renders the view of `call.tool` with that call's input and result. */
+  /** Renders the view of `call.tool` with that call's input and result (or without, until {@link deliverResult}). */
   show(call: AppViewCall) {
     this.#stop();
+    this.#call = call;
+    this.#cancelReason = undefined;
     const request = new AppHostRequestEvent();
     this.dispatchEvent(request);
     const host = request.host;
@@ -72,6 +77,20 @@ export class McpAppViewElement extends ElementBase {
       this.#status.replaceChildren();
       this.#mount(call, host, withCsp(loaded.value.html, viewCsp(loaded.value.meta.csp)));
     });
+  }
+
+  /** The shown call finished (a chat step): the view gets the result once it is ready for it. */
+  deliverResult(result: CallToolResult) {
+    if (!this.#call || this.#call.result) return;
+    if (this.#bridge) this.#bridge.deliverResult(result);
+    else this.#call.result = result;
+  }
+
+  /** The shown call ended without a result: the view gets `tool-cancelled` instead. */
+  cancelled(reason: string) {
+    if (!this.#call || this.#call.result || this.#cancelReason !== undefined) return;
+    this.#cancelReason = reason;
+    this.#bridge?.cancelled(reason);
   }
 
   #fail(reason: string) {
@@ -107,6 +126,7 @@ export class McpAppViewElement extends ElementBase {
       }),
     );
     this.#bridge = bridge;
+    if (this.#cancelReason !== undefined) bridge.cancelled(this.#cancelReason);
     this.#onMessage = (event: MessageEvent) => {
       // Only our sandbox window; a view posting to the panel directly has another `source`.
       if (!frame.contentWindow || event.source !== frame.contentWindow) return;

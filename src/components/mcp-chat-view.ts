@@ -4,7 +4,8 @@
  * rename, delete, export); the tools the model can see with a per-chat switch; the messages —
  * the assistant's Markdown rendered by {@link renderMarkdown} (DOM only), tool calls as
  * collapsible steps (tool, server, arguments, result, duration), approval cards of this chat's
- * calls inline, provider errors in plain words, tokens per turn; then the composer as input
+ * calls inline, a step's MCP App view under it ({@link ChatStepViews}), provider errors in
+ * plain words, tokens per turn; then the composer as input
  * with Send/Stop. Without a provider: one sentence on how to add one and the settings form.
  * It renders what it is given and asks through {@link ChatActionEvent}s; it talks to nobody.
  */
@@ -21,6 +22,8 @@ import type { ApprovalView } from '../protocol/panel-use.js';
 import type { ContextBlockView } from '../protocol/panel-composer.js';
 import type { MessageKey } from '../i18n/en.js';
 import { chatAsMarkdown } from './chat-export.js';
+import { ChatStepViews } from './chat-app-views.js';
+import type { CallToolResult } from '../protocol/mcp-shapes.js';
 
 const css = sheet(`
 :host { display: grid; grid-template-columns: minmax(0, 1fr); gap: var(--space-2); }
@@ -47,6 +50,9 @@ ol.log { list-style: none; margin: 0; padding: 0; display: grid; gap: var(--spac
 .assistant .inert-link { text-decoration: underline dotted; }
 .usage { color: var(--fg-muted); font-size: 0.8em; }
 details.step { border: 1px solid var(--border); border-radius: var(--radius); padding: 2px 6px; }
+li.step-with-app { display: grid; gap: var(--space-1); }
+.app-slot:empty { display: none; }
+.app-slot .show-app { justify-self: start; }
 details.step summary { cursor: pointer; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 details.step pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 16em; overflow: auto; font-size: 12px; margin: 2px 0; }
 .status-denied, .status-error, .status-cancelled { color: var(--danger); }
@@ -94,6 +100,7 @@ export class McpChatViewElement extends ElementBase {
   readonly #stop = el('button', { type: 'button', class: 'stop', 'data-role': 'danger' }, t('chatStop'));
   /** Assistant entries being streamed, by id: their element and last text. */
   readonly #streaming = new Map<string, HTMLElement>();
+  readonly #views = new ChatStepViews();
 
   constructor() {
     super();
@@ -134,7 +141,10 @@ export class McpChatViewElement extends ElementBase {
   set chat(value: ChatView | undefined) {
     const changedChat = value?.id !== this.#chat?.id;
     this.#chat = value;
-    if (changedChat) this.#disabledTools = new Set(value?.disabledTools ?? []);
+    if (changedChat) {
+      this.#disabledTools = new Set(value?.disabledTools ?? []);
+      this.#views.reset();
+    }
     this.requestUpdate();
   }
   get chat(): ChatView | undefined {
@@ -167,6 +177,11 @@ export class McpChatViewElement extends ElementBase {
     if (entry?.kind === 'assistant') entry.text = text;
     const node = this.#streaming.get(entryId);
     if (node) node.replaceChildren(...renderMarkdown(text));
+  }
+
+  /** A tool step's result for its MCP App view (not part of the stored chat). */
+  toolResult(chatId: string, entryId: string, result: CallToolResult) {
+    if (this.#chat?.id === chatId) this.#views.result(entryId, result);
   }
 
   /**
@@ -381,7 +396,21 @@ export class McpChatViewElement extends ElementBase {
     const entries = this.#chat?.entries ?? [];
     // Steps the user opened stay open across pushes.
     const opened = new Set([...this.#log.querySelectorAll<HTMLDetailsElement>('details.step[open]')].map((d) => d.dataset.id));
-    this.#log.replaceChildren(...entries.map((e) => this.#entry(e, opened)));
+    const items = entries.map((e) => this.#entry(e, opened));
+    // In place, not replaceChildren: a step with a live view keeps its item where it is.
+    const keep = new Set<Element>(items);
+    for (const child of [...this.#log.children]) if (!keep.has(child)) child.remove();
+    items.forEach((item, i) => {
+      const at = this.#log.children[i];
+      if (at !== item) this.#log.insertBefore(item, at ?? null);
+    });
+  }
+
+  /** The tool of a step, with its server, when it names an MCP App view. */
+  #viewTool(e: Extract<ChatEntry, { kind: 'tool' }>) {
+    const server = this.#servers.find((s) => (e.serverId ? s.id === e.serverId : s.name === e.serverName));
+    const tool = server?.tools.find((tool) => tool.name === e.toolName);
+    return server && tool && toolUi(tool).resourceUri ? { serverId: server.id, tool } : undefined;
   }
 
   #entry(e: ChatEntry, opened: Set<string | undefined>): HTMLElement {
@@ -423,7 +452,8 @@ export class McpChatViewElement extends ElementBase {
             ? el('pre', { class: 'result' }, tReason({ message: e.result, ...(e.resultWording ? { wording: e.resultWording } : {}) }))
             : null,
         );
-        return el('li', {}, details);
+        const view = this.#viewTool(e);
+        return view ? this.#views.item(e, view.tool, view.serverId, details) : el('li', {}, details);
       }
       case 'error':
         return el(

@@ -32,6 +32,8 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; border: 1px solid var(--bo
 .structured { border: 1px solid var(--border); border-radius: var(--radius); padding: var(--space-1) var(--space-2); }
 .link-uri, .resource-uri { overflow-wrap: anywhere; font-family: ui-monospace, monospace; font-size: var(--text-small); }
 img { max-width: 100%; height: auto; }
+/* A tiny image (an icon, a 1-px test pixel) is still seen: shown at least 48 px, its shape kept. */
+img.image { min-width: 48px; min-height: 48px; object-fit: contain; border: 1px solid var(--border); border-radius: var(--radius); }
 audio { width: 100%; }
 .toggle { justify-self: start; }
 p { margin: 0; }

@@ -736,6 +736,8 @@ export const en = {
   appView: { message: 'View from $TOOL$', placeholders: { tool: { content: '$1' } } },
   appViewLoading: { message: 'Loading the tool’s view…' },
   appViewFailed: { message: 'The tool’s view could not be shown: $REASON$', placeholders: { reason: { content: '$1' } } },
+  // MCP App views in the chat's tool steps
+  chatShowApp: { message: 'Show the app' },
   appViewStopped: { message: 'The view was stopped: it sent too many messages.' },
   appFullscreen: { message: 'Full panel' },
   appExitFullscreen: { message: 'Back to the result' },

@@ -656,6 +656,8 @@ export const zh_CN: Catalog = {
   appView: { message: '来自 $TOOL$ 的视图', placeholders: { tool: { content: '$1' } } },
   appViewLoading: { message: '正在加载工具的视图…' },
   appViewFailed: { message: '无法显示工具的视图：$REASON$', placeholders: { reason: { content: '$1' } } },
+  // MCP App views in the chat's tool steps
+  chatShowApp: { message: '显示应用' },
   appViewStopped: { message: '视图已停止：它发送的消息过多。' },
   appFullscreen: { message: '占满面板' },
   appExitFullscreen: { message: '返回结果' },

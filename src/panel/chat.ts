@@ -146,6 +146,7 @@ export function setUpChat(deps: ChatDeps): {
             if (ended) refreshList();
           }
         } else if (m.type === 'panel:chat-text') view.setText(m.chatId, m.entryId, m.text);
+        else if (m.type === 'panel:chat-tool-result') view.toolResult(m.chatId, m.entryId, m.result);
         else if (view.chat?.id === m.chatId) show(undefined);
         return;
       }

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { ContextBlockViewSchema } from './panel-composer.js';
+import { CallToolResultSchema } from './mcp-shapes.js';
 import { WordingSchema } from './wording.js';
 
 const id = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
@@ -44,6 +45,8 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
     callId: z.string().check(z.maxLength(256)),
     /** The agent-facing tool name the model used. */
     name: z.string().check(z.maxLength(256)),
+    /** Which server the tool is on: the panel finds the tool's MCP App view with it. */
+    serverId: z.optional(z.string().check(z.maxLength(256))),
     serverName: z.optional(z.string().check(z.maxLength(256))),
     toolName: z.optional(z.string().check(z.maxLength(256))),
     arguments: text,
@@ -144,6 +147,8 @@ export const ChatPanelResponseSchemas = {
 export const ChatPanelPushSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('panel:chat'), chat: ChatViewSchema }),
   z.object({ type: z.literal('panel:chat-text'), chatId: id, entryId: id, text }),
+  /** A step's result as its MCP App view gets it (cut to the budget, unfenced); never stored. */
+  z.object({ type: z.literal('panel:chat-tool-result'), chatId: id, entryId: id, result: CallToolResultSchema }),
   z.object({ type: z.literal('panel:chat-deleted'), chatId: id }),
 ]);
 export type ChatPanelPush = z.infer<typeof ChatPanelPushSchema>;

@@ -230,6 +230,7 @@ export function setUpChat(deps: ChatServiceDeps) {
           call: (name, args, options) => deps.registry.call(name, args, options),
           save: put,
           changed: pushChat,
+          viewResult: (c, entryId, result) => deps.push({ type: 'panel:chat-tool-result', chatId: c.id, entryId, result }),
           text: (c, entryId, text) => pushText(() => deps.push({ type: 'panel:chat-text', chatId: c.id, entryId, text })),
           newId: deps.newId,
           now: deps.now,

@@ -12,6 +12,7 @@
 import type { ChatEntry, ChatView } from '../../protocol/panel-chat.js';
 import { say } from '../../protocol/wording.js';
 import type { AgentTool, AgentToolResult } from '../use/tool-registry.js';
+import type { CallToolResult } from '../../protocol/mcp-shapes.js';
 import { ProviderError, type ChatTurn, type StreamHooks, type TurnRequest, type TurnResult } from './providers/types.js';
 
 export const SYSTEM_PROMPT =
@@ -35,6 +36,8 @@ export interface RunDeps {
   save(chat: ChatView): Promise<void>;
   /** The chat's shape changed (an entry was added or settled). */
   changed(chat: ChatView): void;
+  /** A step whose tool has an MCP App view got its result: the view is given it (not stored). */
+  viewResult?(chat: ChatView, entryId: string, result: CallToolResult): void;
   /** The text of a streaming entry grew. */
   text(chat: ChatView, entryId: string, text: string): void;
   newId: () => string;
@@ -91,6 +94,7 @@ async function runTool(entry: ToolEntry, chat: ChatView, deps: RunDeps, signal: 
     const r = await deps.call(entry.name, entry.arguments, { signal, agentName: CHAT_AGENT, runId: chat.id });
     entry.status = r.result.isError ? 'error' : 'done';
     entry.result = resultText(r.result);
+    if (r.forView) deps.viewResult?.(chat, entry.id, r.forView);
   } catch (e) {
     // The model reads the English `result`; the panel shows `resultWording` in the user's language.
     if (isCode(e, 'denied')) {
@@ -187,7 +191,7 @@ export async function runChat(chat: ChatView, deps: RunDeps, signal: AbortSignal
           id: deps.newId(),
           callId: c.id,
           name: c.name,
-          ...(tool ? { serverName: tool.serverName, toolName: tool.toolName } : {}),
+          ...(tool ? { serverId: tool.serverId, serverName: tool.serverName, toolName: tool.toolName } : {}),
           arguments: c.arguments,
           status: 'running',
           startedAt: deps.now(),

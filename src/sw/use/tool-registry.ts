@@ -65,6 +65,8 @@ export interface AgentToolResult {
   provenance: { serverId: string; serverName: string; tool: string };
   truncated: TruncationReport | null;
   operationId: string;
+  /** For a tool with an MCP App view: the result cut to the budget and not fenced (the view is the server's own code). */
+  forView?: CallToolResult;
 }
 
 export interface RegistryDeps {
@@ -256,6 +258,7 @@ export class AgentToolRegistry {
         untrusted: true,
         provenance,
         operationId,
+        ...(toolUi(entry.raw).resourceUri ? { forView: cut.result } : {}),
       };
     } finally {
       signal?.removeEventListener('abort', onAbort);

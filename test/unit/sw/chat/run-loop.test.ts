@@ -167,3 +167,18 @@ test('turnsOf skips notices and errors and marks a failed step as an error resul
   );
   assert.equal(turns[2]!.role === 'tool' && turns[2]!.isError, true);
 });
+
+test('a step records its server, and a result for an MCP App view is handed on (not stored) while the model gets the fenced text', async () => {
+  const given: Array<[string, unknown]> = [];
+  const forView = { content: [{ type: 'text', text: 'raw' }] };
+  const { d } = deps([callsTurn('mcp__demo__echo')], async () => ({ ...ok('fenced'), forView }), {
+    viewResult: (_c, entryId, result) => given.push([entryId, result]),
+  });
+  const c = chat();
+  await runChat(c, d, new AbortController().signal);
+  const step = c.entries.find((e) => e.kind === 'tool')!;
+  assert.equal(step.kind === 'tool' && step.serverId, 'demo');
+  assert.equal(step.kind === 'tool' && step.result, 'fenced');
+  assert.deepEqual(given, [[step.id, forView]]);
+  assert.doesNotMatch(JSON.stringify(c), /raw/);
+});

@@ -223,3 +223,12 @@ test('C2: listing is a first use that wakes lazy servers; tools known from their
     [['lazy', 'find']],
   );
 });
+
+test('a tool with an MCP App view also returns the result for its view: cut to the budget, not fenced; other tools do not', async () => {
+  const h = harness([server('gh', [tool('search'), tool('chart', { _meta: { ui: { resourceUri: 'ui://gh/chart' } } })])]);
+  h.respondWith(() => ({ content: [{ type: 'text', text: 'plain' }], structuredContent: { n: 1 } }));
+  const chart = await h.registry.call('mcp__gh__chart', {});
+  assert.deepEqual(chart.forView, { content: [{ type: 'text', text: 'plain' }], structuredContent: { n: 1 } });
+  assert.notEqual((chart.result.content[0] as unknown as { text: string }).text, 'plain');
+  assert.equal((await h.registry.call('mcp__gh__search', {})).forView, undefined);
+});
