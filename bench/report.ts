@@ -1,4 +1,5 @@
 /** The bench's Markdown report: medians with spread, ratios with their per-round range, goals met or not. */
+import type { ChatBench } from './chat.js';
 import type { Summary } from './stats.js';
 
 /** Filter keystrokes: `p50` etc. are input → layout done; `toFrame` is input → next frame painted. */
@@ -45,6 +46,7 @@ export interface Results {
     reconnect?: ColdSplit;
   };
   /** AgentTool.call in the worker vs the bare offscreen fetch, per-round p50 differences. */
+  chat?: ChatBench;
   agentPath?: { addedMsP50: number; panelAddedMsP50: number; agentP50: number; fetchP50: number; goal: string; maxMs: number };
   concurrencyH2?: Concurrency & { nodeSdk: { errors: string[] } };
   concurrency?: Concurrency;
@@ -111,6 +113,23 @@ export function markdown(r: Results): string {
       `Agent path (AgentTool.call in the worker, "always" approval) adds ${f(a.addedMsP50)} ms at p50 over the bare offscreen fetch ` +
         `(${f(a.agentP50)} vs ${f(a.fetchP50)} ms; median of per-round differences); goal ${a.goal}: ${a.addedMsP50 <= a.maxMs ? 'met' : '**not met**'}. ` +
         `The panel path adds ${f(a.panelAddedMsP50)} ms.`,
+    );
+  }
+  if (r.chat) {
+    const c = r.chat;
+    const row = (name: string, x: Summary) => `| ${name} | ${x.n} | ${f(x.p50)} | ${f(x.p95)} | ${pct(x.spread)} |`;
+    out.push(
+      '',
+      '## Chat (scripted OpenAI-compatible provider on loopback)',
+      '',
+      '| Measure | n | p50 ms | p95 ms | spread |',
+      '|---|---:|---:|---:|---:|',
+      row('first token, direct fetch from the panel page', c.firstToken.direct),
+      row('first token, Enter in the chat view → token shown', c.firstToken.extension),
+      row('request reaches the provider, direct fetch', c.requestArrives.direct),
+      row('request reaches the provider, chat (from the key press)', c.requestArrives.extension),
+      row(`per tool step: loop overhead (tool-call answer end → next request, minus the call; ${c.tool}, "always")`, c.toolStepOverhead),
+      row('per tool step: the MCP call itself', c.mcpCall),
     );
   }
   if (r.cold) {

@@ -22,6 +22,7 @@ import {
   workerWithBench,
   type Rig,
 } from './extension.js';
+import { benchChat } from './chat.js';
 import { markdown, type Results } from './report.js';
 import { throwawayCert } from './tls.js';
 
@@ -29,11 +30,11 @@ const smoke = process.argv.includes('--smoke');
 /**
  * `--only agent,cold` runs just those phases (a focused measurement while working on one cost):
  * `latency` (every echo variant), `agent` (the agent path beside the bare offscreen fetch and the
- * panel path), `cold`, `concurrency`, `panel`. A partial run writes test-output/bench/only.{json,md}.
+ * panel path), `chat` (first token and tool steps of the chat), `cold`, `concurrency`, `panel`. A partial run writes test-output/bench/only.{json,md}.
  */
 const onlyArg = process.argv.find((a, i, all) => a.startsWith('--only=') || all[i - 1] === '--only');
 const only = onlyArg ? onlyArg.replace(/^--only=/, '').split(',') : undefined;
-const PHASES = ['latency', 'agent', 'cold', 'concurrency', 'panel'];
+const PHASES = ['latency', 'agent', 'chat', 'cold', 'concurrency', 'panel'];
 for (const p of only ?? []) if (!PHASES.includes(p)) throw new Error(`--only: unknown phase "${p}" (one of ${PHASES.join(', ')})`);
 const want = (phase: string) => !only || only.includes(phase);
 /** The variants the `agent` phase keeps when `latency` is not wanted too. */
@@ -69,6 +70,8 @@ const P = smoke
       rttMs: 40,
       rttBatch: 10,
     };
+/** Chat: first-token rounds (each one send and one direct fetch), tool steps per run, runs. */
+const C = smoke ? { rounds: 3, steps: 3, stepRuns: 1 } : { rounds: 15, steps: 8, stepRuns: 3 };
 const started = Date.now();
 const log = (m: string) => console.log(`[bench +${((Date.now() - started) / 1000).toFixed(1)} s] ${m}`);
 
@@ -293,6 +296,18 @@ try {
       ...ratioOf(rounds('extension/h2'), rounds('offscreen-fetch/h2')),
     });
   const heap2 = await offscreenHeap(rig);
+
+  if (want('chat')) {
+    // 1b. The chat, before the phases that connect many servers (every visible tool goes to the model).
+    log(`chat: ${C.rounds} first-token rounds, ${C.stepRuns} × ${C.steps} tool steps`);
+    results.chat = await benchChat(panel, 'mcp__sse__echo', C);
+    results.ratios.push({
+      name: 'chat first token: extension ÷ direct fetch from the panel, p50',
+      ...results.chat.ratio,
+      goal: '≤ 1.1',
+      limit: 1.1,
+    });
+  }
 
   if (want('cold')) {
     // 2. Cold wake: the worker is gone; the offscreen document (and its sessions) outlive it and are

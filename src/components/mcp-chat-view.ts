@@ -12,7 +12,7 @@
 import { toolUi } from '../protocol/mcp-apps.js';
 import { ElementBase } from './element-base.js';
 import { el, sheet } from './dom.js';
-import { t } from './i18n.js';
+import { t, tReason } from './i18n.js';
 import { MarkdownStream, renderMarkdown } from './markdown.js';
 import { ChatActionEvent, ComposerSendEvent } from './chat-events.js';
 import { downloadText } from './download.js';
@@ -461,13 +461,21 @@ export class McpChatViewElement extends ElementBase {
           el('p', { class: 'muted' }, t('chatArguments')),
           el('pre', { class: 'arguments' }, prettyJson(e.arguments)),
           e.result !== undefined ? el('p', { class: 'muted' }, t('chatResult')) : null,
-          e.result !== undefined ? el('pre', { class: 'result' }, e.result) : null,
+          e.result !== undefined
+            ? el('pre', { class: 'result' }, tReason({ message: e.result, ...(e.resultWording ? { wording: e.resultWording } : {}) }))
+            : null,
         );
         const view = this.#viewTool(e);
         return view ? this.#views.item(e, view.tool, view.serverId, details) : el('li', {}, details);
       }
       case 'error':
-        return el('li', { class: 'error provider-error', role: 'alert', 'data-kind': e.errorKind }, e.message);
+        return el(
+          'li',
+          { class: 'error provider-error', role: 'alert', 'data-kind': e.errorKind },
+          e.wording
+            ? [tReason({ message: e.message, wording: e.wording }), e.detail ? ` ${t('chatProviderSaid', e.detail)}` : ''].join('')
+            : e.message,
+        );
       case 'notice':
         return el('li', { class: 'notice', 'data-notice': e.notice }, t(NOTICE[e.notice]!));
     }

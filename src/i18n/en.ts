@@ -636,6 +636,50 @@ export const en = {
     message: "Interrupted: the extension's background worker stopped during this answer. Nothing more was sent; ask again to go on.",
   },
   chatNoticeStepLimit: { message: 'Stopped at the step limit. Ask again to go on.' },
+  // Chat: provider errors and tool-step outcomes as the user reads them (issue 17); the model gets the English
+  reasonChatKeyRefused: {
+    message: 'The provider refused the API key (HTTP $STATUS$). Check the key in the chat settings.',
+    placeholders: { status: { content: '$1' } },
+  },
+  reasonChatRateLimitWait: {
+    message: 'The provider’s rate limit was reached (HTTP 429). Try again in $SECONDS$ s.',
+    placeholders: { seconds: { content: '$1' } },
+  },
+  reasonChatRateLimit: { message: 'The provider’s rate limit was reached (HTTP 429). Try again in a moment.' },
+  reasonChatModelNotFound: {
+    message: 'The provider does not know this model or address (HTTP 404). Check the model name and the base URL.',
+  },
+  reasonChatProviderServer: {
+    message: 'The provider had a server error (HTTP $STATUS$). Try again later.',
+    placeholders: { status: { content: '$1' } },
+  },
+  reasonChatProviderRefused: { message: 'The provider refused the request (HTTP $STATUS$).', placeholders: { status: { content: '$1' } } },
+  reasonChatProviderUnreachable: {
+    message: 'Could not reach the provider at $HOST$: the network failed or the address is wrong.$NOTE$',
+    placeholders: { host: { content: '$1' }, note: { content: '$2' } },
+  },
+  reasonChatNoBody: { message: 'The provider answered without a body.' },
+  reasonChatStreamBroke: {
+    message: 'The connection to the provider broke while it was answering.$NOTE$',
+    placeholders: { note: { content: '$1' } },
+  },
+  reasonChatChunkNotJson: { message: 'The provider sent a streamed chunk that is not JSON.' },
+  reasonChatEventNotJson: { message: 'The provider sent a streamed event that is not JSON.' },
+  reasonChatStreamError: {
+    message: 'The provider reported an error while answering: $DETAIL$',
+    placeholders: { detail: { content: '$1' } },
+  },
+  reasonChatStreamCut: { message: 'The provider’s stream ended before the answer was complete.' },
+  reasonChatBuiltinUnavailable: { message: 'Chrome’s built-in model is not available in this browser. Choose another provider.' },
+  reasonChatBuiltinStart: { message: 'Chrome’s built-in model could not start: $ERROR$', placeholders: { error: { content: '$1' } } },
+  reasonChatBuiltinStopped: { message: 'Chrome’s built-in model stopped answering: $ERROR$', placeholders: { error: { content: '$1' } } },
+  chatProviderSaid: { message: 'The provider said: “$DETAIL$”', placeholders: { detail: { content: '$1' } } },
+  reasonChatToolDenied: { message: 'The call was denied by the user; it was not run.' },
+  reasonChatToolCancelled: { message: 'The call was cancelled by the user (Stop).' },
+  reasonChatToolFailed: { message: 'The call failed: $ERROR$', placeholders: { error: { content: '$1' } } },
+  reasonChatToolInterrupted: {
+    message: 'Interrupted: the extension’s background worker stopped before this call finished; its outcome is unknown.',
+  },
   // Chat: approvals of another chat's run (issue 17)
   chatOtherWaiting: { message: 'The chat “$TITLE$” waits for your approval.', placeholders: { title: { content: '$1' } } },
   chatOpenWaiting: { message: 'Open it' },

@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import { ContextBlockViewSchema } from './panel-composer.js';
 import { CallToolResultSchema } from './mcp-shapes.js';
+import { WordingSchema } from './wording.js';
 
 const id = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
 const MAX_TEXT = 400_000;
@@ -52,10 +53,20 @@ export const ChatEntrySchema = z.discriminatedUnion('kind', [
     status: z.enum(TOOL_STATUSES),
     /** What the model was told: fenced, truncated result text, or why there is none. */
     result: z.optional(text),
+    /** When `result` says why there is none: the same in the user's language (the model keeps the English). */
+    resultWording: WordingSchema,
     startedAt: z.number(),
     durationMs: z.optional(z.number()),
   }),
-  z.object({ kind: z.literal('error'), id, errorKind: z.string().check(z.maxLength(64)), message: z.string().check(z.maxLength(4096)) }),
+  z.object({
+    kind: z.literal('error'),
+    id,
+    errorKind: z.string().check(z.maxLength(64)),
+    /** English; `wording` is the same in the user's language, `detail` the provider's own words (already in `message`). */
+    message: z.string().check(z.maxLength(4096)),
+    wording: WordingSchema,
+    detail: z.optional(z.string().check(z.maxLength(4096))),
+  }),
   z.object({ kind: z.literal('notice'), id, notice: z.enum(['stopped', 'interrupted', 'step-limit', 'no-tools']) }),
 ]);
 export type ChatEntry = z.infer<typeof ChatEntrySchema>;

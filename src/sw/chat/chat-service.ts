@@ -7,6 +7,7 @@
  * chat a stopped worker was running is closed at the next start with an "interrupted" notice.
  */
 import { RemoteError } from '../../protocol/result.js';
+import { say } from '../../protocol/wording.js';
 import type { ChatPanelPush, ChatPanelRequestSchemas, ChatView } from '../../protocol/panel-chat.js';
 import type { PanelParams, PanelValue } from '../../protocol/panel.js';
 import type { ChatStore } from '../../storage/chat-store.js';
@@ -50,7 +51,7 @@ function markInterrupted(chat: ChatView, newId: () => string, now: number): Chat
     if (e.kind === 'assistant') delete e.streaming;
     if (e.kind === 'tool' && e.status === 'running') {
       e.status = 'cancelled';
-      e.result = 'Interrupted: the extension’s background worker stopped before this call finished; its outcome is unknown.';
+      ({ message: e.result, wording: e.resultWording } = say('reasonChatToolInterrupted'));
     }
   }
   chat.entries.push({ kind: 'notice', id: newId(), notice: 'interrupted' });

@@ -10,6 +10,7 @@
  * Tool calls are never retried, here or below. A denied call tells the model "denied by the user".
  */
 import type { ChatEntry, ChatView } from '../../protocol/panel-chat.js';
+import { say } from '../../protocol/wording.js';
 import type { AgentTool, AgentToolResult } from '../use/tool-registry.js';
 import type { CallToolResult } from '../../protocol/mcp-shapes.js';
 import { ProviderError, type ChatTurn, type StreamHooks, type TurnRequest, type TurnResult } from './providers/types.js';
@@ -22,8 +23,10 @@ export const SYSTEM_PROMPT =
 /** The approval card's "who asks"; the panel shows these cards inside the chat. */
 export const CHAT_AGENT = 'Chat';
 
-export const DENIED_RESULT = 'The call was denied by the user; it was not run.';
-export const CANCELLED_RESULT = 'The call was cancelled by the user (Stop).';
+const DENIED = say('reasonChatToolDenied');
+const CANCELLED = say('reasonChatToolCancelled');
+export const DENIED_RESULT = DENIED.message;
+export const CANCELLED_RESULT = CANCELLED.message;
 
 export interface RunDeps {
   stream(request: TurnRequest, hooks: StreamHooks, signal: AbortSignal): Promise<TurnResult>;
@@ -93,15 +96,20 @@ async function runTool(entry: ToolEntry, chat: ChatView, deps: RunDeps, signal: 
     entry.result = resultText(r.result);
     if (r.forView) deps.viewResult?.(chat, entry.id, r.forView);
   } catch (e) {
+    // The model reads the English `result`; the panel shows `resultWording` in the user's language.
     if (isCode(e, 'denied')) {
       entry.status = 'denied';
       entry.result = DENIED_RESULT;
+      entry.resultWording = DENIED.wording;
     } else if (signal.aborted || isCode(e, 'cancelled')) {
       entry.status = 'cancelled';
       entry.result = CANCELLED_RESULT;
+      entry.resultWording = CANCELLED.wording;
     } else {
+      const failed = say('reasonChatToolFailed', { error: e instanceof Error ? e.message : String(e) });
       entry.status = 'error';
-      entry.result = `The call failed: ${e instanceof Error ? e.message : String(e)}`;
+      entry.result = failed.message;
+      entry.resultWording = failed.wording;
     }
   }
   entry.durationMs = deps.now() - entry.startedAt;
@@ -162,6 +170,8 @@ export async function runChat(chat: ChatView, deps: RunDeps, signal: AbortSignal
             id: deps.newId(),
             errorKind: e instanceof ProviderError ? e.kind : 'internal',
             message: e instanceof Error ? e.message : String(e),
+            ...(e instanceof ProviderError && e.wording ? { wording: e.wording } : {}),
+            ...(e instanceof ProviderError && e.detail ? { detail: e.detail } : {}),
           });
         break;
       }

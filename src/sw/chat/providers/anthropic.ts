@@ -7,6 +7,7 @@
  * usage), `message_stop`; `ping` is ignored and `error` ends the turn. Several `tool_use`
  * blocks in one message are several calls.
  */
+import { say } from '../../../protocol/wording.js';
 import { postForStream } from './http.js';
 import { readSse } from './sse.js';
 import { ProviderError, type ChatTurn, type FetchLike, type StreamHooks, type TurnRequest, type TurnResult } from './types.js';
@@ -109,7 +110,7 @@ export async function parseAnthropicStream(
     try {
       event = JSON.parse(sse.data) as AnthropicEvent;
     } catch {
-      throw new ProviderError('bad-response', 'The provider sent a streamed event that is not JSON.');
+      throw new ProviderError('bad-response', say('reasonChatEventNotJson'));
     }
     switch (event.type ?? sse.event) {
       case 'message_start': {
@@ -148,10 +149,7 @@ export async function parseAnthropicStream(
         break;
       case 'error': {
         const kind = event.error?.type === 'overloaded_error' || event.error?.type === 'api_error' ? 'server' : 'bad-response';
-        throw new ProviderError(
-          kind,
-          `The provider reported an error while answering: ${event.error?.message ?? event.error?.type ?? 'no details'}`,
-        );
+        throw new ProviderError(kind, say('reasonChatStreamError', { detail: event.error?.message ?? event.error?.type ?? 'no details' }));
       }
       default:
         // `ping` and event types added later are ignored, as the API reference asks.
@@ -160,7 +158,7 @@ export async function parseAnthropicStream(
     if (stopped) break;
   }
   if (signal?.aborted) throw new ProviderError('cancelled', 'Stopped.');
-  if (!stopped) throw new ProviderError('network', 'The provider’s stream ended before the answer was complete.');
+  if (!stopped) throw new ProviderError('network', say('reasonChatStreamCut'));
   result.toolCalls = [...blocks.entries()]
     .filter(([, b]) => b.kind === 'tool')
     .sort(([a], [b]) => a - b)

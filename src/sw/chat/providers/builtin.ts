@@ -9,6 +9,7 @@
  * assistant text), the last user message is the prompt, and `promptStreaming` yields the answer's
  * text in pieces. A fresh session per turn keeps no state outside the chat's own record.
  */
+import { say } from '../../../protocol/wording.js';
 import { ProviderError, type ChatTurn, type StreamHooks, type TurnRequest, type TurnResult } from './types.js';
 
 type PromptRole = 'system' | 'user' | 'assistant';
@@ -74,15 +75,14 @@ export async function streamBuiltin(
   hooks: StreamHooks,
   signal?: AbortSignal,
 ): Promise<TurnResult> {
-  if (!model || !(await builtinAvailable(model)))
-    throw new ProviderError('model-not-found', 'Chrome’s built-in model is not available in this browser. Choose another provider.');
+  if (!model || !(await builtinAvailable(model))) throw new ProviderError('model-not-found', say('reasonChatBuiltinUnavailable'));
   const { initialPrompts, prompt } = builtinPrompts(request);
   let session: LanguageModelSessionLike;
   try {
     session = await model.create({ initialPrompts, ...(signal ? { signal } : {}) });
   } catch (e) {
     if (signal?.aborted) throw new ProviderError('cancelled', 'Stopped.');
-    throw new ProviderError('server', `Chrome’s built-in model could not start: ${e instanceof Error ? e.message : String(e)}`);
+    throw new ProviderError('server', say('reasonChatBuiltinStart', { error: e instanceof Error ? e.message : String(e) }));
   }
   let text = '';
   // Stop also cancels our read, so a model that is slow to honour the signal cannot hold the run.
@@ -101,7 +101,7 @@ export async function streamBuiltin(
     }
   } catch (e) {
     if (signal?.aborted) throw new ProviderError('cancelled', 'Stopped.');
-    throw new ProviderError('server', `Chrome’s built-in model stopped answering: ${e instanceof Error ? e.message : String(e)}`);
+    throw new ProviderError('server', say('reasonChatBuiltinStopped', { error: e instanceof Error ? e.message : String(e) }));
   } finally {
     signal?.removeEventListener('abort', onAbort);
     session.destroy();

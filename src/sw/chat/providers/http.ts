@@ -6,7 +6,8 @@
  * nothing is retried. The API key never appears in a message: the provider's own words are
  * quoted only with the key cut out.
  */
-import { ProviderError, type FetchLike } from './types.js';
+import { say } from '../../../protocol/wording.js';
+import { noteOf, ProviderError, type FetchLike } from './types.js';
 
 const MAX_RETRIES = 2;
 export const MAX_RETRY_WAIT_MS = 10_000;
@@ -52,8 +53,8 @@ export function cancelledError(): ProviderError {
   return new ProviderError('cancelled', 'Stopped.');
 }
 
-function seconds(ms: number): string {
-  return `${Math.max(1, Math.ceil(ms / 1000))} s`;
+function seconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
 }
 
 /** The provider's own explanation, if its error body has one, without the key. */
@@ -74,28 +75,17 @@ async function detailOf(response: Response, secret?: string): Promise<string> {
 
 export async function errorFor(response: Response, secret?: string, now = Date.now()): Promise<ProviderError> {
   const status = response.status;
-  const detail = await detailOf(response, secret);
-  const more = detail ? ` The provider said: “${detail}”` : '';
+  const detail = (await detailOf(response, secret)) || undefined;
   if (status === 401 || status === 403)
-    return new ProviderError(
-      'invalid-key',
-      `The provider refused the API key (HTTP ${status}). Check the key in the chat settings.${more}`,
-      status,
-    );
+    return new ProviderError('invalid-key', say('reasonChatKeyRefused', { status }), status, undefined, detail);
   if (status === 429) {
     const wait = retryAfterMs(response.headers.get('retry-after'), now);
-    const when = wait !== undefined ? `Try again in ${seconds(wait)}.` : 'Try again in a moment.';
-    return new ProviderError('rate-limit', `The provider's rate limit was reached (HTTP 429). ${when}${more}`, status, wait);
+    const said = wait !== undefined ? say('reasonChatRateLimitWait', { seconds: seconds(wait) }) : say('reasonChatRateLimit');
+    return new ProviderError('rate-limit', said, status, wait, detail);
   }
-  if (status === 404)
-    return new ProviderError(
-      'model-not-found',
-      `The provider does not know this model or address (HTTP 404). Check the model name and the base URL.${more}`,
-      status,
-    );
-  if (status >= 500)
-    return new ProviderError('server', `The provider had a server error (HTTP ${status}). Try again later.${more}`, status);
-  return new ProviderError('bad-response', `The provider refused the request (HTTP ${status}).${more}`, status);
+  if (status === 404) return new ProviderError('model-not-found', say('reasonChatModelNotFound'), status, undefined, detail);
+  if (status >= 500) return new ProviderError('server', say('reasonChatProviderServer', { status }), status, undefined, detail);
+  return new ProviderError('bad-response', say('reasonChatProviderRefused', { status }), status, undefined, detail);
 }
 
 /** POSTs and returns the response whose body is about to stream. */
@@ -114,14 +104,10 @@ export async function postForStream(options: PostOptions): Promise<Response> {
       });
     } catch (e) {
       if (options.signal?.aborted) throw cancelledError();
-      const host = new URL(options.url).host;
-      throw new ProviderError(
-        'network',
-        `Could not reach the provider at ${host}: the network failed or the address is wrong.${e instanceof Error && e.message ? ` (${e.message})` : ''}`,
-      );
+      throw new ProviderError('network', say('reasonChatProviderUnreachable', { host: new URL(options.url).host, note: noteOf(e) }));
     }
     if (response.ok) {
-      if (!response.body) throw new ProviderError('bad-response', 'The provider answered without a body.');
+      if (!response.body) throw new ProviderError('bad-response', say('reasonChatNoBody'));
       return response;
     }
     const error = await errorFor(response, options.secret, now());

@@ -7,6 +7,7 @@
  * arguments text in fragments), several calls in one turn each with their own index; usage comes
  * in a last chunk with empty `choices` when `stream_options.include_usage` is set.
  */
+import { say } from '../../../protocol/wording.js';
 import { postForStream } from './http.js';
 import { readSse } from './sse.js';
 import { ProviderError, type ChatTurn, type FetchLike, type StreamHooks, type TurnRequest, type TurnResult } from './types.js';
@@ -103,10 +104,9 @@ export async function parseOpenAiStream(body: ReadableStream<Uint8Array>, hooks:
     try {
       chunk = JSON.parse(event.data) as OpenAiChunk;
     } catch {
-      throw new ProviderError('bad-response', 'The provider sent a streamed chunk that is not JSON.');
+      throw new ProviderError('bad-response', say('reasonChatChunkNotJson'));
     }
-    if (chunk.error)
-      throw new ProviderError('server', `The provider reported an error while answering: ${chunk.error.message ?? 'no details'}`);
+    if (chunk.error) throw new ProviderError('server', say('reasonChatStreamError', { detail: chunk.error.message ?? 'no details' }));
     if (chunk.usage) {
       if (typeof chunk.usage.prompt_tokens === 'number') result.usage.inputTokens = chunk.usage.prompt_tokens;
       if (typeof chunk.usage.completion_tokens === 'number') result.usage.outputTokens = chunk.usage.completion_tokens;
@@ -130,7 +130,7 @@ export async function parseOpenAiStream(body: ReadableStream<Uint8Array>, hooks:
     }
   }
   if (signal?.aborted) throw new ProviderError('cancelled', 'Stopped.');
-  if (!finished && !result.stopReason) throw new ProviderError('network', 'The provider’s stream ended before the answer was complete.');
+  if (!finished && !result.stopReason) throw new ProviderError('network', say('reasonChatStreamCut'));
   result.text = text;
   result.toolCalls = [...calls.entries()]
     .sort(([a], [b]) => a - b)

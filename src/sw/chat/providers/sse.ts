@@ -3,7 +3,8 @@
  * LF or CR; `data:` lines of one event are joined with LF; a blank line dispatches; lines that
  * start with `:` are comments; one space after the colon is dropped. Both providers stream this.
  */
-import { ProviderError } from './types.js';
+import { say } from '../../../protocol/wording.js';
+import { noteOf, ProviderError } from './types.js';
 
 export interface SseEvent {
   event: string;
@@ -23,10 +24,7 @@ export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortS
     for (;;) {
       const { value, done } = await reader.read().catch((e: unknown) => {
         if (signal?.aborted) throw new ProviderError('cancelled', 'Stopped.');
-        throw new ProviderError(
-          'network',
-          `The connection to the provider broke while it was answering.${e instanceof Error && e.message ? ` (${e.message})` : ''}`,
-        );
+        throw new ProviderError('network', say('reasonChatStreamBroke', { note: noteOf(e) }));
       });
       buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
       let start = 0;

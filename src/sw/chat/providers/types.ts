@@ -3,6 +3,7 @@
  * each adapter turns into its own request body, the events a streamed answer produces, and the
  * provider's failures in plain words. Nothing here knows a wire format.
  */
+import type { Said, Wording } from '../../../protocol/wording.js';
 
 export type ProviderKind = 'openai' | 'anthropic';
 
@@ -55,18 +56,30 @@ export interface TurnResult {
 
 export type ProviderErrorKind = 'invalid-key' | 'rate-limit' | 'model-not-found' | 'network' | 'server' | 'bad-response' | 'cancelled';
 
-/** A provider failure whose `message` is plain words for the user; it never contains the key. */
+/**
+ * A provider failure whose `message` is plain English words; it never contains the key. The
+ * `wording` says the same in the user's language (the panel translates it), and `detail` is the
+ * provider's own explanation, quoted as it came (the English message already ends with it).
+ */
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
+  readonly wording: Wording | undefined;
   constructor(
     readonly kind: ProviderErrorKind,
-    message: string,
+    said: string | Said,
     readonly status?: number,
     /** How long the provider asked us to wait (Retry-After), in ms. */
     readonly retryAfterMs?: number,
+    readonly detail?: string,
   ) {
-    super(message);
+    super(typeof said === 'string' ? said : `${said.message}${detail ? ` The provider said: “${detail}”` : ''}`);
+    this.wording = typeof said === 'string' ? undefined : said.wording;
   }
+}
+
+/** ` (what the browser said)` after an error sentence, or nothing. */
+export function noteOf(e: unknown): string {
+  return e instanceof Error && e.message ? ` (${e.message})` : '';
 }
 
 export interface StreamHooks {

@@ -91,6 +91,9 @@ for (const kind of ['openai', 'anthropic'] as const) {
     assert.equal(e.kind, 'invalid-key');
     assert.match(e.message, /refused the API key/);
     assert.doesNotMatch(e.message, /sk-secret-123/);
+    // What the user reads is a wording the panel translates; the provider's words stay beside it, key cut out.
+    assert.deepEqual(e.wording, { code: 'reasonChatKeyRefused', params: { status: '401' } });
+    assert.equal(e.detail, 'Incorrect API key provided: [key]');
   });
 
   test(`${kind}: 429 is retried after Retry-After, before anything streamed`, async () => {
