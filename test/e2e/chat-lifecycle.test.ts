@@ -12,8 +12,8 @@ import type { Page } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { startProviderServer, type ProviderServer } from '../support/provider-server.js';
-import { openView } from '../support/panel-views.js';
 import { stopWorker, watchWorker, workerRunning } from '../support/worker-lifecycle.js';
+import { lastAssistantText as lastAssistantTextOf, saveOpenAiProvider } from '../support/chat-panel.js';
 
 let demo: DemoServer;
 let provider: ProviderServer;
@@ -38,11 +38,7 @@ before(async () => {
   };
   await panel.evaluate(`chrome.storage.local.set({ mcp_servers: [${JSON.stringify(entry)}] }).then(() => true)`);
   await waitFor(panel, 'mcp-server-list >>> mcp-server-card >>> mcp-status-badge[status="ready"]', 20_000);
-  await openView(panel, 'chat');
-  await panel.type(`${V}input[name="base-url"]`, provider.openAiBase);
-  await panel.type(`${V}input[name="model"]`, 'test-model');
-  await panel.click(`${V}form.provider button[type="submit"]`);
-  await until('the form to close', async () => !(await panel.$(`${V}form.provider`)));
+  await saveOpenAiProvider(panel, provider.openAiBase);
 });
 
 after(async () => {
@@ -51,7 +47,7 @@ after(async () => {
   await provider?.close();
 });
 
-const lastAssistantText = () => panel.$$eval(`${V}li.assistant`, (els) => els.at(-1)?.textContent ?? '');
+const lastAssistantText = () => lastAssistantTextOf(panel);
 
 test('a worker stopped mid-run: the open chat ends with an "interrupted" entry by itself, never silence, and takes the next message', async () => {
   provider.script({

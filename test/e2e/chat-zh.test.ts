@@ -9,7 +9,8 @@ import type { ElementHandle, Page } from 'puppeteer-core';
 import { launchExtension, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { startProviderServer, type ProviderServer } from '../support/provider-server.js';
-import { openView, row } from '../support/panel-views.js';
+import { row } from '../support/panel-views.js';
+import { newChat as newChatIn, saveOpenAiProvider, sendChat } from '../support/chat-panel.js';
 
 let demo: DemoServer;
 let provider: ProviderServer;
@@ -31,12 +32,7 @@ before(async () => {
   }, demo.url);
   panel = await ext.openPanel();
   await waitFor(panel, `${row('demo')} >>> mcp-status-badge[status="ready"]`, 20_000);
-  await openView(panel, 'chat');
-  await panel.type(`${V}input[name="base-url"]`, provider.openAiBase);
-  await panel.type(`${V}input[name="model"]`, 'test-model');
-  await panel.type(`${V}input[name="api-key"]`, 'sk-zh-secret');
-  await panel.click(`${V}form.provider button[type="submit"]`);
-  await until('the form to close', async () => !(await panel.$(`${V}form.provider`)));
+  await saveOpenAiProvider(panel, provider.openAiBase, 'sk-zh-secret');
 });
 
 after(async () => {
@@ -45,15 +41,8 @@ after(async () => {
   await provider?.close();
 });
 
-async function newChat() {
-  await panel.click(`${V}button.new`);
-  await until('an empty chat', async () => (await panel.$$(`${V}ol.log > li`)).length === 0 || undefined);
-}
-
-async function send(text: string) {
-  await panel.type(`${V}mcp-composer >>> textarea`, text);
-  await panel.keyboard.press('Enter');
-}
+const newChat = () => newChatIn(panel);
+const send = (text: string) => sendChat(panel, text);
 
 const textOf = async (el: ElementHandle<Element>) => el.evaluate((e) => e.textContent ?? '');
 

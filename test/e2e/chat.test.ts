@@ -12,6 +12,7 @@ import { launchExtension, until, waitFor, type ExtensionBrowser } from '../suppo
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { startProviderServer, type ProviderServer } from '../support/provider-server.js';
 import { openView, row } from '../support/panel-views.js';
+import { lastAssistantText as lastAssistantTextOf, newChat as newChatIn, sendChat } from '../support/chat-panel.js';
 
 let demo: DemoServer;
 let provider: ProviderServer;
@@ -42,17 +43,9 @@ after(async () => {
   await provider?.close();
 });
 
-async function newChat() {
-  await panel.click(`${V}button.new`);
-  await until('an empty chat', async () => (await panel.$$(`${V}ol.log > li`)).length === 0 || undefined);
-}
-
-async function send(text: string) {
-  await panel.type(`${V}mcp-composer >>> textarea`, text);
-  await panel.keyboard.press('Enter');
-}
-
-const lastAssistantText = () => panel.$$eval(`${V}li.assistant`, (els) => els.at(-1)?.textContent ?? '');
+const newChat = () => newChatIn(panel);
+const send = (text: string) => sendChat(panel, text);
+const lastAssistantText = () => lastAssistantTextOf(panel);
 
 async function cardFor(tool: string): Promise<ElementHandle<Element>> {
   return until(`an approval card for ${tool}`, async () => {
@@ -250,85 +243,6 @@ test('Stop during a tool call cancels it on the MCP server (notifications/cancel
   await waitFor(panel, `${V}li.notice[data-notice="stopped"]`);
   assert.deepEqual(await panel.$$eval(`${V}details.step`, (els) => els.map((e) => (e as HTMLElement).dataset.status)), ['cancelled']);
   assert.equal(provider.requests.length, before + 1, 'no request after Stop');
-});
-
-/**
- * Bench figures (issue 17 §7). Time to the first streamed token in the panel, through the extension
- * ÷ a direct fetch from the panel page, split at the provider's clock: how long until the request
- * arrives, and from there until the token shows. Per-tool-step overhead: from the end of the
- * provider's tool-call answer to the start of the next provider request, minus the MCP call itself.
- */
-test('bench: time to first token through the extension vs a direct fetch from the same page', async () => {
-  const direct: number[][] = [];
-  const via: number[][] = [];
-  for (let i = 0; i < 7; i++) {
-    provider.script({ kind: 'stream', text: ['Hi', ' there'] });
-    const [directMs, directStart] = (await panel.evaluate(`(async () => {
-        const t0 = performance.now();
-        const r = await fetch(${JSON.stringify(provider.openAiBase)} + '/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', stream: true, messages: [] }) });
-        const reader = r.body.getReader();
-        const decoder = new TextDecoder();
-        let text = '';
-        while (!text.includes('"content":"Hi"')) { const { value, done } = await reader.read(); if (done) break; text += decoder.decode(value, { stream: true }); }
-        const ms = performance.now() - t0;
-        await reader.cancel();
-        return [ms, performance.timeOrigin + t0];
-      })()`)) as [number, number];
-    direct.push([directMs, provider.requests.at(-1)!.receivedAt - directStart]);
-    await newChat();
-    provider.script({ kind: 'stream', text: ['Hi', ' there'] });
-    const [viaMs, viaStart] = (await panel.evaluate(`new Promise((resolve) => {
-        const root = document.querySelector('mcp-chat-view').shadowRoot;
-        const textarea = root.querySelector('mcp-composer').shadowRoot.querySelector('textarea');
-        const observer = new MutationObserver(() => {
-          const answer = [...root.querySelectorAll('li.assistant')].at(-1);
-          if (answer && answer.textContent.includes('Hi')) { observer.disconnect(); resolve([performance.now() - t0, performance.timeOrigin + t0]); }
-        });
-        observer.observe(root, { subtree: true, childList: true, characterData: true });
-        textarea.value = 'bench';
-        const t0 = performance.now();
-        textarea.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
-      })`)) as [number, number];
-    await until('the run to end', async () => ((await lastAssistantText()).includes('there') ? true : undefined));
-    via.push([viaMs, provider.requests.at(-1)!.receivedAt - viaStart]);
-  }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const [d, v] = [median(direct.map((x) => x[0]!)), median(via.map((x) => x[0]!))];
-  const [dReq, vReq] = [median(direct.map((x) => x[1]!)), median(via.map((x) => x[1]!))];
-  console.log(
-    `[bench] first token: direct fetch ${d.toFixed(1)} ms (request arrives after ${dReq} ms), via the extension ${v.toFixed(1)} ms (request arrives after ${vReq} ms), ratio ${(v / d).toFixed(2)}×`,
-  );
-  assert.ok(Number.isFinite(v / d));
-});
-
-test('bench: per-tool-step overhead of the run loop (provider tool-call end → next provider request, minus the MCP call)', async () => {
-  await newChat();
-  const steps = 6;
-  provider.script(
-    ...Array.from({ length: steps }, (_, i) => ({
-      kind: 'stream' as const,
-      toolCalls: [{ id: `b${i}`, name: 'mcp__demo__echo', arguments: `{"text":"step ${i}"}` }],
-    })),
-    { kind: 'stream', text: ['Bench done.'] },
-  );
-  const before = provider.requests.length;
-  await send('Echo six times');
-  // "Always" once, so the steps that follow measure the loop and not the user.
-  await (await (await cardFor('echo')).$('>>> button[data-decision="always"]'))!.click();
-  await until('the final answer', async () => ((await lastAssistantText()).includes('Bench done.') ? true : undefined), 30_000);
-  const requests = provider.requests.slice(before);
-  const durations = (await panel.evaluate(
-    `document.querySelector('mcp-chat-view').chat.entries.filter((e) => e.kind === 'tool').map((e) => e.durationMs ?? 0)`,
-  )) as number[];
-  // The first step waited for the user's click: left out.
-  const overhead = durations.slice(1).map((ms, i) => requests[i + 2]!.receivedAt - requests[i + 1]!.endedAt! - ms);
-  const sorted = [...overhead].sort((a, b) => a - b);
-  const calls = [...durations.slice(1)].sort((a, b) => a - b);
-  console.log(
-    `[bench] per tool step: loop overhead median ${sorted[Math.floor(sorted.length / 2)]} ms (min ${sorted[0]}, max ${sorted.at(-1)}), the MCP call itself median ${calls[Math.floor(calls.length / 2)]} ms`,
-  );
-  assert.equal(durations.length, steps);
-  await worker.evaluate(() => chrome.storage.local.remove('mcp_tool_approvals'));
 });
 
 test('Anthropic Messages end to end: tool_use → approval → the next request carries the tool_result and the schema as sent', async () => {

@@ -10,7 +10,8 @@ import type { ElementHandle, Frame, Page, WebWorker } from 'puppeteer-core';
 import { launchExtension, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startAppServer, type AppServer } from '../support/app-servers.js';
 import { startProviderServer, type ProviderServer } from '../support/provider-server.js';
-import { openView, row } from '../support/panel-views.js';
+import { row } from '../support/panel-views.js';
+import { saveOpenAiProvider } from '../support/chat-panel.js';
 
 let basic: AppServer;
 let provider: ProviderServer;
@@ -30,11 +31,7 @@ before(async () => {
   );
   panel = await ext.openPanel();
   await waitFor(panel, `${row('basic')} >>> mcp-status-badge[status="ready"]`, 30_000);
-  await openView(panel, 'chat');
-  await panel.type(`${V}input[name="base-url"]`, provider.openAiBase);
-  await panel.type(`${V}input[name="model"]`, 'test-model');
-  await panel.click(`${V}form.provider button[type="submit"]`);
-  await until('the form to close', async () => !(await panel.$(`${V}form.provider`)));
+  await saveOpenAiProvider(panel, provider.openAiBase);
 });
 
 after(async () => {
