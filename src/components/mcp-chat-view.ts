@@ -35,6 +35,8 @@ h2 { flex: 1; min-width: 0; margin: 0; font-size: 1em; overflow: hidden; text-ov
 .model { color: var(--fg-muted); font-size: 0.9em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .actions { display: flex; flex-wrap: wrap; gap: 4px; }
 .actions select { max-width: 12em; }
+.more > summary { cursor: pointer; color: var(--accent); padding: 2px var(--space-1); border-radius: var(--radius); }
+.more[open] .menu { display: flex; flex-wrap: wrap; gap: 4px; flex-basis: 100%; }
 form.provider { display: grid; gap: 4px; border: 1px solid var(--border); border-radius: var(--radius); padding: var(--space-2); }
 form.provider label { display: grid; gap: 2px; }
 ol.log { list-style: none; margin: 0; padding: 0; display: grid; gap: var(--space-2); }
@@ -92,6 +94,7 @@ export class McpChatViewElement extends ElementBase {
   #toolsShape = '';
   #builtinAvailable = false;
   readonly #header = el('header');
+  #moreOpen = false;
   readonly #settings = el('div', { class: 'settings' });
   readonly #tools = el('details', { class: 'tools' });
   readonly #log = el('ol', { class: 'log', 'aria-live': 'polite' });
@@ -259,24 +262,42 @@ export class McpChatViewElement extends ElementBase {
       if (history.value) this.dispatchEvent(new ChatActionEvent({ action: 'open', chatId: history.value }));
     });
     const none = !chat;
+    // The chat's own actions fold under "More" so the row fits 320 px: New, history and Settings stay.
+    const more = el(
+      'details',
+      { class: 'more', open: this.#moreOpen },
+      el('summary', {}, t('chatMore')),
+      el(
+        'div',
+        { class: 'menu' },
+        button(t('chatRename'), 'rename', () => this.#rename(), none),
+        button(
+          t('chatDelete'),
+          'delete',
+          () => chat && this.dispatchEvent(new ChatActionEvent({ action: 'delete', chatId: chat.id })),
+          none,
+        ),
+        button(
+          t('chatExportMarkdown'),
+          'export-md',
+          () => chat && downloadText(`chat-${chat.id}.md`, chatAsMarkdown(chat), 'text/markdown'),
+          none,
+        ),
+        button(t('chatExportJson'), 'export-json', () => chat && downloadText(`chat-${chat.id}.json`, JSON.stringify(chat, null, 2)), none),
+      ),
+    );
+    // The header is rebuilt on every update: the menu stays as the user left it.
+    more.addEventListener('toggle', () => (this.#moreOpen = more.open));
     const actions = el(
       'div',
       { class: 'actions' },
       button(t('chatNew'), 'new', () => this.dispatchEvent(new ChatActionEvent({ action: 'new' }))),
       history,
-      button(t('chatRename'), 'rename', () => this.#rename(), none),
-      button(t('chatDelete'), 'delete', () => chat && this.dispatchEvent(new ChatActionEvent({ action: 'delete', chatId: chat.id })), none),
-      button(
-        t('chatExportMarkdown'),
-        'export-md',
-        () => chat && downloadText(`chat-${chat.id}.md`, chatAsMarkdown(chat), 'text/markdown'),
-        none,
-      ),
-      button(t('chatExportJson'), 'export-json', () => chat && downloadText(`chat-${chat.id}.json`, JSON.stringify(chat, null, 2)), none),
       button(t('chatSettings'), 'settings', () => {
         this.#showSettings = !this.#showSettings;
         this.requestUpdate();
       }),
+      more,
     );
     this.#header.replaceChildren(el('div', { class: 'title-row' }, title), model, actions);
   }

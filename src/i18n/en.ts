@@ -590,6 +590,7 @@ export const en = {
   importAuthNone: { message: 'No authorization' },
   // Chat with the user's model provider (issue 17).
   chatProviderUrlInvalid: { message: 'Not a valid web address: $URL$', placeholders: { url: { content: '$1' } } },
+  chatMore: { message: 'More' },
   chatTitle: { message: 'Chat' },
   chatUntitled: { message: 'New chat' },
   chatNew: { message: 'New chat' },

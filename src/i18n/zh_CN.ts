@@ -528,6 +528,7 @@ export const zh_CN: Catalog = {
   importAuthNone: { message: '无授权' },
   // Chat with the user's model provider (issue 17).
   chatProviderUrlInvalid: { message: '不是有效的网址：$URL$', placeholders: { url: { content: '$1' } } },
+  chatMore: { message: '更多' },
   chatTitle: { message: '对话' },
   chatUntitled: { message: '新对话' },
   chatNew: { message: '新对话' },

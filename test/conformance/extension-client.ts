@@ -19,12 +19,15 @@
  */
 import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { DETAIL, openServer, openTool } from '../support/panel-views.js';
 
 /** Whole-run watchdog, below the per-scenario timeout run.mjs gives the suite. */
 const WATCHDOG_MS = 50_000;
 /** How often the harness takes a "Grant more access" offer for one tool before giving up itself. */
 const MAX_GRANTS_PER_TOOL = 5;
-const CARD = 'mcp-server-list >>> mcp-server-card';
+/** The server's row (its id), and the open server detail's header (status, reason, actions). */
+const ROW = 'mcp-server-list >>> mcp-server-card';
+const CARD = DETAIL;
 /**
  * The client metadata document URL the suite expects as client id from a client that opts in to
  * CIMD (SEP-991); the user enters it in the add form, and the extension uses it only where the
@@ -77,16 +80,18 @@ interface CardState {
 
 async function cardState(panel: Page): Promise<CardState | undefined> {
   const card = await panel.$(CARD);
-  if (!card) return undefined;
-  return card.evaluate((el) => {
+  const row = await panel.$(ROW);
+  if (!card || !row) return undefined;
+  const id = await row.evaluate((el) => el.getAttribute('server-id') ?? '');
+  return card.evaluate((el, id) => {
     const root = el.shadowRoot;
     return {
-      id: el.getAttribute('server-id') ?? '',
+      id,
       status: root?.querySelector('mcp-status-badge')?.getAttribute('status') ?? '',
       reason: root?.querySelector('.reason')?.textContent?.trim() ?? '',
       authorize: !!root?.querySelector('button[data-action="authorize"]'),
     };
-  });
+  }, id);
 }
 
 /** The card once its status is one of `statuses`. */
@@ -114,6 +119,7 @@ type RunOutcome = { text: string } | { error: string; stepUp: boolean };
 
 /** One run from the panel's tool runner; accepts every elicitation card that appears meanwhile. */
 async function runTool(panel: Page, serverId: string, tool: string, args: unknown): Promise<RunOutcome> {
+  await openTool(panel, serverId, tool);
   const select = await waitFor(panel, 'mcp-tool-runner >>> select');
   await select.select(JSON.stringify([serverId, tool]));
   await panel.$eval('mcp-tool-runner >>> textarea', (el, value) => (el.value = value), JSON.stringify(args));
@@ -167,6 +173,9 @@ async function scenario(ext: ExtensionBrowser, serverUrl: string, name: string):
     ...(context.client_id ? { clientId: context.client_id } : {}),
     ...(context.client_secret ? { clientSecret: context.client_secret } : {}),
   });
+  // The server's detail shows its status, reason and actions, as a user would open it.
+  const id = await (await waitFor(panel, ROW, 20_000)).evaluate((el) => el.getAttribute('server-id') ?? '');
+  await openServer(panel, id);
   let card = await cardIn(panel, ['ready', 'needs-auth', 'error', 'offline', 'unsupported']);
   log(`added: ${card.status}${card.reason ? ` (${card.reason})` : ''}`);
   if (card.status === 'needs-auth' && card.authorize) {
