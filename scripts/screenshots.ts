@@ -16,7 +16,7 @@ import { addServerInPanel, launchExtension, until, waitFor } from '../test/suppo
 import { startDemoServer } from '../test/support/demo-server.js';
 import { startProviderServer } from '../test/support/provider-server.js';
 import { startAppServer } from '../test/support/app-servers.js';
-import { openServer, openTool, openView, row } from '../test/support/panel-views.js';
+import { clickFresh, openServer, openTool, openView, row } from '../test/support/panel-views.js';
 
 const OUT = 'test-output/screenshots/views';
 const onlyChat = process.argv.includes('--chat');
@@ -97,7 +97,7 @@ async function shootChat(panel: Page, locale: string, written: string[]) {
     await waitFor(panel, `${CHAT}li.provider-error`);
     await shootAll(panel, `${locale}-12-chat-error`, written);
     for (const title of ['Summarize the wiki page', 'Plan the next sprint']) {
-      await panel.click(`${CHAT}button.new`);
+      await clickFresh(panel, `${CHAT}button.new`);
       provider.script({ kind: 'stream', text: ['Done.'] });
       await ask(title);
       await until('the answer', async () => (await panel.$$eval(`${CHAT}li.assistant`, (els) => els.length)) > 0 || undefined);
@@ -107,7 +107,7 @@ async function shootChat(panel: Page, locale: string, written: string[]) {
     await shootAll(panel, `${locale}-13-chat-history`, written);
     await panel.$eval(`${CHAT}select.history`, (s) => s.removeAttribute('size'));
     // A tool with an MCP App view called by the model: the view under the chat's step.
-    await panel.click(`${CHAT}button.new`);
+    await clickFresh(panel, `${CHAT}button.new`);
     provider.script(
       {
         kind: 'stream',

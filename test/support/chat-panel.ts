@@ -4,7 +4,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import { until } from './browser.js';
-import { openView } from './panel-views.js';
+import { clickFresh, openView } from './panel-views.js';
 
 /** Prefix for selectors inside the Chat view's shadow root. */
 export const CHAT = 'mcp-chat-view >>> ';
@@ -20,7 +20,7 @@ export async function saveOpenAiProvider(page: Page, baseUrl: string, apiKey?: s
 }
 
 export async function newChat(page: Page): Promise<void> {
-  await page.click(`${CHAT}button.new`);
+  await clickFresh(page, `${CHAT}button.new`);
   await until('an empty chat', async () => (await page.$$(`${CHAT}ol.log > li`)).length === 0 || undefined);
 }
 

@@ -20,7 +20,7 @@ export const DETAIL_TOOLS = 'mcp-server-detail >>> mcp-tool-list';
  * Clicks what `selector` finds, again if a state push re-rendered the list between finding and
  * clicking (the element found is then detached: a real user's click would land on its twin).
  */
-async function clickFresh(page: Page, selector: string, timeoutMs = 20_000): Promise<void> {
+export async function clickFresh(page: Page, selector: string, timeoutMs = 20_000): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     const handle = await waitFor(page, selector, timeoutMs);
     try {
