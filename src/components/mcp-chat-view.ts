@@ -24,6 +24,8 @@ import type { MessageKey } from '../i18n/en.js';
 import { chatAsMarkdown } from './chat-export.js';
 import { ChatStepViews } from './chat-app-views.js';
 import type { CallToolResult } from '../protocol/mcp-shapes.js';
+import type { Wording } from '../protocol/wording.js';
+import { unfence } from '../common/untrusted-fence.js';
 
 const css = sheet(`
 :host { display: grid; grid-template-columns: minmax(0, 1fr); gap: var(--space-2); }
@@ -182,6 +184,22 @@ export class McpChatViewElement extends ElementBase {
     if (entry?.kind === 'assistant') entry.text = text;
     const node = this.#streaming.get(entryId);
     if (node) node.text = text;
+  }
+
+  /**
+   * A step's result as the person reads it: the server's text without the untrusted-data fences
+   * the model gets, and what the model received folded beneath it when that differs.
+   */
+  #stepResult(e: { result?: string; resultWording?: Wording }): Array<HTMLElement | null> {
+    if (e.result === undefined) return [];
+    const shown = tReason({ message: e.result, ...(e.resultWording ? { wording: e.resultWording } : {}) });
+    const plain = e.resultWording ? shown : unfence(shown);
+    return [
+      el('pre', { class: 'result' }, plain),
+      plain === shown
+        ? null
+        : el('details', { class: 'as-sent' }, el('summary', {}, t('chatResultAsSent')), el('pre', { class: 'result-sent' }, shown)),
+    ];
   }
 
   /** A tool step's result for its MCP App view (not part of the stored chat). */
@@ -482,9 +500,7 @@ export class McpChatViewElement extends ElementBase {
           el('p', { class: 'muted' }, t('chatArguments')),
           el('pre', { class: 'arguments' }, prettyJson(e.arguments)),
           e.result !== undefined ? el('p', { class: 'muted' }, t('chatResult')) : null,
-          e.result !== undefined
-            ? el('pre', { class: 'result' }, tReason({ message: e.result, ...(e.resultWording ? { wording: e.resultWording } : {}) }))
-            : null,
+          ...this.#stepResult(e),
         );
         const view = this.#viewTool(e);
         return view ? this.#views.item(e, view.tool, view.serverId, details) : el('li', {}, details);

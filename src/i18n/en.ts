@@ -627,6 +627,7 @@ export const en = {
   chatAssistant: { message: 'Assistant' },
   chatArguments: { message: 'Arguments' },
   chatResult: { message: 'Result' },
+  chatResultAsSent: { message: 'As the model received it' },
   chatStepRunning: { message: 'running' },
   chatStepDone: { message: 'done' },
   chatStepError: { message: 'error' },

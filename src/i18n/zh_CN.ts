@@ -562,6 +562,7 @@ export const zh_CN: Catalog = {
   chatAssistant: { message: '助手' },
   chatArguments: { message: '参数' },
   chatResult: { message: '结果' },
+  chatResultAsSent: { message: '模型收到的原文' },
   chatStepRunning: { message: '运行中' },
   chatStepDone: { message: '完成' },
   chatStepError: { message: '出错' },
