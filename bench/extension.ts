@@ -3,7 +3,7 @@
  * servers configured the way `npm start` does (written to `chrome.storage.local`), and handles on
  * the panel page and the offscreen document with {@link BENCH_CODE} installed in both.
  */
-import { TargetType, type Page, type Target, type WebWorker } from 'puppeteer-core';
+import { TargetType, type CDPSession, type Page, type Target, type WebWorker } from 'puppeteer-core';
 import { launchExtension, type ExtensionBrowser } from '../test/support/browser.js';
 import { BENCH_CODE } from './browser-code.js';
 
@@ -130,4 +130,15 @@ export async function workerMarks(rig: Rig): Promise<WorkerMarks> {
     const at = (name) => performance.getEntriesByName(name)[0]?.startTime;
     return { origin: performance.timeOrigin, readyMs: at('mcp:ready'), evaluatedMs: at('mcp:evaluated'), configMs: at('mcp:config'), claimedMs: at('mcp:claimed') };
   })()`)) as WorkerMarks;
+}
+
+/** CDP sessions on the panel, the service worker and the offscreen document (for profiles only). */
+export async function contextSessions(rig: Rig, panel: Page): Promise<Record<string, CDPSession>> {
+  const sw = rig.ext.browser.targets().find((t) => t.type() === TargetType.SERVICE_WORKER && t.url().endsWith('/sw.js'));
+  const off = await offscreenPage(rig);
+  return {
+    panel: await panel.createCDPSession(),
+    ...(sw ? { worker: await sw.createCDPSession() } : {}),
+    offscreen: await off.createCDPSession(),
+  };
 }

@@ -13,6 +13,7 @@ import { median, ratioOf, summarize } from './stats.js';
 import { h2Fetch, nodeFetchBatch, nodeSdkBatch, sdkClient, sdkColdCall, sdkConcurrent } from './node-clients.js';
 import {
   addServers,
+  contextSessions,
   offscreenHeap,
   offscreenPage,
   startRig,
@@ -25,6 +26,7 @@ import {
 import { benchChat } from './chat.js';
 import { markdown, type Results } from './report.js';
 import { throwawayCert } from './tls.js';
+import { profileAround, profiling } from './profile.js';
 
 const smoke = process.argv.includes('--smoke');
 /**
@@ -128,6 +130,8 @@ const serverCalls = async (): Promise<number> => {
   return ((await nextLine()) as { toolCalls: number[] }).toolCalls.reduce((a, b) => a + b, 0);
 };
 
+/** The bench's Chromium and its server child: the processes whose CPU a profile counts. */
+const benchPids = (rig: Rig) => [rig.ext.browser.process()?.pid, child.pid].filter((p): p is number => p !== undefined);
 const results: Results = { smoke, startedAt: new Date().toISOString(), params: P, latency: [], ratios: [], notes: [] };
 if (!cert) results.notes.push(`HTTPS + HTTP/2 rows skipped: ${'reason' in tls ? tls.reason : ''}.`);
 if (h2 && 'reason' in h2) results.notes.push(`Node SDK over h2 skipped: ${h2.reason}.`);
@@ -457,8 +461,15 @@ try {
         nodeSdk: [],
       };
       for (let r = 0; r < (smoke ? 1 : 3); r++) {
+        // BENCH_PROFILE=1: where the extension's time goes in its first h2 run, per context.
+        const stop =
+          profiling && r === 0 ? await profileAround('h2-concurrency', await contextSessions(rig, panel), benchPids(rig)) : undefined;
         runs.extension.push(await inPage(panel, 'panelConcurrent', h2Ids, P.perServer, args));
+        if (stop) for (const line of await stop()) log(line);
+        const stopNode =
+          profiling && r === 0 ? await profileAround('h2-concurrency-node', {}, [process.pid, ...benchPids(rig).slice(1)]) : undefined;
         if (h2Clients.length) runs.nodeSdk.push(await sdkConcurrent(h2Clients, P.perServer, args));
+        if (stopNode) for (const line of await stopNode()) log(line);
       }
       const h2Sent = (runs.extension.length + runs.nodeSdk.length) * h2Ids.length * P.perServer;
       const h2Ran = (await serverCalls()) - before;
