@@ -3,7 +3,7 @@
  * skips an event it cannot parse and keeps waiting, so the request would only end at its
  * timeout, reported as "did not answer in time". This check reads the same events alongside the
  * SDK: the first `message` event that is not a JSON-RPC 2.0 message reports why and stops the
- * stream.
+ * stream. It runs inside the size guard's stage (response-limits.ts), not as a stage of its own.
  */
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 
@@ -22,12 +22,35 @@ export function malformation(data: string): string | undefined {
   } catch {
     return 'an event that is not JSON';
   }
-  return JSONRPCMessageSchema.safeParse(parsed).success ? undefined : 'a message that is not JSON-RPC 2.0';
+  return plainResult(parsed) || JSONRPCMessageSchema.safeParse(parsed).success ? undefined : 'a message that is not JSON-RPC 2.0';
 }
 
-/** Passes an event stream through unchanged, calling `onMalformed` and erroring at the first bad message. */
-export function checkEventMessages(response: Response, origin: string, onMalformed: (message: string) => void): Response {
-  if (!response.body) return response;
+/**
+ * The usual answer, `{"jsonrpc":"2.0","id":…,"result":{…}}` with no `_meta`, which the SDK's
+ * JSON-RPC schema accepts as it is: told without running that schema, which the SDK runs on the
+ * same message anyway. Anything else (an error, a request, `_meta`, an extra key) goes to the schema.
+ */
+function plainResult(m: unknown): boolean {
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) return false;
+  const keys = Object.keys(m);
+  if (keys.length !== 3) return false;
+  const { jsonrpc, id, result } = m as Record<string, unknown>;
+  return (
+    jsonrpc === '2.0' &&
+    (typeof id === 'string' || Number.isSafeInteger(id)) &&
+    typeof result === 'object' &&
+    result !== null &&
+    !Array.isArray(result) &&
+    !Object.hasOwn(result, '_meta')
+  );
+}
+
+/**
+ * Reads an event stream's bytes, chunk by chunk, as they pass (response-limits.ts runs it in its
+ * own stage, so the stream has one guard stage, not two). Returns the error that must stop the
+ * stream at the first bad message, after telling `onMalformed`; undefined otherwise.
+ */
+export function eventMessageReader(origin: string, onMalformed: (message: string) => void): (chunk: Uint8Array) => Error | undefined {
   const decoder = new TextDecoder();
   /** Pieces of the line not ended yet: joined once at its end, so a long line costs linear time. */
   let partial: string[] = [];
@@ -52,35 +75,27 @@ export function checkEventMessages(response: Response, origin: string, onMalform
     else if (field === 'event') event = value;
     return undefined;
   };
-  const check = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      const text = decoder.decode(chunk, { stream: true });
-      if (text === '') return void controller.enqueue(chunk);
-      const eol = /\r\n|\r|\n/g;
-      let start = afterCr && text.startsWith('\n') ? 1 : 0;
-      afterCr = false;
-      eol.lastIndex = start;
-      for (let m = eol.exec(text); m; m = eol.exec(text)) {
-        partial.push(text.slice(start, m.index));
-        const line = partial.join('');
-        partial = [];
-        start = eol.lastIndex;
-        afterCr = m[0] === '\r' && start === text.length;
-        const why = endLine(line);
-        if (why !== undefined) {
-          const message = `${origin} sent a malformed answer (${why}).`;
-          onMalformed(message);
-          controller.error(new MalformedAnswerError(message));
-          return;
-        }
+  return (chunk) => {
+    const text = decoder.decode(chunk, { stream: true });
+    if (text === '') return undefined;
+    const eol = /\r\n|\r|\n/g;
+    let start = afterCr && text.startsWith('\n') ? 1 : 0;
+    afterCr = false;
+    eol.lastIndex = start;
+    for (let m = eol.exec(text); m; m = eol.exec(text)) {
+      partial.push(text.slice(start, m.index));
+      const line = partial.join('');
+      partial = [];
+      start = eol.lastIndex;
+      afterCr = m[0] === '\r' && start === text.length;
+      const why = endLine(line);
+      if (why !== undefined) {
+        const message = `${origin} sent a malformed answer (${why}).`;
+        onMalformed(message);
+        return new MalformedAnswerError(message);
       }
-      if (start < text.length) partial.push(text.slice(start));
-      controller.enqueue(chunk);
-    },
-  });
-  return new Response(response.body.pipeThrough(check), {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
+    }
+    if (start < text.length) partial.push(text.slice(start));
+    return undefined;
+  };
 }

@@ -18,7 +18,7 @@ import type { ElicitRequest, ElicitResult, RequestId } from '@modelcontextprotoc
 import { limitResponse, withManualRedirect } from './response-limits.js';
 import { CallTimers, QuestionExpiredError } from './call-timers.js';
 import { JsonRpcGuard, type DroppedResponse, type LocalFailure } from './jsonrpc-guard.js';
-import { checkEventMessages } from './event-check.js';
+import { eventMessageReader } from './event-check.js';
 import { sessionLossOf } from './session-loss.js';
 import { outgoingFetch } from '../common/outgoing-fetch.js';
 import { MAX_CATALOG_ITEMS } from '../protocol/mcp-shapes.js';
@@ -158,9 +158,13 @@ export class McpSession {
     }
     const ids = requestIdsOf(init?.body);
     const failRequests = (failure: LocalFailure) => this.#guard.fail(ids, failure);
+    const raw = await (this.options.fetch ?? outgoingFetch)(input, withManualRedirect(init));
+    // The event stream answering our requests is also read for malformed messages (N6).
+    const checked = ids.length > 0 && raw.ok && (raw.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
     // Redirects are reported, not followed, and every body is size-bounded (N1, N2, N8).
-    let response = limitResponse(await (this.options.fetch ?? outgoingFetch)(input, withManualRedirect(init)), this.#origin, {
+    const response = limitResponse(raw, this.#origin, {
       onLimit: (error) => failRequests({ code: error.code, message: error.message }),
+      ...(checked ? { eventReader: eventMessageReader(this.#origin, (message) => failRequests({ code: 'protocol', message })) } : {}),
     });
     if (response.status === 401 || response.status === 403)
       this.#challenge = response.headers.get('www-authenticate')?.slice(0, 4096) ?? undefined;
@@ -173,8 +177,6 @@ export class McpSession {
       });
       this.#lost('session-lost', `${this.#origin} no longer knows this MCP session (${loss}); a new session is needed.`);
     }
-    if (ids.length > 0 && response.ok && (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream'))
-      response = checkEventMessages(response, this.#origin, (message) => failRequests({ code: 'protocol', message }));
     return response;
   }
 

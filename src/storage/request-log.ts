@@ -7,9 +7,10 @@
  * session area only offers whole-value read-modify-write, so each append would rewrite a
  * server's whole log (up to 50 bodies) and two contexts appending at once would lose
  * entries; its 10 MB quota is also shared with the access tokens, which must never be
- * evicted by a chatty log. IndexedDB appends one row per request, trims in the same
- * transaction, and readwrite transactions on one store are run one at a time by the
- * engine, which serializes the writes without a queue of our own, across contexts too.
+ * evicted by a chatty log. IndexedDB appends rows (the worker stores a short window's rows
+ * at once, src/sw/offscreen-link/request-log-batch.ts), trims in the same transaction, and
+ * readwrite transactions on one store are run one at a time by the engine, which serializes
+ * the writes without a queue of our own, across contexts too.
  * The offscreen document, which sees the HTTP traffic, can write it directly.
  * The cost: the log outlives a browser restart, which is acceptable only because nothing
  * secret is in it; `clear()` empties it.
@@ -53,13 +54,30 @@ interface Row {
   entry: RequestLogEntry;
 }
 
+/** One entry with the server whose log it belongs to. */
+export interface RequestLogRow {
+  serverId: string;
+  entry: RequestLogEntry;
+}
+
 /** Appends one redacted entry and drops the server's oldest beyond the limit, atomically. */
-export async function appendRequestLog(serverId: string, entry: RequestLogEntry): Promise<void> {
-  const row: Row = { serverId, entry: sanitize(entry) };
+export function appendRequestLog(serverId: string, entry: RequestLogEntry): Promise<void> {
+  return appendRequestLogs([{ serverId, entry }]);
+}
+
+/**
+ * Appends entries in the order given, each redacted, in one transaction, then drops each server's
+ * oldest beyond the limit in the same transaction. The requests of a transaction run in the order
+ * they are made, so the counts see every row added before them.
+ */
+export async function appendRequestLogs(rows: readonly RequestLogRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const stored: Row[] = rows.map((r) => ({ serverId: r.serverId, entry: sanitize(r.entry) }));
   const tx = (await openStorageDb()).transaction(STORE_REQUEST_LOG, 'readwrite');
   const store = tx.objectStore(STORE_REQUEST_LOG);
   const index = store.index('serverId');
-  store.add(row).onsuccess = () => {
+  for (const row of stored) store.add(row);
+  for (const serverId of new Set(stored.map((r) => r.serverId))) {
     const counting = index.count(serverId);
     counting.onsuccess = () => {
       let excess = counting.result - LOG_ENTRIES_PER_SERVER;
@@ -74,7 +92,7 @@ export async function appendRequestLog(serverId: string, entry: RequestLogEntry)
         cursor.continue();
       };
     };
-  };
+  }
   await idbDone(tx);
 }
 

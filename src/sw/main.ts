@@ -14,7 +14,7 @@ import { SERVERS_KEY } from '../storage/config-schema.js';
 import { ConfigStore, type InvalidEntry } from '../storage/config-store.js';
 import { InteractionStore } from '../storage/interaction-store.js';
 import { chromeArea } from '../storage/ports.js';
-import { appendRequestLog, type RequestLogEntry } from '../storage/request-log.js';
+import { appendRequestLogs } from '../storage/request-log.js';
 import { TokenStore } from '../storage/token-store.js';
 import { outgoingFetch } from '../common/outgoing-fetch.js';
 import { originPattern } from '../common/url-rules.js';
@@ -34,6 +34,7 @@ import { ImportChannel } from './offscreen-link/import-channel.js';
 import { withOAuthRetry } from './offscreen-link/oauth-requests.js';
 import { OffscreenHost } from './offscreen-link/offscreen-host.js';
 import { withRequestLogging } from './offscreen-link/request-logging.js';
+import { RequestLogBatch } from './offscreen-link/request-log-batch.js';
 import { McpWorkerClient } from './offscreen-link/worker-client.js';
 import { APPROVALS_KEY, ApprovalStore } from './use/approval-store.js';
 import type { AgentToolRegistry } from './use/tool-registry.js';
@@ -72,20 +73,17 @@ function pushActivity(what: ActivityPanelPush['what']) {
     send();
   }, 1000);
 }
-/** Every request-log write of the worker: stored redacted, then announced to the open panels. */
-const appendLog = (serverId: string, entry: RequestLogEntry) => appendRequestLog(serverId, entry).then(() => pushActivity('log'));
+/**
+ * Every request-log write of the worker: built after the answer has gone back, stored redacted
+ * with the other writes of a short window in one transaction, then announced to the open panels.
+ */
+const requestLog = new RequestLogBatch({ store: appendRequestLogs, stored: () => pushActivity('log') });
 
 const credentialStore = new ChromeCredentialStore(configStore, new TokenStore(chromeArea(chrome.storage.session)));
 const authManager = new AuthManager({
   fetch: outgoingFetch,
   // Discovery, registration, token and revocation requests appear in the server's log, redacted (J2).
-  fetchFor: (serverId) =>
-    withOAuthTrafficLog(
-      outgoingFetch,
-      (entry) => appendLog(serverId, entry),
-      Date.now,
-      (write) => void setTimeout(write, 0),
-    ),
+  fetchFor: (serverId) => withOAuthTrafficLog(outgoingFetch, (entry) => requestLog.append(serverId, entry), Date.now, requestLog.defer),
   now: () => Date.now(),
   // Counted: the worker stays alive while an authorization window is open.
   authorize: async (url) => {
@@ -106,14 +104,9 @@ let authorizing = 0;
 const offscreen = new OffscreenHost();
 const importChannel = new ImportChannel(() => offscreen.ensure());
 const worker = new McpWorkerClient(() => offscreen.ensure());
-// The log entry is written one task later (setTimeout 0), after the answer has been sent: its
-// sizes, redaction and IndexedDB work (~0.5 ms per call) stay off the call's critical path.
-const loggedRequest = withRequestLogging(
-  (method, params) => worker.request(method, params),
-  appendLog,
-  Date.now,
-  (write) => void setTimeout(write, 0),
-);
+// The log entry is built and stored with its window's batch, after the answer has been sent: its
+// sizes, redaction and IndexedDB work stay off the call's critical path.
+const loggedRequest = withRequestLogging((method, params) => worker.request(method, params), requestLog.append, Date.now, requestLog.defer);
 /**
  * Every request to the offscreen host, from the manager and from the prompt/resource/elicitation
  * handlers alike: OAuth tokens ride in the connect headers and a 401 refreshes and resends once
@@ -268,6 +261,7 @@ const handlePanel = createPanelApi({
   useHandlers: use.handlers,
   chatHandlers: chat.handlers,
   grants: approvals,
+  requestLog,
 });
 
 declare global {

@@ -9,6 +9,7 @@ import { MAX_LOG_VIEW_ENTRIES } from '../../protocol/request-log-view.js';
 import type { ServerView } from '../../protocol/panel.js';
 import { readAllRequestLogs, readRequestLog } from '../../storage/request-log.js';
 import type { ApprovalStore } from '../use/approval-store.js';
+import type { RequestLogBatch } from '../offscreen-link/request-log-batch.js';
 import type * as z from 'zod/mini';
 
 type Req = typeof ActivityPanelRequestSchemas;
@@ -18,15 +19,18 @@ export type ActivityHandlers = { [M in keyof Req]: (p: z.infer<Req[M]>) => Promi
 export interface ActivityHandlerDeps {
   grants: Pick<ApprovalStore, 'list' | 'revoke' | 'revokeAll'>;
   views: () => Pick<ServerView, 'id' | 'name' | 'tools'>[];
+  /** Rows not stored yet are stored before the log is read, so every ended call shows. */
+  requestLog: Pick<RequestLogBatch, 'flush'>;
 }
 
-export function activityPanelHandlers({ grants, views }: ActivityHandlerDeps): ActivityHandlers {
+export function activityPanelHandlers({ grants, views, requestLog }: ActivityHandlerDeps): ActivityHandlers {
   const nameOf = () => {
     const names = new Map(views().map((v) => [v.id, v.name]));
     return (id: string) => names.get(id) ?? id;
   };
   return {
     'panel:get-log': async (p) => {
+      await requestLog.flush();
       const rows =
         p.serverId === undefined
           ? await readAllRequestLogs()

@@ -31,6 +31,7 @@ import { authConfigOf } from '../chrome/oauth-runtime.js';
 import { truncateToolResult } from '../use/truncate.js';
 import { toolUi } from '../../protocol/mcp-apps.js';
 import { clearRequestLog } from '../../storage/request-log.js';
+import type { RequestLogBatch } from '../offscreen-link/request-log-batch.js';
 
 /** Everything the panel's handlers use; main.ts builds each object and hands them in here. */
 export interface PanelApiDeps extends OAuthHandlerDeps, ManageHandlerDeps, Omit<EditHandlerDeps, 'auth' | 'configStore'> {
@@ -44,6 +45,8 @@ export interface PanelApiDeps extends OAuthHandlerDeps, ManageHandlerDeps, Omit<
   chatHandlers: ChatHandlers;
   /** "Always allow" grants, listed and revoked from the Activity view. */
   grants: Pick<ApprovalStore, 'list' | 'revoke' | 'revokeAll'>;
+  /** The request-log rows not stored yet (request-log-batch.ts): stored before the log is read or cleared. */
+  requestLog: Pick<RequestLogBatch, 'flush'>;
 }
 
 type UseHandlers = {
@@ -113,7 +116,10 @@ export function createPanelApi(deps: PanelApiDeps) {
       const removed = await configStore.removeServer(p.serverId);
       // Its request log goes with it: ids come from names, and a server added later under the
       // same name must not inherit it.
-      if (removed) await clearRequestLog(p.serverId);
+      if (removed) {
+        await deps.requestLog.flush();
+        await clearRequestLog(p.serverId);
+      }
       return { removed };
     },
     'panel:connect': async (p) => {
@@ -161,7 +167,7 @@ export function createPanelApi(deps: PanelApiDeps) {
     ...stepUpPanelHandlers(deps),
     ...managePanelHandlers(deps),
     ...editPanelHandlers(deps),
-    ...activityPanelHandlers({ grants: deps.grants, views: () => manager.views() }),
+    ...activityPanelHandlers({ grants: deps.grants, views: () => manager.views(), requestLog: deps.requestLog }),
   };
 
   return async function handle(message: unknown): Promise<Result<unknown>> {

@@ -135,6 +135,11 @@ export class Elicitations {
     await this.#push();
   }
 
+  /** Whether a question was stored for this call (only then has `callEnded` anything to do). */
+  asked(operationId: string): boolean {
+    return this.#asked.has(operationId);
+  }
+
   /** A tool call ended: a question of it still open can no longer be answered. */
   async callEnded(operationId: string) {
     if (!this.#asked.delete(operationId)) return;

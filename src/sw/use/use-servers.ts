@@ -59,8 +59,9 @@ export function setUpUseServers(deps: UseServersDeps) {
     settled: (operationId) => {
       calls.delete(operationId);
       // One task later, after the answer has gone out: expiring this call's open questions reads
-      // IndexedDB (~0.4 ms), which need not delay the result.
-      setTimeout(() => void elicitations.callEnded(operationId), 0);
+      // IndexedDB (~0.4 ms), which need not delay the result. A call that asked nothing needs
+      // neither that nor a timer.
+      if (elicitations.asked(operationId)) setTimeout(() => void elicitations.callEnded(operationId), 0);
     },
   });
   const elicitations = new Elicitations({

@@ -5,6 +5,7 @@ import {
   LOG_ENTRIES_PER_SERVER,
   MAX_LOGGED_BODY_CHARS,
   appendRequestLog,
+  appendRequestLogs,
   clearRequestLog,
   readRequestLog,
   type RequestLogEntry,
@@ -34,6 +35,29 @@ test('the 51st entry evicts the first, per server', async () => {
     (await readRequestLog('b')).map((e) => e.at),
     [999],
   );
+});
+
+test('rows appended together keep their order, and each server is cut to its limit in the same transaction', async () => {
+  await appendRequestLog('a', entry(0));
+  await appendRequestLogs([
+    ...Array.from({ length: LOG_ENTRIES_PER_SERVER }, (_, i) => ({ serverId: 'a', entry: entry(i + 1) })),
+    { serverId: 'b', entry: entry(500, { request: { headers: { Authorization: 'Bearer s3cret' } } }) },
+    { serverId: 'a', entry: entry(51) },
+  ]);
+  const a = await readRequestLog('a');
+  assert.equal(a.length, LOG_ENTRIES_PER_SERVER);
+  assert.deepEqual(
+    a.map((e) => e.at),
+    Array.from({ length: LOG_ENTRIES_PER_SERVER }, (_, i) => i + 2),
+  );
+  const b = await readRequestLog('b');
+  assert.deepEqual(
+    b.map((e) => e.at),
+    [500],
+  );
+  assert.ok(!JSON.stringify(b).includes('s3cret'), 'each row is redacted');
+  await appendRequestLogs([]);
+  assert.equal((await readRequestLog('a')).length, LOG_ENTRIES_PER_SERVER);
 });
 
 test('concurrent appends are serialized: the newest 50 remain, in order', async () => {

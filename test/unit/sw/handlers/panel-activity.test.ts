@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 import { freshIndexedDb } from '../../storage/helpers.js';
-import { appendRequestLog } from '../../../../src/storage/request-log.js';
+import { appendRequestLog, appendRequestLogs } from '../../../../src/storage/request-log.js';
+import { RequestLogBatch } from '../../../../src/sw/offscreen-link/request-log-batch.js';
 import { activityPanelHandlers } from '../../../../src/sw/handlers/panel-activity.js';
 import { ApprovalStore } from '../../../../src/sw/use/approval-store.js';
 import { memoryArea } from '../use/fakes.js';
@@ -17,12 +18,14 @@ const log = (at: number, method: string, extra = {}) =>
   ({ at, method, durationMs: 1, status: 'ok', requestBytes: 0, responseBytes: 0, ...extra }) as const;
 
 test('panel:get-log: one server or all, ordered by start time, each entry named with its server', async () => {
-  const handlers = activityPanelHandlers({ grants: new ApprovalStore(memoryArea()), views });
+  // The batch's window never ends here: what it holds is stored because the log is read.
+  const requestLog = new RequestLogBatch({ store: appendRequestLogs, setTimeout: () => 0, clearTimeout: () => undefined });
+  const handlers = activityPanelHandlers({ grants: new ApprovalStore(memoryArea()), views, requestLog });
   // A slow call that started first is stored last.
   await appendRequestLog('demo', log(20, 'ping'));
   await appendRequestLog('other', log(30, 'initialize'));
-  await appendRequestLog('gone', log(40, 'initialize'));
-  await appendRequestLog('demo', log(10, 'tools/call', { subject: 'slow', request: { headers: { Authorization: 'Bearer s3cret' } } }));
+  void requestLog.append('gone', log(40, 'initialize'));
+  void requestLog.append('demo', log(10, 'tools/call', { subject: 'slow', request: { headers: { Authorization: 'Bearer s3cret' } } }));
   const all = (await handlers['panel:get-log']({})).entries;
   assert.deepEqual(
     all.map((e) => [e.at, e.serverId, e.serverName, e.method]),
@@ -43,7 +46,7 @@ test('panel:get-log: one server or all, ordered by start time, each entry named 
 test('panel:list-grants names server and tool; revoke and revoke all forget them', async () => {
   let now = 1;
   const grants = new ApprovalStore(memoryArea(), () => now++);
-  const handlers = activityPanelHandlers({ grants, views });
+  const handlers = activityPanelHandlers({ grants, views, requestLog: { flush: async () => undefined } });
   await grants.grant('demo', 'echo', 'https://a/mcp', {});
   await grants.grant('gone', 'x', 'https://b/mcp', {});
   assert.deepEqual((await handlers['panel:list-grants']({})).grants, [

@@ -95,8 +95,11 @@ test('after a worker restart an open question is failed with the reason, and re-
 
 test('a call that ends while its question is open expires the question', async () => {
   const { e, pushes } = setUp();
+  assert.equal(e.asked('op1'), false, 'a call that asked nothing has nothing to expire');
   await e.onEvent(event('q4'));
+  assert.equal(e.asked('op1'), true);
   await e.callEnded('op1');
+  assert.equal(e.asked('op1'), false);
   assert.deepEqual(pushes.at(-1), []);
   assert.deepEqual(await e.answer({ interactionId: 'q4', action: 'accept' }), { delivered: false });
 });
