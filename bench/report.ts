@@ -61,7 +61,17 @@ export interface Results {
   memory?: Record<string, unknown> & { connected: number; baseConnected?: number; perServerBytes: number; servers2: { usedBytes: number } };
   panel?: {
     lists: PanelList[];
-    chat: { rate: number; tokens: number; chars: number; shownChars: number; wallMs: number; longTasks: number[]; lateP50: number };
+    chat: {
+      rate: number;
+      tokens: number;
+      chars: number;
+      shownChars: number;
+      wallMs: number;
+      longTasks: number[];
+      lateP50: number;
+      /** The machine's 1-minute load average and core count when the stream ended. */
+      load?: { avg1: number; cores: number };
+    };
   };
   extensionErrors?: string[];
   notes: string[];
@@ -244,7 +254,7 @@ export function markdown(r: Results): string {
     const c = r.panel.chat;
     out.push(
       '',
-      `Chat streaming into mcp-chat-view at ${c.rate} tokens/s (setText with the whole text so far, as pushed): ${c.tokens} tokens, ${c.chars} characters in ${f(c.wallMs / 1000, 1)} s; timer lateness p50 ${f(c.lateP50, 1)} ms; long tasks: ${tasks(c.longTasks)}; goal no long task over 50 ms: ${yes(c.longTasks.every((d) => d <= 50))}.`,
+      `Chat streaming into mcp-chat-view at ${c.rate} tokens/s (setText with the whole text so far, as pushed): ${c.tokens} tokens, ${c.chars} characters in ${f(c.wallMs / 1000, 1)} s; timer lateness p50 ${f(c.lateP50, 1)} ms; long tasks: ${tasks(c.longTasks)}; goal no long task over 50 ms: ${yes(c.longTasks.every((d) => d <= 50))}${c.load ? ` (load average ${f(c.load.avg1, 1)} on ${c.load.cores} cores: a long task's wall time includes time the page's thread waited for a core)` : ''}.`,
     );
   }
   if (r.extensionErrors?.length) out.push('', `Errors logged by extension contexts: ${r.extensionErrors.join(' | ')}`);

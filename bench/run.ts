@@ -9,6 +9,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { availableParallelism, loadavg } from 'node:os';
 import { median, ratioOf, summarize } from './stats.js';
 import { h2Fetch, nodeFetchBatch, nodeSdkBatch, sdkClient, sdkColdCall, sdkConcurrent } from './node-clients.js';
 import {
@@ -546,7 +547,7 @@ try {
       longTasks: number[];
       lateP50: number;
     }>(panel, 'chatStream', P.streamSeconds, 100);
-    results.panel = { lists, chat: { ...stream, rate: 100 } };
+    results.panel = { lists, chat: { ...stream, rate: 100, load: { avg1: loadavg()[0]!, cores: availableParallelism() } } };
   }
   results.extensionErrors = rig.ext.errors.slice(0, 10);
   for (const c of Object.values(sdk)) await c.close();

@@ -250,7 +250,9 @@ export class McpToolListElement extends ElementBase {
     const terms = queryTerms(this.#search.value);
     const shown = this.#order.filter((name) => matches(this.#rows.get(name)!.text, terms));
     const visible = shown.slice(0, this.#limit);
-    this.#chunks.show([{ parent: this.#list, length: visible.length, at: (i) => this.#li(visible[i]!) }]);
+    this.#chunks.show([
+      { parent: this.#list, length: visible.length, at: (i) => this.#li(visible[i]!), built: (i) => this.#rows.get(visible[i]!)!.dom?.li },
+    ]);
     const remaining = shown.length - visible.length;
     this.#more.hidden = remaining <= 0;
     if (remaining > 0) this.#more.textContent = t('showMoreTools', String(Math.min(PAGE_SIZE, remaining)), String(remaining));

@@ -86,6 +86,28 @@ describe('mcp-tools-view', () => {
     expect($$(view, 'li')).to.have.length(300);
   });
 
+  it('keeps every row that still matches attached, wherever it is, as the search narrows and widens', async () => {
+    const view = await make([serverView({ tools: many(300) })]);
+    await settled(view, 300);
+    const row29 = $$(view, 'li')[29];
+    search(view, 'tool_2');
+    await settled(view);
+    expect($$(view, 'li')).to.have.length(111); // tool_2, tool_20 … tool_29, tool_200 … tool_299
+    search(view, 'tool_29');
+    await Promise.resolve();
+    // Narrowing only detaches: the rows that still match are the same elements, none waits for a later task.
+    expect($$(view, 'li')).to.have.length(11);
+    expect($$(view, 'li')[0]).to.equal(row29);
+    search(view, '');
+    await Promise.resolve();
+    // Widening inserts the first missing rows before the kept ones at once, the rest later, in catalog order.
+    expect($$(view, 'li')).to.have.length(11 + FIRST_CHUNK);
+    await settled(view, 300);
+    const rows = $$(view, 'li');
+    expect(rows.map((li) => li.querySelector('button')!.dataset['tool'])).to.deep.equal(many(300).map((t) => t.name));
+    expect(rows[29]).to.equal(row29);
+  });
+
   it('keeps the focus on the focused row across a push', async () => {
     const tools = many(100);
     const view = await make([serverView({ tools })]);
