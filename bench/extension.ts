@@ -118,17 +118,24 @@ export async function stopWorker(rig: Rig, { closeDocument = false } = {}): Prom
   }
 }
 
-type WorkerMarks = { origin: number; readyMs?: number; evaluatedMs?: number; configMs?: number; claimedMs?: number };
+type WorkerMarks = {
+  origin: number;
+  readyMs?: number;
+  scriptStartMs?: number;
+  evaluatedMs?: number;
+  configMs?: number;
+  claimedMs?: number;
+};
 
 /**
- * When the current worker started (epoch ms) and how long after that its script was evaluated,
+ * When the current worker started (epoch ms) and how long after that its script began to run, was evaluated,
  * its configuration read, the document claimed, and its start-up (claim, adopt) done.
  */
 export async function workerMarks(rig: Rig): Promise<WorkerMarks> {
   const worker = await rig.ext.serviceWorker();
   return (await worker.evaluate(`(() => {
     const at = (name) => performance.getEntriesByName(name)[0]?.startTime;
-    return { origin: performance.timeOrigin, readyMs: at('mcp:ready'), evaluatedMs: at('mcp:evaluated'), configMs: at('mcp:config'), claimedMs: at('mcp:claimed') };
+    return { origin: performance.timeOrigin, readyMs: at('mcp:ready'), scriptStartMs: at('mcp:script-start'), evaluatedMs: at('mcp:evaluated'), configMs: at('mcp:config'), claimedMs: at('mcp:claimed') };
   })()`)) as WorkerMarks;
 }
 

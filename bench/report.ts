@@ -24,7 +24,8 @@ interface ColdSplit {
   workerStart: Summary;
   startup: Summary;
   firstResult: Summary;
-  /** Worker start → its script evaluated, → configuration read, → document claimed (marks in sw/main.ts). */
+  /** Worker start → its script begins to run (loaded, compiled), → evaluated, → configuration read, → document claimed (marks in sw/). */
+  scriptStart?: Summary;
   evaluated?: Summary;
   config?: Summary;
   claimed?: Summary;
@@ -148,6 +149,7 @@ export function markdown(r: Results): string {
     const marks = (s: ColdSplit) =>
       (
         [
+          ['worker start → script runs (loaded and compiled)', s.scriptStart],
           ['worker start → script evaluated', s.evaluated],
           ['worker start → configuration read', s.config],
           ['worker start → document claimed', s.claimed],

@@ -329,6 +329,7 @@ try {
       workerStart: [] as number[],
       startup: [] as number[],
       firstResult: [] as number[],
+      scriptStart: [] as number[],
       evaluated: [] as number[],
       config: [] as number[],
       claimed: [] as number[],
@@ -351,6 +352,7 @@ try {
         const marks = await workerMarks(rig);
         paths[path].workerStart.push(marks.origin - call.wall);
         if (marks.readyMs !== undefined) paths[path].startup.push(marks.readyMs);
+        if (marks.scriptStartMs !== undefined) paths[path].scriptStart.push(marks.scriptStartMs);
         if (marks.evaluatedMs !== undefined) paths[path].evaluated.push(marks.evaluatedMs);
         if (marks.configMs !== undefined) paths[path].config.push(marks.configMs);
         if (marks.claimedMs !== undefined) paths[path].claimed.push(marks.claimedMs);
@@ -361,6 +363,7 @@ try {
     const summarizeSplit = (s: ReturnType<typeof split>) => ({
       workerStart: summarize(s.workerStart),
       startup: summarize(s.startup),
+      scriptStart: summarize(s.scriptStart),
       evaluated: summarize(s.evaluated),
       config: summarize(s.config),
       claimed: summarize(s.claimed),

@@ -4,6 +4,7 @@
  * switches on cannot silently drift from the code the worker or the offscreen document sends.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy-schema.js';
 
 export const WIRE_ERROR_CODES = [
   // Requests and envelopes.
@@ -70,7 +71,7 @@ export function isWireErrorCode(value: unknown): value is WireErrorCode {
 }
 
 /** A code received from another context that this build does not know becomes `unknown`. */
-export const WireErrorCodeSchema = z.catch(z.enum(WIRE_ERROR_CODES), 'unknown');
+export const WireErrorCodeSchema = lazySchema(() => z.catch(z.enum(WIRE_ERROR_CODES), 'unknown'));
 
 /**
  * What the user can do about an error, as a closed set the panel renders as a button:
@@ -89,7 +90,9 @@ export function isErrorAction(value: unknown): value is ErrorAction {
 }
 
 /** An action this build does not know is dropped: the message still says what to do. */
-export const ErrorActionSchema = z.pipe(
-  z.unknown(),
-  z.transform((v): ErrorAction | undefined => (isErrorAction(v) ? v : undefined)),
+export const ErrorActionSchema = lazySchema(() =>
+  z.pipe(
+    z.unknown(),
+    z.transform((v): ErrorAction | undefined => (isErrorAction(v) ? v : undefined)),
+  ),
 );

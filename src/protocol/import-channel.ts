@@ -6,32 +6,37 @@
  * the digest of the input as *it* received it, and the digest of the preview it computed.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy-schema.js';
 import { MAX_INPUT_BYTES } from '../import/limits.js';
 
 export const IMPORT_PORT = 'mcp-import-validation';
 
-const hex = z.string().check(z.regex(/^[0-9a-f]{64}$/));
+const hex = lazySchema(() => z.string().check(z.regex(/^[0-9a-f]{64}$/)));
 
-const ImportExistingSchema = z
-  .array(z.object({ name: z.string().check(z.maxLength(200)), url: z.string().check(z.maxLength(4096)) }))
-  .check(z.maxLength(1000));
+const ImportExistingSchema = lazySchema(() =>
+  z.array(z.object({ name: z.string().check(z.maxLength(200)), url: z.string().check(z.maxLength(4096)) })).check(z.maxLength(1000)),
+);
 
-export const ImportChannelRequestSchema = z.object({
-  kind: z.literal('import:preview'),
-  id: z.number().check(z.int(), z.gte(0)),
-  text: z.string().check(z.maxLength(MAX_INPUT_BYTES)),
-  existing: ImportExistingSchema,
-  inputDigest: hex,
-});
+export const ImportChannelRequestSchema = lazySchema(() =>
+  z.object({
+    kind: z.literal('import:preview'),
+    id: z.number().check(z.int(), z.gte(0)),
+    text: z.string().check(z.maxLength(MAX_INPUT_BYTES)),
+    existing: ImportExistingSchema,
+    inputDigest: hex,
+  }),
+);
 
 /** The preview stays `unknown` here: the worker validates it with `ImportPreviewSchema` itself. */
-export const ImportChannelReplySchema = z.object({
-  kind: z.literal('import:preview-result'),
-  id: z.number().check(z.int(), z.gte(0)),
-  inputDigest: hex,
-  previewDigest: hex,
-  preview: z.unknown(),
-});
+export const ImportChannelReplySchema = lazySchema(() =>
+  z.object({
+    kind: z.literal('import:preview-result'),
+    id: z.number().check(z.int(), z.gte(0)),
+    inputDigest: hex,
+    previewDigest: hex,
+    preview: z.unknown(),
+  }),
+);
 export type ImportChannelReply = z.infer<typeof ImportChannelReplySchema>;
 
 /** What both sides digest as "the input": the text and the servers it was checked against. */

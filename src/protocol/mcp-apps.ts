@@ -6,6 +6,7 @@
  * call it: `model` (the agent and the runner), `app` (its own view), both when absent.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy-schema.js';
 
 export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
@@ -13,10 +14,12 @@ export const APP_PROTOCOL_VERSION = '2026-01-26';
 /** The page of the extension that hosts views (manifest `sandbox.pages`). */
 export const APP_SANDBOX_PAGE = 'app-sandbox.html';
 
-const UiToolMetaSchema = z.looseObject({
-  resourceUri: z.optional(z.string().check(z.maxLength(2048))),
-  visibility: z.optional(z.array(z.string().check(z.maxLength(16))).check(z.maxLength(4))),
-});
+const UiToolMetaSchema = lazySchema(() =>
+  z.looseObject({
+    resourceUri: z.optional(z.string().check(z.maxLength(2048))),
+    visibility: z.optional(z.array(z.string().check(z.maxLength(16))).check(z.maxLength(4))),
+  }),
+);
 
 export interface ToolUi {
   /** The `ui://` resource of the tool's view, when it has one. */
@@ -42,13 +45,15 @@ export function toolUi(tool: { _meta?: unknown }): ToolUi {
   };
 }
 
-const domains = z.optional(z.array(z.string().check(z.maxLength(512))).check(z.maxLength(32)));
+const domains = lazySchema(() => z.optional(z.array(z.string().check(z.maxLength(512))).check(z.maxLength(32))));
 
 /** The resource's `_meta.ui`: the network origins its view may reach and how to frame it. */
-export const UiResourceMetaSchema = z.looseObject({
-  csp: z.optional(z.looseObject({ connectDomains: domains, resourceDomains: domains, frameDomains: domains, baseUriDomains: domains })),
-  permissions: z.optional(z.record(z.string(), z.unknown())),
-  domain: z.optional(z.string().check(z.maxLength(512))),
-  prefersBorder: z.optional(z.boolean()),
-});
+export const UiResourceMetaSchema = lazySchema(() =>
+  z.looseObject({
+    csp: z.optional(z.looseObject({ connectDomains: domains, resourceDomains: domains, frameDomains: domains, baseUriDomains: domains })),
+    permissions: z.optional(z.record(z.string(), z.unknown())),
+    domain: z.optional(z.string().check(z.maxLength(512))),
+    prefersBorder: z.optional(z.boolean()),
+  }),
+);
 export type UiResourceCsp = NonNullable<z.infer<typeof UiResourceMetaSchema>['csp']>;

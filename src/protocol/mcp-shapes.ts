@@ -5,81 +5,96 @@
  * typed and bounded so a hostile catalog cannot pollute the mirror.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy-schema.js';
 
 const boundedString = (max: number) => z.string().check(z.maxLength(max));
-const jsonObject = z.record(z.string(), z.unknown());
+const jsonObject = lazySchema(() => z.record(z.string(), z.unknown()));
 
-export const ToolSchema = z.looseObject({
-  name: z.string().check(z.minLength(1), z.maxLength(128)),
-  title: z.optional(boundedString(512)),
-  description: z.optional(boundedString(8192)),
-  inputSchema: jsonObject,
-  outputSchema: z.optional(jsonObject),
-  /** Carries `ui` (MCP Apps: the tool's view and visibility, read by `toolUi`). */
-  _meta: z.optional(jsonObject),
-  annotations: z.optional(
-    z.looseObject({
-      title: z.optional(boundedString(512)),
-      readOnlyHint: z.optional(z.boolean()),
-      destructiveHint: z.optional(z.boolean()),
-      idempotentHint: z.optional(z.boolean()),
-      openWorldHint: z.optional(z.boolean()),
-    }),
-  ),
-});
+export const ToolSchema = lazySchema(() =>
+  z.looseObject({
+    name: z.string().check(z.minLength(1), z.maxLength(128)),
+    title: z.optional(boundedString(512)),
+    description: z.optional(boundedString(8192)),
+    inputSchema: jsonObject,
+    outputSchema: z.optional(jsonObject),
+    /** Carries `ui` (MCP Apps: the tool's view and visibility, read by `toolUi`). */
+    _meta: z.optional(jsonObject),
+    annotations: z.optional(
+      z.looseObject({
+        title: z.optional(boundedString(512)),
+        readOnlyHint: z.optional(z.boolean()),
+        destructiveHint: z.optional(z.boolean()),
+        idempotentHint: z.optional(z.boolean()),
+        openWorldHint: z.optional(z.boolean()),
+      }),
+    ),
+  }),
+);
 export type Tool = z.infer<typeof ToolSchema>;
 
-export const PromptSchema = z.looseObject({
-  name: z.string().check(z.minLength(1), z.maxLength(128)),
-  title: z.optional(boundedString(512)),
-  description: z.optional(boundedString(8192)),
-  arguments: z.optional(
-    z
-      .array(
-        z.looseObject({
-          name: z.string().check(z.minLength(1), z.maxLength(128)),
-          description: z.optional(boundedString(4096)),
-          required: z.optional(z.boolean()),
-        }),
-      )
-      .check(z.maxLength(64)),
-  ),
-});
+export const PromptSchema = lazySchema(() =>
+  z.looseObject({
+    name: z.string().check(z.minLength(1), z.maxLength(128)),
+    title: z.optional(boundedString(512)),
+    description: z.optional(boundedString(8192)),
+    arguments: z.optional(
+      z
+        .array(
+          z.looseObject({
+            name: z.string().check(z.minLength(1), z.maxLength(128)),
+            description: z.optional(boundedString(4096)),
+            required: z.optional(z.boolean()),
+          }),
+        )
+        .check(z.maxLength(64)),
+    ),
+  }),
+);
 export type Prompt = z.infer<typeof PromptSchema>;
 
-export const ResourceSchema = z.looseObject({
-  uri: z.string().check(z.minLength(1), z.maxLength(2048)),
-  name: boundedString(512),
-  title: z.optional(boundedString(512)),
-  description: z.optional(boundedString(8192)),
-  mimeType: z.optional(boundedString(256)),
-});
+export const ResourceSchema = lazySchema(() =>
+  z.looseObject({
+    uri: z.string().check(z.minLength(1), z.maxLength(2048)),
+    name: boundedString(512),
+    title: z.optional(boundedString(512)),
+    description: z.optional(boundedString(8192)),
+    mimeType: z.optional(boundedString(256)),
+  }),
+);
 export type Resource = z.infer<typeof ResourceSchema>;
 
-export const ResourceTemplateSchema = z.looseObject({
-  uriTemplate: z.string().check(z.minLength(1), z.maxLength(2048)),
-  name: boundedString(512),
-  title: z.optional(boundedString(512)),
-  description: z.optional(boundedString(8192)),
-  mimeType: z.optional(boundedString(256)),
-});
+export const ResourceTemplateSchema = lazySchema(() =>
+  z.looseObject({
+    uriTemplate: z.string().check(z.minLength(1), z.maxLength(2048)),
+    name: boundedString(512),
+    title: z.optional(boundedString(512)),
+    description: z.optional(boundedString(8192)),
+    mimeType: z.optional(boundedString(256)),
+  }),
+);
 export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
 
 export const MAX_CATALOG_ITEMS = 1000;
 
-const ContentBlockSchema = z.looseObject({
-  type: z.string().check(z.minLength(1), z.maxLength(64)),
-});
+const ContentBlockSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.string().check(z.minLength(1), z.maxLength(64)),
+  }),
+);
 
-export const CallToolResultSchema = z.looseObject({
-  content: z.array(ContentBlockSchema).check(z.maxLength(10000)),
-  structuredContent: z.optional(jsonObject),
-  isError: z.optional(z.boolean()),
-});
+export const CallToolResultSchema = lazySchema(() =>
+  z.looseObject({
+    content: z.array(ContentBlockSchema).check(z.maxLength(10000)),
+    structuredContent: z.optional(jsonObject),
+    isError: z.optional(z.boolean()),
+  }),
+);
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;
 
-export const ServerInfoSchema = z.looseObject({
-  name: boundedString(256),
-  version: boundedString(128),
-  title: z.optional(boundedString(512)),
-});
+export const ServerInfoSchema = lazySchema(() =>
+  z.looseObject({
+    name: boundedString(256),
+    version: boundedString(128),
+    title: z.optional(boundedString(512)),
+  }),
+);

@@ -5,51 +5,62 @@
  * with `offscreen:answer-elicitation`. Everything here comes from a server and is bounded.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy-schema.js';
 
-const id = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
-const jsonObject = z.record(z.string(), z.unknown());
+const id = lazySchema(() => z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)));
+const jsonObject = lazySchema(() => z.record(z.string(), z.unknown()));
 
 /** Bounds on server text that crosses the boundary (SPEC N8); the context block cuts further. */
 export const MAX_ELICITATION_MESSAGE = 4096;
 // An MCP App view is one HTML file with its script inline; published ones are up to ~700 KiB.
 const MAX_CONTENT_TEXT = 4 * 1024 * 1024;
 
-export const ElicitationEventSchema = z.object({
-  type: z.literal('offscreen:elicitation'),
-  connectionId: id,
-  operationId: z.optional(id),
-  elicitationId: id,
-  message: z.string().check(z.maxLength(MAX_ELICITATION_MESSAGE)),
-  requestedSchema: jsonObject,
-});
+export const ElicitationEventSchema = lazySchema(() =>
+  z.object({
+    type: z.literal('offscreen:elicitation'),
+    connectionId: id,
+    operationId: z.optional(id),
+    elicitationId: id,
+    message: z.string().check(z.maxLength(MAX_ELICITATION_MESSAGE)),
+    requestedSchema: jsonObject,
+  }),
+);
 
-const PromptMessageSchema = z.looseObject({ role: z.optional(z.string().check(z.maxLength(32))), content: z.unknown() });
-const ResourceContentsSchema = z.looseObject({
-  uri: z.optional(z.string().check(z.maxLength(2048))),
-  mimeType: z.optional(z.string().check(z.maxLength(256))),
-  text: z.optional(z.string().check(z.maxLength(MAX_CONTENT_TEXT))),
-  blob: z.optional(z.string()),
-});
+const PromptMessageSchema = lazySchema(() => z.looseObject({ role: z.optional(z.string().check(z.maxLength(32))), content: z.unknown() }));
+const ResourceContentsSchema = lazySchema(() =>
+  z.looseObject({
+    uri: z.optional(z.string().check(z.maxLength(2048))),
+    mimeType: z.optional(z.string().check(z.maxLength(256))),
+    text: z.optional(z.string().check(z.maxLength(MAX_CONTENT_TEXT))),
+    blob: z.optional(z.string()),
+  }),
+);
 
 export const ElicitationRequestSchemas = {
-  'offscreen:answer-elicitation': z.object({
-    elicitationId: id,
-    action: z.enum(['accept', 'decline', 'cancel']),
-    content: z.optional(jsonObject),
-  }),
-  'offscreen:get-prompt': z.object({
-    connectionId: id,
-    name: z.string().check(z.minLength(1), z.maxLength(128)),
-    arguments: z.record(z.string(), z.string()),
-  }),
-  'offscreen:read-resource': z.object({ connectionId: id, uri: z.string().check(z.minLength(1), z.maxLength(2048)) }),
+  'offscreen:answer-elicitation': lazySchema(() =>
+    z.object({
+      elicitationId: id,
+      action: z.enum(['accept', 'decline', 'cancel']),
+      content: z.optional(jsonObject),
+    }),
+  ),
+  'offscreen:get-prompt': lazySchema(() =>
+    z.object({
+      connectionId: id,
+      name: z.string().check(z.minLength(1), z.maxLength(128)),
+      arguments: z.record(z.string(), z.string()),
+    }),
+  ),
+  'offscreen:read-resource': lazySchema(() => z.object({ connectionId: id, uri: z.string().check(z.minLength(1), z.maxLength(2048)) })),
 } as const;
 
 export const ElicitationResponseSchemas = {
-  'offscreen:answer-elicitation': z.object({ delivered: z.boolean() }),
-  'offscreen:get-prompt': z.looseObject({
-    description: z.optional(z.string().check(z.maxLength(8192))),
-    messages: z.array(PromptMessageSchema).check(z.maxLength(256)),
-  }),
-  'offscreen:read-resource': z.looseObject({ contents: z.array(ResourceContentsSchema).check(z.maxLength(256)) }),
+  'offscreen:answer-elicitation': lazySchema(() => z.object({ delivered: z.boolean() })),
+  'offscreen:get-prompt': lazySchema(() =>
+    z.looseObject({
+      description: z.optional(z.string().check(z.maxLength(8192))),
+      messages: z.array(PromptMessageSchema).check(z.maxLength(256)),
+    }),
+  ),
+  'offscreen:read-resource': lazySchema(() => z.looseObject({ contents: z.array(ResourceContentsSchema).check(z.maxLength(256)) })),
 } as const;

@@ -4,6 +4,7 @@
  * `connectionId` (SPEC C6) and reports back. Everything is validated on receipt on both sides.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy-schema.js';
 import { CallToolResultSchema, MAX_CATALOG_ITEMS, ServerInfoSchema } from './mcp-shapes.js';
 import { WireErrorSchema, resultSchema } from './result.js';
 import { ElicitationEventSchema, ElicitationRequestSchemas, ElicitationResponseSchemas } from './offscreen-elicitation.js';
@@ -18,85 +19,101 @@ export const OFFSCREEN_PATH = 'offscreen.html';
  */
 export const OFFSCREEN_RECONNECT = 'offscreen:reconnect';
 
-const id = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
-const jsonObject = z.record(z.string(), z.unknown());
+const id = lazySchema(() => z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)));
+const jsonObject = lazySchema(() => z.record(z.string(), z.unknown()));
 /** SHA-256 (hex) of what a session depends on: URL, auth binding, static headers, timeout. */
-const fingerprint = z.string().check(z.regex(/^[a-f0-9]{64}$/));
-const catalogCategory = z.enum(['tools', 'prompts', 'resources', 'resourceTemplates']);
+const fingerprint = lazySchema(() => z.string().check(z.regex(/^[a-f0-9]{64}$/)));
+const catalogCategory = lazySchema(() => z.enum(['tools', 'prompts', 'resources', 'resourceTemplates']));
 
 export const OffscreenRequestSchemas = {
-  'offscreen:connect': z.object({
-    serverId: id,
-    connectionId: id,
-    url: z.string().check(z.maxLength(2048)),
-    headers: z.record(z.string(), z.string().check(z.maxLength(8192))),
-    timeoutMs: z.number().check(z.int(), z.gte(1000)),
-    fingerprint,
-    /** The panel can host MCP App views: declare the `io.modelcontextprotocol/ui` extension. */
-    appViews: z.optional(z.boolean()),
-  }),
+  'offscreen:connect': lazySchema(() =>
+    z.object({
+      serverId: id,
+      connectionId: id,
+      url: z.string().check(z.maxLength(2048)),
+      headers: z.record(z.string(), z.string().check(z.maxLength(8192))),
+      timeoutMs: z.number().check(z.int(), z.gte(1000)),
+      fingerprint,
+      /** The panel can host MCP App views: declare the `io.modelcontextprotocol/ui` extension. */
+      appViews: z.optional(z.boolean()),
+    }),
+  ),
   /**
    * Sent by a worker instance first on a new Port: it becomes the document's owner (requests of
    * any other owner are refused from then on) and learns which sessions it can adopt.
    */
-  'offscreen:claim': z.object({}),
+  'offscreen:claim': lazySchema(() => z.object({})),
   /** One category at a time, so a category that fails keeps its last valid list (SPEC D2). */
-  'offscreen:list-category': z.object({ connectionId: id, category: z.enum(['tools', 'prompts', 'resources', 'resourceTemplates']) }),
-  'offscreen:call-tool': z.object({
-    connectionId: id,
-    operationId: id,
-    name: z.string().check(z.minLength(1), z.maxLength(128)),
-    arguments: jsonObject,
-    timeoutMs: z.number().check(z.int(), z.gte(1000)),
-  }),
-  'offscreen:cancel': z.object({ connectionId: id, operationId: id }),
-  'offscreen:close': z.object({ connectionId: id }),
-  'offscreen:ping': z.object({ connectionId: id }),
+  'offscreen:list-category': lazySchema(() =>
+    z.object({ connectionId: id, category: z.enum(['tools', 'prompts', 'resources', 'resourceTemplates']) }),
+  ),
+  'offscreen:call-tool': lazySchema(() =>
+    z.object({
+      connectionId: id,
+      operationId: id,
+      name: z.string().check(z.minLength(1), z.maxLength(128)),
+      arguments: jsonObject,
+      timeoutMs: z.number().check(z.int(), z.gte(1000)),
+    }),
+  ),
+  'offscreen:cancel': lazySchema(() => z.object({ connectionId: id, operationId: id })),
+  'offscreen:close': lazySchema(() => z.object({ connectionId: id })),
+  'offscreen:ping': lazySchema(() => z.object({ connectionId: id })),
   /** A refreshed OAuth token for a live session; later requests carry it (SPEC E9). */
-  'offscreen:set-authorization': z.object({ connectionId: id, authorization: z.string().check(z.minLength(1), z.maxLength(16384)) }),
+  'offscreen:set-authorization': lazySchema(() =>
+    z.object({ connectionId: id, authorization: z.string().check(z.minLength(1), z.maxLength(16384)) }),
+  ),
   ...ElicitationRequestSchemas,
 } as const;
 
 /** A live session the document holds, with what its last listings returned (SPEC C6, C7). */
-const HeldSessionSchema = z.object({
-  serverId: id,
-  connectionId: id,
-  fingerprint,
-  /** How many listings and list_changed notifications the document has seen on this session. */
-  catalogGeneration: z.number().check(z.int(), z.gte(0)),
-  catalog: z.object({
-    tools: z.optional(z.array(z.unknown()).check(z.maxLength(MAX_CATALOG_ITEMS))),
-    prompts: z.optional(z.array(z.unknown()).check(z.maxLength(MAX_CATALOG_ITEMS))),
-    resources: z.optional(z.array(z.unknown()).check(z.maxLength(MAX_CATALOG_ITEMS))),
-    resourceTemplates: z.optional(z.array(z.unknown()).check(z.maxLength(MAX_CATALOG_ITEMS))),
+const HeldSessionSchema = lazySchema(() =>
+  z.object({
+    serverId: id,
+    connectionId: id,
+    fingerprint,
+    /** How many listings and list_changed notifications the document has seen on this session. */
+    catalogGeneration: z.number().check(z.int(), z.gte(0)),
+    catalog: z.object({
+      tools: z.optional(z.array(z.unknown()).check(z.maxLength(MAX_CATALOG_ITEMS))),
+      prompts: z.optional(z.array(z.unknown()).check(z.maxLength(MAX_CATALOG_ITEMS))),
+      resources: z.optional(z.array(z.unknown()).check(z.maxLength(MAX_CATALOG_ITEMS))),
+      resourceTemplates: z.optional(z.array(z.unknown()).check(z.maxLength(MAX_CATALOG_ITEMS))),
+    }),
+    /** Categories a list_changed announced after their last listing: to be listed again. */
+    stale: z.array(catalogCategory),
   }),
-  /** Categories a list_changed announced after their last listing: to be listed again. */
-  stale: z.array(catalogCategory),
-});
+);
 export type HeldSession = z.infer<typeof HeldSessionSchema>;
 
 const OffscreenResponseSchemas = {
-  'offscreen:connect': z.object({
-    serverInfo: z.optional(ServerInfoSchema),
-    capabilities: jsonObject,
-    instructions: z.optional(z.string().check(z.maxLength(16384))),
-  }),
+  'offscreen:connect': lazySchema(() =>
+    z.object({
+      serverInfo: z.optional(ServerInfoSchema),
+      capabilities: jsonObject,
+      instructions: z.optional(z.string().check(z.maxLength(16384))),
+    }),
+  ),
   // Items are checked one by one by the manager (catalog-items.ts): one malformed or oversized
   // entry is dropped or trimmed with a visible warning instead of rejecting the whole list (N8).
-  'offscreen:claim': z.object({
-    sessions: z.array(HeldSessionSchema).check(z.maxLength(256)),
-    /** Sessions that ended while no worker was connected. */
-    lost: z.array(z.object({ serverId: id, connectionId: id, error: WireErrorSchema })).check(z.maxLength(256)),
-  }),
-  'offscreen:list-category': z.object({
-    category: z.enum(['tools', 'prompts', 'resources', 'resourceTemplates']),
-    items: z.array(z.unknown()).check(z.maxLength(MAX_CATALOG_ITEMS)),
-  }),
+  'offscreen:claim': lazySchema(() =>
+    z.object({
+      sessions: z.array(HeldSessionSchema).check(z.maxLength(256)),
+      /** Sessions that ended while no worker was connected. */
+      lost: z.array(z.object({ serverId: id, connectionId: id, error: WireErrorSchema })).check(z.maxLength(256)),
+    }),
+  ),
+  'offscreen:list-category': lazySchema(() =>
+    z.object({
+      category: z.enum(['tools', 'prompts', 'resources', 'resourceTemplates']),
+      items: z.array(z.unknown()).check(z.maxLength(MAX_CATALOG_ITEMS)),
+    }),
+  ),
   'offscreen:call-tool': CallToolResultSchema,
-  'offscreen:cancel': z.object({ cancelled: z.boolean() }),
-  'offscreen:close': z.object({ closed: z.boolean() }),
-  'offscreen:ping': z.object({ latencyMs: z.number() }),
-  'offscreen:set-authorization': z.object({ updated: z.boolean() }),
+  'offscreen:cancel': lazySchema(() => z.object({ cancelled: z.boolean() })),
+  'offscreen:close': lazySchema(() => z.object({ closed: z.boolean() })),
+  'offscreen:ping': lazySchema(() => z.object({ latencyMs: z.number() })),
+  'offscreen:set-authorization': lazySchema(() => z.object({ updated: z.boolean() })),
   ...ElicitationResponseSchemas,
 } as const;
 
@@ -107,40 +124,46 @@ export type OffscreenValue<M extends OffscreenMethod> = z.infer<(typeof Offscree
 const OFFSCREEN_METHODS = Object.keys(OffscreenRequestSchemas) as OffscreenMethod[];
 
 /** Envelope of a request from the worker. `method` is checked against the table on receipt. */
-export const OffscreenRequestEnvelopeSchema = z.object({
-  kind: z.literal('request'),
-  id: z.number().check(z.int(), z.gte(0)),
-  /** The sending worker instance; the document refuses requests of any instance but its owner. */
-  owner: id,
-  method: z.enum(OFFSCREEN_METHODS as [OffscreenMethod, ...OffscreenMethod[]]),
-  params: z.unknown(),
-});
+export const OffscreenRequestEnvelopeSchema = lazySchema(() =>
+  z.object({
+    kind: z.literal('request'),
+    id: z.number().check(z.int(), z.gte(0)),
+    /** The sending worker instance; the document refuses requests of any instance but its owner. */
+    owner: id,
+    method: z.enum(OFFSCREEN_METHODS as [OffscreenMethod, ...OffscreenMethod[]]),
+    params: z.unknown(),
+  }),
+);
 
-export const OffscreenEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('offscreen:hello'), documentId: id }),
-  z.object({
-    type: z.literal('offscreen:list-changed'),
-    connectionId: id,
-    category: z.enum(['tools', 'prompts', 'resources']),
-  }),
-  z.object({ type: z.literal('offscreen:session-lost'), connectionId: id, error: WireErrorSchema }),
-  z.object({
-    type: z.literal('offscreen:progress'),
-    connectionId: id,
-    operationId: id,
-    progress: z.number(),
-    total: z.optional(z.number()),
-    message: z.optional(z.string().check(z.maxLength(1024))),
-  }),
-  ElicitationEventSchema,
-]);
+export const OffscreenEventSchema = lazySchema(() =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('offscreen:hello'), documentId: id }),
+    z.object({
+      type: z.literal('offscreen:list-changed'),
+      connectionId: id,
+      category: z.enum(['tools', 'prompts', 'resources']),
+    }),
+    z.object({ type: z.literal('offscreen:session-lost'), connectionId: id, error: WireErrorSchema }),
+    z.object({
+      type: z.literal('offscreen:progress'),
+      connectionId: id,
+      operationId: id,
+      progress: z.number(),
+      total: z.optional(z.number()),
+      message: z.optional(z.string().check(z.maxLength(1024))),
+    }),
+    ElicitationEventSchema,
+  ]),
+);
 export type OffscreenEvent = z.infer<typeof OffscreenEventSchema>;
 
 /** Everything the offscreen document sends: responses (validated per method later) and events. */
-export const OffscreenInboundSchema = z.union([
-  z.object({ kind: z.literal('response'), id: z.number().check(z.int()), result: z.unknown() }),
-  z.object({ kind: z.literal('event'), event: OffscreenEventSchema }),
-]);
+export const OffscreenInboundSchema = lazySchema(() =>
+  z.union([
+    z.object({ kind: z.literal('response'), id: z.number().check(z.int()), result: z.unknown() }),
+    z.object({ kind: z.literal('event'), event: OffscreenEventSchema }),
+  ]),
+);
 
 function buildResultSchema<M extends OffscreenMethod>(method: M) {
   return resultSchema(OffscreenResponseSchemas[method]);

@@ -5,35 +5,40 @@
  * log or the grants changed, and the panel asks again for what it shows.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy-schema.js';
 import { RequestLogViewSchema } from './request-log-view.js';
 
-const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
-const tool = z.string().check(z.minLength(1), z.maxLength(128));
+const serverId = lazySchema(() => z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/)));
+const tool = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(128)));
 
-const GrantViewSchema = z.object({
-  serverId,
-  /** The server's name as configured, or its id when the server is gone. */
-  serverName: z.string().check(z.maxLength(256)),
-  tool,
-  toolTitle: z.optional(z.string().check(z.maxLength(512))),
-  grantedAt: z.number(),
-});
+const GrantViewSchema = lazySchema(() =>
+  z.object({
+    serverId,
+    /** The server's name as configured, or its id when the server is gone. */
+    serverName: z.string().check(z.maxLength(256)),
+    tool,
+    toolTitle: z.optional(z.string().check(z.maxLength(512))),
+    grantedAt: z.number(),
+  }),
+);
 export type GrantView = z.infer<typeof GrantViewSchema>;
 
 export const ActivityPanelRequestSchemas = {
   /** Without `serverId`: every server's log. */
-  'panel:get-log': z.object({ serverId: z.optional(serverId) }),
-  'panel:list-grants': z.object({}),
-  'panel:revoke-grant': z.object({ serverId, tool }),
-  'panel:revoke-all-grants': z.object({}),
+  'panel:get-log': lazySchema(() => z.object({ serverId: z.optional(serverId) })),
+  'panel:list-grants': lazySchema(() => z.object({})),
+  'panel:revoke-grant': lazySchema(() => z.object({ serverId, tool })),
+  'panel:revoke-all-grants': lazySchema(() => z.object({})),
 } as const;
 
 export const ActivityPanelResponseSchemas = {
   'panel:get-log': RequestLogViewSchema,
-  'panel:list-grants': z.object({ grants: z.array(GrantViewSchema).check(z.maxLength(10_000)) }),
-  'panel:revoke-grant': z.object({ revoked: z.boolean() }),
-  'panel:revoke-all-grants': z.object({ revoked: z.number() }),
+  'panel:list-grants': lazySchema(() => z.object({ grants: z.array(GrantViewSchema).check(z.maxLength(10_000)) })),
+  'panel:revoke-grant': lazySchema(() => z.object({ revoked: z.boolean() })),
+  'panel:revoke-all-grants': lazySchema(() => z.object({ revoked: z.number() })),
 } as const;
 
-export const ActivityPanelPushSchema = z.object({ type: z.literal('panel:activity-changed'), what: z.enum(['log', 'grants']) });
+export const ActivityPanelPushSchema = lazySchema(() =>
+  z.object({ type: z.literal('panel:activity-changed'), what: z.enum(['log', 'grants']) }),
+);
 export type ActivityPanelPush = z.infer<typeof ActivityPanelPushSchema>;

@@ -5,46 +5,53 @@
  * the view's own `serverId`; a view cannot name another server.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy-schema.js';
 import { CallToolResultSchema } from './mcp-shapes.js';
 import { UiResourceMetaSchema } from './mcp-apps.js';
 
-const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
-const toolName = z.string().check(z.minLength(1), z.maxLength(128));
-const uri = z.string().check(z.minLength(1), z.maxLength(2048));
+const serverId = lazySchema(() => z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/)));
+const toolName = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(128)));
+const uri = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(2048)));
 
 /** Largest view HTML the panel will render. */
 export const MAX_VIEW_HTML = 4 * 1024 * 1024;
 
-const AppViewResourceSchema = z.object({
-  html: z.string().check(z.maxLength(MAX_VIEW_HTML)),
-  meta: UiResourceMetaSchema,
-});
+const AppViewResourceSchema = lazySchema(() =>
+  z.object({
+    html: z.string().check(z.maxLength(MAX_VIEW_HTML)),
+    meta: UiResourceMetaSchema,
+  }),
+);
 export type AppViewResource = z.infer<typeof AppViewResourceSchema>;
 
-const ResourceContentsSchema = z.looseObject({
-  uri: z.optional(z.string().check(z.maxLength(2048))),
-  mimeType: z.optional(z.string().check(z.maxLength(256))),
-  text: z.optional(z.string()),
-  blob: z.optional(z.string()),
-});
+const ResourceContentsSchema = lazySchema(() =>
+  z.looseObject({
+    uri: z.optional(z.string().check(z.maxLength(2048))),
+    mimeType: z.optional(z.string().check(z.maxLength(256))),
+    text: z.optional(z.string()),
+    blob: z.optional(z.string()),
+  }),
+);
 
 export const AppsPanelRequestSchemas = {
   /** The view of `tool` (its `_meta.ui.resourceUri`), read from the server when the result is shown. */
-  'panel:app-view': z.object({ serverId, tool: toolName }),
+  'panel:app-view': lazySchema(() => z.object({ serverId, tool: toolName })),
   /** A `tools/call` from the view of `viewTool`. */
-  'panel:app-call-tool': z.object({
-    serverId,
-    viewTool: toolName,
-    tool: toolName,
-    arguments: z.record(z.string(), z.unknown()),
-    operationId: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)),
-  }),
+  'panel:app-call-tool': lazySchema(() =>
+    z.object({
+      serverId,
+      viewTool: toolName,
+      tool: toolName,
+      arguments: z.record(z.string(), z.unknown()),
+      operationId: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)),
+    }),
+  ),
   /** A `resources/read` from a view, of its own server. */
-  'panel:app-read-resource': z.object({ serverId, uri }),
+  'panel:app-read-resource': lazySchema(() => z.object({ serverId, uri })),
 } as const;
 
 export const AppsPanelResponseSchemas = {
   'panel:app-view': AppViewResourceSchema,
   'panel:app-call-tool': CallToolResultSchema,
-  'panel:app-read-resource': z.looseObject({ contents: z.array(ResourceContentsSchema).check(z.maxLength(256)) }),
+  'panel:app-read-resource': lazySchema(() => z.looseObject({ contents: z.array(ResourceContentsSchema).check(z.maxLength(256)) })),
 } as const;

@@ -5,150 +5,167 @@
  * streamed (`panel:chat-text`, the entry's full text so far, so a lost push loses nothing).
  */
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy-schema.js';
 import { ContextBlockViewSchema } from './panel-composer.js';
 import { CallToolResultSchema } from './mcp-shapes.js';
 import { WordingSchema } from './wording.js';
 
-const id = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
+const id = lazySchema(() => z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)));
 const MAX_TEXT = 400_000;
-const text = z.string().check(z.maxLength(MAX_TEXT));
+const text = lazySchema(() => z.string().check(z.maxLength(MAX_TEXT)));
 
 /** `builtin`: Chrome's own model (Prompt API), offered only where the browser has one; no URL, key or tools. */
 export const PROVIDER_KINDS = ['openai', 'anthropic', 'builtin'] as const;
 export const DEFAULT_MAX_STEPS = 20;
 
-const UsageSchema = z.object({ inputTokens: z.optional(z.number()), outputTokens: z.optional(z.number()) });
-const ToolCallSchema = z.object({ id: z.string().check(z.maxLength(256)), name: z.string().check(z.maxLength(256)), arguments: text });
+const UsageSchema = lazySchema(() => z.object({ inputTokens: z.optional(z.number()), outputTokens: z.optional(z.number()) }));
+const ToolCallSchema = lazySchema(() =>
+  z.object({ id: z.string().check(z.maxLength(256)), name: z.string().check(z.maxLength(256)), arguments: text }),
+);
 
 const TOOL_STATUSES = ['running', 'done', 'error', 'denied', 'cancelled'] as const;
 
-export const ChatEntrySchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('user'),
-    id,
-    text,
-    /** Attached prompt/resource blocks: a label for display and the fenced text sent to the model. */
-    blocks: z.array(z.object({ label: z.string().check(z.maxLength(2048)), text })).check(z.maxLength(20)),
-  }),
-  z.object({
-    kind: z.literal('assistant'),
-    id,
-    text,
-    toolCalls: z.array(ToolCallSchema).check(z.maxLength(64)),
-    usage: z.optional(UsageSchema),
-    /** Still arriving. */
-    streaming: z.optional(z.boolean()),
-  }),
-  z.object({
-    kind: z.literal('tool'),
-    id,
-    callId: z.string().check(z.maxLength(256)),
-    /** The agent-facing tool name the model used. */
-    name: z.string().check(z.maxLength(256)),
-    /** Which server the tool is on: the panel finds the tool's MCP App view with it. */
-    serverId: z.optional(z.string().check(z.maxLength(256))),
-    serverName: z.optional(z.string().check(z.maxLength(256))),
-    toolName: z.optional(z.string().check(z.maxLength(256))),
-    arguments: text,
-    status: z.enum(TOOL_STATUSES),
-    /** What the model was told: fenced, truncated result text, or why there is none. */
-    result: z.optional(text),
-    /** When `result` says why there is none: the same in the user's language (the model keeps the English). */
-    resultWording: WordingSchema,
-    startedAt: z.number(),
-    durationMs: z.optional(z.number()),
-  }),
-  z.object({
-    kind: z.literal('error'),
-    id,
-    errorKind: z.string().check(z.maxLength(64)),
-    /** English; `wording` is the same in the user's language, `detail` the provider's own words (already in `message`). */
-    message: z.string().check(z.maxLength(4096)),
-    wording: WordingSchema,
-    detail: z.optional(z.string().check(z.maxLength(4096))),
-  }),
-  z.object({ kind: z.literal('notice'), id, notice: z.enum(['stopped', 'interrupted', 'step-limit', 'no-tools']) }),
-]);
+export const ChatEntrySchema = lazySchema(() =>
+  z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('user'),
+      id,
+      text,
+      /** Attached prompt/resource blocks: a label for display and the fenced text sent to the model. */
+      blocks: z.array(z.object({ label: z.string().check(z.maxLength(2048)), text })).check(z.maxLength(20)),
+    }),
+    z.object({
+      kind: z.literal('assistant'),
+      id,
+      text,
+      toolCalls: z.array(ToolCallSchema).check(z.maxLength(64)),
+      usage: z.optional(UsageSchema),
+      /** Still arriving. */
+      streaming: z.optional(z.boolean()),
+    }),
+    z.object({
+      kind: z.literal('tool'),
+      id,
+      callId: z.string().check(z.maxLength(256)),
+      /** The agent-facing tool name the model used. */
+      name: z.string().check(z.maxLength(256)),
+      /** Which server the tool is on: the panel finds the tool's MCP App view with it. */
+      serverId: z.optional(z.string().check(z.maxLength(256))),
+      serverName: z.optional(z.string().check(z.maxLength(256))),
+      toolName: z.optional(z.string().check(z.maxLength(256))),
+      arguments: text,
+      status: z.enum(TOOL_STATUSES),
+      /** What the model was told: fenced, truncated result text, or why there is none. */
+      result: z.optional(text),
+      /** When `result` says why there is none: the same in the user's language (the model keeps the English). */
+      resultWording: WordingSchema,
+      startedAt: z.number(),
+      durationMs: z.optional(z.number()),
+    }),
+    z.object({
+      kind: z.literal('error'),
+      id,
+      errorKind: z.string().check(z.maxLength(64)),
+      /** English; `wording` is the same in the user's language, `detail` the provider's own words (already in `message`). */
+      message: z.string().check(z.maxLength(4096)),
+      wording: WordingSchema,
+      detail: z.optional(z.string().check(z.maxLength(4096))),
+    }),
+    z.object({ kind: z.literal('notice'), id, notice: z.enum(['stopped', 'interrupted', 'step-limit', 'no-tools']) }),
+  ]),
+);
 export type ChatEntry = z.infer<typeof ChatEntrySchema>;
 
-export const ChatViewSchema = z.object({
-  id,
-  title: z.string().check(z.maxLength(200)),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  /** Which provider and model answered last. */
-  provider: z.optional(
-    z.object({ kind: z.enum(PROVIDER_KINDS), model: z.string().check(z.maxLength(256)), host: z.string().check(z.maxLength(256)) }),
-  ),
-  /** Tools hidden from the model in this chat, as `serverId:toolName`. */
-  disabledTools: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(2000)),
-  status: z.enum(['idle', 'running']),
-  entries: z.array(ChatEntrySchema).check(z.maxLength(1000)),
-});
+export const ChatViewSchema = lazySchema(() =>
+  z.object({
+    id,
+    title: z.string().check(z.maxLength(200)),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+    /** Which provider and model answered last. */
+    provider: z.optional(
+      z.object({ kind: z.enum(PROVIDER_KINDS), model: z.string().check(z.maxLength(256)), host: z.string().check(z.maxLength(256)) }),
+    ),
+    /** Tools hidden from the model in this chat, as `serverId:toolName`. */
+    disabledTools: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(2000)),
+    status: z.enum(['idle', 'running']),
+    entries: z.array(ChatEntrySchema).check(z.maxLength(1000)),
+  }),
+);
 export type ChatView = z.infer<typeof ChatViewSchema>;
 
-const ChatSummarySchema = z.object({
-  id,
-  title: z.string().check(z.maxLength(200)),
-  updatedAt: z.number(),
-  status: z.enum(['idle', 'running']),
-});
+const ChatSummarySchema = lazySchema(() =>
+  z.object({
+    id,
+    title: z.string().check(z.maxLength(200)),
+    updatedAt: z.number(),
+    status: z.enum(['idle', 'running']),
+  }),
+);
 export type ChatSummary = z.infer<typeof ChatSummarySchema>;
 
 /** The provider settings as the panel sees them: never the key, only whether one is stored. */
-export const ProviderSettingsViewSchema = z.object({
-  kind: z.enum(PROVIDER_KINDS),
-  baseUrl: z.string().check(z.maxLength(2048)),
-  model: z.string().check(z.maxLength(256)),
-  hasKey: z.boolean(),
-  maxSteps: z.number(),
-});
+export const ProviderSettingsViewSchema = lazySchema(() =>
+  z.object({
+    kind: z.enum(PROVIDER_KINDS),
+    baseUrl: z.string().check(z.maxLength(2048)),
+    model: z.string().check(z.maxLength(256)),
+    hasKey: z.boolean(),
+    maxSteps: z.number(),
+  }),
+);
 export type ProviderSettingsView = z.infer<typeof ProviderSettingsViewSchema>;
 
 export const ChatPanelRequestSchemas = {
-  'panel:chat-provider': z.object({}),
+  'panel:chat-provider': lazySchema(() => z.object({})),
   /** `apiKey` absent keeps the stored key if the provider's origin did not change. */
-  'panel:chat-save-provider': z.object({
-    kind: z.enum(PROVIDER_KINDS),
-    /** Required (non-empty) for every kind but `builtin`; the worker checks. */
-    baseUrl: z.string().check(z.maxLength(2048)),
-    model: z.string().check(z.maxLength(256)),
-    apiKey: z.optional(z.string().check(z.maxLength(8192))),
-    maxSteps: z.optional(z.number().check(z.int(), z.gte(1), z.lte(100))),
-  }),
-  'panel:chat-list': z.object({}),
+  'panel:chat-save-provider': lazySchema(() =>
+    z.object({
+      kind: z.enum(PROVIDER_KINDS),
+      /** Required (non-empty) for every kind but `builtin`; the worker checks. */
+      baseUrl: z.string().check(z.maxLength(2048)),
+      model: z.string().check(z.maxLength(256)),
+      apiKey: z.optional(z.string().check(z.maxLength(8192))),
+      maxSteps: z.optional(z.number().check(z.int(), z.gte(1), z.lte(100))),
+    }),
+  ),
+  'panel:chat-list': lazySchema(() => z.object({})),
   /** Without `chatId`: the most recent chat, if any. */
-  'panel:chat-open': z.object({ chatId: z.optional(id) }),
-  'panel:chat-new': z.object({}),
-  'panel:chat-send': z.object({
-    chatId: id,
-    text: z.string().check(z.maxLength(100_000)),
-    blocks: z.array(ContextBlockViewSchema).check(z.maxLength(20)),
-    disabledTools: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(2000)),
-  }),
-  'panel:chat-stop': z.object({ chatId: id }),
-  'panel:chat-rename': z.object({ chatId: id, title: z.string().check(z.minLength(1), z.maxLength(200)) }),
-  'panel:chat-delete': z.object({ chatId: id }),
+  'panel:chat-open': lazySchema(() => z.object({ chatId: z.optional(id) })),
+  'panel:chat-new': lazySchema(() => z.object({})),
+  'panel:chat-send': lazySchema(() =>
+    z.object({
+      chatId: id,
+      text: z.string().check(z.maxLength(100_000)),
+      blocks: z.array(ContextBlockViewSchema).check(z.maxLength(20)),
+      disabledTools: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(2000)),
+    }),
+  ),
+  'panel:chat-stop': lazySchema(() => z.object({ chatId: id })),
+  'panel:chat-rename': lazySchema(() => z.object({ chatId: id, title: z.string().check(z.minLength(1), z.maxLength(200)) })),
+  'panel:chat-delete': lazySchema(() => z.object({ chatId: id })),
 } as const;
 
 export const ChatPanelResponseSchemas = {
   /** `builtinAvailable`: Chrome's built-in model can be used where the chat runs (the worker). */
-  'panel:chat-provider': z.object({ provider: z.optional(ProviderSettingsViewSchema), builtinAvailable: z.boolean() }),
+  'panel:chat-provider': lazySchema(() => z.object({ provider: z.optional(ProviderSettingsViewSchema), builtinAvailable: z.boolean() })),
   'panel:chat-save-provider': ProviderSettingsViewSchema,
-  'panel:chat-list': z.object({ chats: z.array(ChatSummarySchema).check(z.maxLength(200)) }),
-  'panel:chat-open': z.object({ chat: z.optional(ChatViewSchema) }),
+  'panel:chat-list': lazySchema(() => z.object({ chats: z.array(ChatSummarySchema).check(z.maxLength(200)) })),
+  'panel:chat-open': lazySchema(() => z.object({ chat: z.optional(ChatViewSchema) })),
   'panel:chat-new': ChatViewSchema,
-  'panel:chat-send': z.object({ started: z.boolean() }),
-  'panel:chat-stop': z.object({ stopped: z.boolean() }),
-  'panel:chat-rename': z.object({ renamed: z.boolean() }),
-  'panel:chat-delete': z.object({ deleted: z.boolean() }),
+  'panel:chat-send': lazySchema(() => z.object({ started: z.boolean() })),
+  'panel:chat-stop': lazySchema(() => z.object({ stopped: z.boolean() })),
+  'panel:chat-rename': lazySchema(() => z.object({ renamed: z.boolean() })),
+  'panel:chat-delete': lazySchema(() => z.object({ deleted: z.boolean() })),
 } as const;
 
-export const ChatPanelPushSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('panel:chat'), chat: ChatViewSchema }),
-  z.object({ type: z.literal('panel:chat-text'), chatId: id, entryId: id, text }),
-  /** A step's result as its MCP App view gets it (cut to the budget, unfenced); never stored. */
-  z.object({ type: z.literal('panel:chat-tool-result'), chatId: id, entryId: id, result: CallToolResultSchema }),
-  z.object({ type: z.literal('panel:chat-deleted'), chatId: id }),
-]);
+export const ChatPanelPushSchema = lazySchema(() =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('panel:chat'), chat: ChatViewSchema }),
+    z.object({ type: z.literal('panel:chat-text'), chatId: id, entryId: id, text }),
+    /** A step's result as its MCP App view gets it (cut to the budget, unfenced); never stored. */
+    z.object({ type: z.literal('panel:chat-tool-result'), chatId: id, entryId: id, result: CallToolResultSchema }),
+    z.object({ type: z.literal('panel:chat-deleted'), chatId: id }),
+  ]),
+);
 export type ChatPanelPush = z.infer<typeof ChatPanelPushSchema>;

@@ -4,30 +4,35 @@
  * server content itself and the random delimiter is chosen where the content is known.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy-schema.js';
 
-const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
+const serverId = lazySchema(() => z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/)));
 
-export const ContextBlockViewSchema = z.object({
-  kind: z.enum(['prompt', 'resource']),
-  provenance: z.object({
-    serverId: z.string(),
-    serverName: z.string(),
-    uri: z.optional(z.string()),
-    prompt: z.optional(z.string()),
+export const ContextBlockViewSchema = lazySchema(() =>
+  z.object({
+    kind: z.enum(['prompt', 'resource']),
+    provenance: z.object({
+      serverId: z.string(),
+      serverName: z.string(),
+      uri: z.optional(z.string()),
+      prompt: z.optional(z.string()),
+    }),
+    untrusted: z.literal(true),
+    delimiter: z.string().check(z.maxLength(128)),
+    text: z.string().check(z.maxLength(400_000)),
   }),
-  untrusted: z.literal(true),
-  delimiter: z.string().check(z.maxLength(128)),
-  text: z.string().check(z.maxLength(400_000)),
-});
+);
 export type ContextBlockView = z.infer<typeof ContextBlockViewSchema>;
 
 export const ComposerPanelRequestSchemas = {
-  'panel:get-prompt-block': z.object({
-    serverId,
-    prompt: z.string().check(z.minLength(1), z.maxLength(128)),
-    arguments: z.record(z.string().check(z.maxLength(128)), z.string().check(z.maxLength(16_384))),
-  }),
-  'panel:read-resource-block': z.object({ serverId, uri: z.string().check(z.minLength(1), z.maxLength(2048)) }),
+  'panel:get-prompt-block': lazySchema(() =>
+    z.object({
+      serverId,
+      prompt: z.string().check(z.minLength(1), z.maxLength(128)),
+      arguments: z.record(z.string().check(z.maxLength(128)), z.string().check(z.maxLength(16_384))),
+    }),
+  ),
+  'panel:read-resource-block': lazySchema(() => z.object({ serverId, uri: z.string().check(z.minLength(1), z.maxLength(2048)) })),
 } as const;
 
 export const ComposerPanelResponseSchemas = {

@@ -4,26 +4,31 @@
  * window, which background work never does (E9).
  */
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy-schema.js';
 
-const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
+const serverId = lazySchema(() => z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/)));
 
 export const OAuthPanelRequestSchemas = {
   /**
    * `switchToOAuth`: the server is set up without authorization but challenged Bearer; the click
    * that authorizes also changes its stored auth to OAuth (E3).
    */
-  'panel:authorize': z.object({ serverId, switchToOAuth: z.optional(z.boolean()) }),
-  'panel:forget-authorization': z.object({ serverId }),
+  'panel:authorize': lazySchema(() => z.object({ serverId, switchToOAuth: z.optional(z.boolean()) })),
+  'panel:forget-authorization': lazySchema(() => z.object({ serverId })),
   /** "Grant more access" after a tool call was refused with 403 insufficient_scope (E7); a click only. */
-  'panel:step-up': z.object({ serverId, tool: z.string().check(z.minLength(1), z.maxLength(128)) }),
+  'panel:step-up': lazySchema(() => z.object({ serverId, tool: z.string().check(z.minLength(1), z.maxLength(128)) })),
 } as const;
 
 export const OAuthPanelResponseSchemas = {
-  'panel:authorize': z.object({
-    status: z.enum(['disconnected', 'connecting', 'ready', 'needs-auth', 'error']),
-    /** Authorization-server origins Chrome must grant first; the panel asks for them on the next click (L1). */
-    missingOrigins: z.optional(z.array(z.string().check(z.maxLength(2048))).check(z.maxLength(8))),
-  }),
-  'panel:forget-authorization': z.object({ revoked: z.boolean(), revokeError: z.optional(z.string().check(z.maxLength(4096))) }),
-  'panel:step-up': z.object({ granted: z.boolean(), sessionsUpdated: z.number().check(z.int(), z.minimum(0)) }),
+  'panel:authorize': lazySchema(() =>
+    z.object({
+      status: z.enum(['disconnected', 'connecting', 'ready', 'needs-auth', 'error']),
+      /** Authorization-server origins Chrome must grant first; the panel asks for them on the next click (L1). */
+      missingOrigins: z.optional(z.array(z.string().check(z.maxLength(2048))).check(z.maxLength(8))),
+    }),
+  ),
+  'panel:forget-authorization': lazySchema(() =>
+    z.object({ revoked: z.boolean(), revokeError: z.optional(z.string().check(z.maxLength(4096))) }),
+  ),
+  'panel:step-up': lazySchema(() => z.object({ granted: z.boolean(), sessionsUpdated: z.number().check(z.int(), z.minimum(0)) })),
 } as const;

@@ -5,35 +5,38 @@
  * Pushes travel over the same panel Port as `panel:state`, each validated on receipt.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy-schema.js';
 import { CallToolResultSchema, ToolSchema } from './mcp-shapes.js';
 import { ComposerPanelRequestSchemas, ComposerPanelResponseSchemas } from './panel-composer.js';
 
-const id = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
-const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
+const id = lazySchema(() => z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)));
+const serverId = lazySchema(() => z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/)));
 
 const APPROVAL_DECISIONS = ['once', 'always', 'deny'] as const;
 export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
 
 /** One call waiting for the user's decision, as the approval card shows it. */
-const ApprovalViewSchema = z.object({
-  id,
-  serverId,
-  serverName: z.string().check(z.maxLength(256)),
-  tool: z.string().check(z.maxLength(128)),
-  toolTitle: z.optional(z.string().check(z.maxLength(512))),
-  agentName: z.string().check(z.maxLength(128)),
-  /** The caller's run (the chat's id for a chat): the card is shown with that run, never with another. */
-  runId: z.optional(z.string().check(z.maxLength(128))),
-  /** The arguments as pretty JSON, cut to a bounded length for display. */
-  argumentsJson: z.string().check(z.maxLength(20_000)),
-  annotations: z.optional(ToolSchema.shape.annotations),
-  requestedAt: z.number(),
-  /**
-   * `gone`: the agent call that asked ended when the worker restarted, and nothing was run; the
-   * card stays, without its decision buttons, until the user dismisses it. Absent means `pending`.
-   */
-  status: z.optional(z.enum(['pending', 'gone'])),
-});
+const ApprovalViewSchema = lazySchema(() =>
+  z.object({
+    id,
+    serverId,
+    serverName: z.string().check(z.maxLength(256)),
+    tool: z.string().check(z.maxLength(128)),
+    toolTitle: z.optional(z.string().check(z.maxLength(512))),
+    agentName: z.string().check(z.maxLength(128)),
+    /** The caller's run (the chat's id for a chat): the card is shown with that run, never with another. */
+    runId: z.optional(z.string().check(z.maxLength(128))),
+    /** The arguments as pretty JSON, cut to a bounded length for display. */
+    argumentsJson: z.string().check(z.maxLength(20_000)),
+    annotations: z.optional(ToolSchema.shape.annotations),
+    requestedAt: z.number(),
+    /**
+     * `gone`: the agent call that asked ended when the worker restarted, and nothing was run; the
+     * card stays, without its decision buttons, until the user dismisses it. Absent means `pending`.
+     */
+    status: z.optional(z.enum(['pending', 'gone'])),
+  }),
+);
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
 
 const ELICITATION_ACTIONS = ['accept', 'decline', 'cancel'] as const;
@@ -43,60 +46,66 @@ const ELICITATION_ACTIONS = ['accept', 'decline', 'cancel'] as const;
  * answered because the worker restarted (I3, `status: 'failed'` with the reason). `message` and
  * `requestedSchema` are the server's, untrusted: shown as text and a generated form.
  */
-const ElicitationViewSchema = z.object({
-  id,
-  serverId,
-  serverName: z.string().check(z.maxLength(256)),
-  tool: z.optional(z.string().check(z.maxLength(128))),
-  /**
-   * The operationId of the tool call during which the server asked, when known: the panel shows
-   * the card next to the runner that started that call.
-   */
-  operationId: z.optional(z.string().check(z.maxLength(128))),
-  message: z.string().check(z.maxLength(4096)),
-  requestedSchema: z.unknown(),
-  status: z.enum(['pending', 'failed']),
-  reason: z.optional(z.string().check(z.maxLength(2048))),
-  /** Whether the original call is known, so it can be re-run after the user's confirmation. */
-  canRerun: z.boolean(),
-});
+const ElicitationViewSchema = lazySchema(() =>
+  z.object({
+    id,
+    serverId,
+    serverName: z.string().check(z.maxLength(256)),
+    tool: z.optional(z.string().check(z.maxLength(128))),
+    /**
+     * The operationId of the tool call during which the server asked, when known: the panel shows
+     * the card next to the runner that started that call.
+     */
+    operationId: z.optional(z.string().check(z.maxLength(128))),
+    message: z.string().check(z.maxLength(4096)),
+    requestedSchema: z.unknown(),
+    status: z.enum(['pending', 'failed']),
+    reason: z.optional(z.string().check(z.maxLength(2048))),
+    /** Whether the original call is known, so it can be re-run after the user's confirmation. */
+    canRerun: z.boolean(),
+  }),
+);
 export type ElicitationView = z.infer<typeof ElicitationViewSchema>;
 
-export const UsePanelPushSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('panel:elicitations'), elicitations: z.array(ElicitationViewSchema).check(z.maxLength(100)) }),
-  z.object({ type: z.literal('panel:approvals'), approvals: z.array(ApprovalViewSchema).check(z.maxLength(100)) }),
-  z.object({
-    type: z.literal('panel:progress'),
-    operationId: id,
-    progress: z.number(),
-    total: z.optional(z.number()),
-    message: z.optional(z.string().check(z.maxLength(1024))),
-  }),
-]);
+export const UsePanelPushSchema = lazySchema(() =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('panel:elicitations'), elicitations: z.array(ElicitationViewSchema).check(z.maxLength(100)) }),
+    z.object({ type: z.literal('panel:approvals'), approvals: z.array(ApprovalViewSchema).check(z.maxLength(100)) }),
+    z.object({
+      type: z.literal('panel:progress'),
+      operationId: id,
+      progress: z.number(),
+      total: z.optional(z.number()),
+      message: z.optional(z.string().check(z.maxLength(1024))),
+    }),
+  ]),
+);
 export type UsePanelPush = z.infer<typeof UsePanelPushSchema>;
 
 export const UsePanelRequestSchemas = {
-  'panel:answer-approval': z.object({ approvalId: id, decision: z.enum(APPROVAL_DECISIONS) }),
+  'panel:answer-approval': lazySchema(() => z.object({ approvalId: id, decision: z.enum(APPROVAL_DECISIONS) })),
   /** Removes a `gone` approval card the user has read. */
-  'panel:dismiss-approval': z.object({ approvalId: id }),
-  'panel:cancel-call': z.object({ serverId, operationId: id }),
-  'panel:answer-elicitation': z.object({
-    interactionId: id,
-    action: z.enum(ELICITATION_ACTIONS),
-    content: z.optional(z.record(z.string(), z.unknown())),
-  }),
+  'panel:dismiss-approval': lazySchema(() => z.object({ approvalId: id })),
+  'panel:cancel-call': lazySchema(() => z.object({ serverId, operationId: id })),
+  'panel:answer-elicitation': lazySchema(() =>
+    z.object({
+      interactionId: id,
+      action: z.enum(ELICITATION_ACTIONS),
+      content: z.optional(z.record(z.string(), z.unknown())),
+    }),
+  ),
   /** Re-sends the tool call of a failed interaction; `confirmSafe` is the user's explicit "retry is safe" (H3, I3). */
-  'panel:rerun-interaction': z.object({ interactionId: id, confirmSafe: z.literal(true) }),
-  'panel:dismiss-interaction': z.object({ interactionId: id }),
+  'panel:rerun-interaction': lazySchema(() => z.object({ interactionId: id, confirmSafe: z.literal(true) })),
+  'panel:dismiss-interaction': lazySchema(() => z.object({ interactionId: id })),
   ...ComposerPanelRequestSchemas,
 } as const;
 
 export const UsePanelResponseSchemas = {
-  'panel:answer-approval': z.object({ settled: z.boolean() }),
-  'panel:dismiss-approval': z.object({ dismissed: z.boolean() }),
-  'panel:cancel-call': z.object({ cancelled: z.boolean() }),
-  'panel:answer-elicitation': z.object({ delivered: z.boolean() }),
+  'panel:answer-approval': lazySchema(() => z.object({ settled: z.boolean() })),
+  'panel:dismiss-approval': lazySchema(() => z.object({ dismissed: z.boolean() })),
+  'panel:cancel-call': lazySchema(() => z.object({ cancelled: z.boolean() })),
+  'panel:answer-elicitation': lazySchema(() => z.object({ delivered: z.boolean() })),
   'panel:rerun-interaction': CallToolResultSchema,
-  'panel:dismiss-interaction': z.object({ dismissed: z.boolean() }),
+  'panel:dismiss-interaction': lazySchema(() => z.object({ dismissed: z.boolean() })),
   ...ComposerPanelResponseSchemas,
 } as const;

@@ -5,6 +5,7 @@
  * Port named {@link PANEL_PORT}.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy-schema.js';
 import { CallToolResultSchema, ToolSchema, PromptSchema, ResourceSchema, ResourceTemplateSchema } from './mcp-shapes.js';
 import { resultSchema } from './result.js';
 import { ErrorActionSchema, WireErrorCodeSchema } from './error-codes.js';
@@ -24,113 +25,127 @@ export const PANEL_PORT = 'mcp-panel';
  */
 export const PANEL_RECONNECT = 'panel:reconnect';
 
-const serverId = z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/));
+const serverId = lazySchema(() => z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/)));
 
 /**
  * Why a server is not usable, and the button that helps (`action`, never read from `message`).
  * `wording` is `message` as a code + parameters the panel translates; `message` stays English for logs.
  */
-const StateReasonSchema = z.object({
-  kind: WireErrorCodeSchema,
-  message: z.string().check(z.maxLength(4096)),
-  httpStatus: z.optional(z.number()),
-  action: z.optional(ErrorActionSchema),
-  wording: WordingSchema,
-});
+const StateReasonSchema = lazySchema(() =>
+  z.object({
+    kind: WireErrorCodeSchema,
+    message: z.string().check(z.maxLength(4096)),
+    httpStatus: z.optional(z.number()),
+    action: z.optional(ErrorActionSchema),
+    wording: WordingSchema,
+  }),
+);
 
-const ServerStatusSchema = z.enum(['disconnected', 'connecting', 'ready', 'needs-auth', 'error']);
+const ServerStatusSchema = lazySchema(() => z.enum(['disconnected', 'connecting', 'ready', 'needs-auth', 'error']));
 
 /** Bounds of the catalog warnings a server view carries; the manager trims to them before sending. */
 export const MAX_SERVER_WARNINGS = 20;
 export const MAX_WARNING_LENGTH = 2048;
 
 /** A catalog warning: English `message` (may quote server strings) and its `wording` to translate. */
-const WarningSchema = z.object({ message: z.string().check(z.maxLength(MAX_WARNING_LENGTH)), wording: WordingSchema });
+const WarningSchema = lazySchema(() => z.object({ message: z.string().check(z.maxLength(MAX_WARNING_LENGTH)), wording: WordingSchema }));
 
-export const ServerViewSchema = z.object({
-  id: serverId,
-  name: z.string(),
-  url: z.string(),
-  authKind: z.enum(['none', 'bearer', 'oauth']),
-  enabled: z.boolean(),
-  connectOnStartup: z.boolean(),
-  status: ServerStatusSchema,
-  reason: z.optional(StateReasonSchema),
-  /** Epoch ms the current connect attempt started (while `connecting`); it may predate this worker instance. */
-  connectingSince: z.optional(z.number()),
-  tools: z.array(ToolSchema),
-  prompts: z.array(PromptSchema),
-  resources: z.array(ResourceSchema),
-  resourceTemplates: z.array(ResourceTemplateSchema),
-  disabledTools: z.array(z.string()),
-  /** What the catalog limits dropped or trimmed (SPEC N8); may quote server strings. */
-  warnings: z.optional(z.array(WarningSchema).check(z.maxLength(MAX_SERVER_WARNINGS))),
-  /**
-   * Since when (epoch ms) the catalog shown may be out of date: kept from an earlier session
-   * until the server connects again, or a category's refresh failed and its last list is kept.
-   */
-  staleSince: z.optional(z.number()),
-});
+export const ServerViewSchema = lazySchema(() =>
+  z.object({
+    id: serverId,
+    name: z.string(),
+    url: z.string(),
+    authKind: z.enum(['none', 'bearer', 'oauth']),
+    enabled: z.boolean(),
+    connectOnStartup: z.boolean(),
+    status: ServerStatusSchema,
+    reason: z.optional(StateReasonSchema),
+    /** Epoch ms the current connect attempt started (while `connecting`); it may predate this worker instance. */
+    connectingSince: z.optional(z.number()),
+    tools: z.array(ToolSchema),
+    prompts: z.array(PromptSchema),
+    resources: z.array(ResourceSchema),
+    resourceTemplates: z.array(ResourceTemplateSchema),
+    disabledTools: z.array(z.string()),
+    /** What the catalog limits dropped or trimmed (SPEC N8); may quote server strings. */
+    warnings: z.optional(z.array(WarningSchema).check(z.maxLength(MAX_SERVER_WARNINGS))),
+    /**
+     * Since when (epoch ms) the catalog shown may be out of date: kept from an earlier session
+     * until the server connects again, or a category's refresh failed and its last list is kept.
+     */
+    staleSince: z.optional(z.number()),
+  }),
+);
 export type ServerView = z.infer<typeof ServerViewSchema>;
 
 /** A stored entry that failed validation: shown to the user, never dropped (SPEC B1). */
-const ConfigErrorViewSchema = z.object({
-  index: z.number(),
-  id: z.optional(z.string()),
-  message: z.string(),
-  wording: WordingSchema,
-});
+const ConfigErrorViewSchema = lazySchema(() =>
+  z.object({
+    index: z.number(),
+    id: z.optional(z.string()),
+    message: z.string(),
+    wording: WordingSchema,
+  }),
+);
 
-export const PanelStateSchema = z.object({
-  servers: z.array(ServerViewSchema),
-  configErrors: z.array(ConfigErrorViewSchema),
-});
+export const PanelStateSchema = lazySchema(() =>
+  z.object({
+    servers: z.array(ServerViewSchema),
+    configErrors: z.array(ConfigErrorViewSchema),
+  }),
+);
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
-const AddServerAuthSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('none') }),
-  z.object({ kind: z.literal('bearer'), token: z.string().check(z.minLength(1), z.maxLength(8192)) }),
-  z.object({
-    kind: z.literal('oauth'),
-    clientId: z.optional(z.string().check(z.maxLength(512))),
-    clientSecret: z.optional(z.string().check(z.maxLength(8192))),
-    scopes: z.optional(z.array(z.string().check(z.maxLength(256))).check(z.maxLength(64))),
-    clientMetadataUrl: z.optional(z.string().check(z.maxLength(2048))),
-  }),
-]);
+const AddServerAuthSchema = lazySchema(() =>
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('none') }),
+    z.object({ kind: z.literal('bearer'), token: z.string().check(z.minLength(1), z.maxLength(8192)) }),
+    z.object({
+      kind: z.literal('oauth'),
+      clientId: z.optional(z.string().check(z.maxLength(512))),
+      clientSecret: z.optional(z.string().check(z.maxLength(8192))),
+      scopes: z.optional(z.array(z.string().check(z.maxLength(256))).check(z.maxLength(64))),
+      clientMetadataUrl: z.optional(z.string().check(z.maxLength(2048))),
+    }),
+  ]),
+);
 
 export const PanelRequestSchemas = {
-  'panel:get-state': z.object({}),
-  'panel:add-server': z.object({
-    name: z.string().check(z.minLength(1), z.maxLength(120)),
-    url: z.string().check(z.minLength(1), z.maxLength(2048)),
-    auth: AddServerAuthSchema,
-    /** Static headers (values sealed in the worker before storage). */
-    headers: z.optional(
-      z
-        .array(
-          z.object({
-            name: z.string().check(z.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/)),
-            value: z.string().check(z.minLength(1), z.maxLength(8192)),
-          }),
-        )
-        .check(z.maxLength(32)),
-    ),
-    connectTimeoutMs: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))),
-  }),
-  'panel:remove-server': z.object({ serverId }),
-  'panel:connect': z.object({ serverId }),
-  'panel:disconnect': z.object({ serverId }),
-  'panel:set-enabled': z.object({ serverId, enabled: z.boolean() }),
-  'panel:set-tool-enabled': z.object({ serverId, tool: z.string().check(z.maxLength(128)), enabled: z.boolean() }),
-  'panel:call-tool': z.object({
-    serverId,
-    tool: z.string().check(z.minLength(1), z.maxLength(128)),
-    arguments: z.record(z.string(), z.unknown()),
-    /** Chosen by the panel so its Abort button can name the call (SPEC H2). */
-    operationId: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/))),
-  }),
-  'panel:ping': z.object({ serverId }),
+  'panel:get-state': lazySchema(() => z.object({})),
+  'panel:add-server': lazySchema(() =>
+    z.object({
+      name: z.string().check(z.minLength(1), z.maxLength(120)),
+      url: z.string().check(z.minLength(1), z.maxLength(2048)),
+      auth: AddServerAuthSchema,
+      /** Static headers (values sealed in the worker before storage). */
+      headers: z.optional(
+        z
+          .array(
+            z.object({
+              name: z.string().check(z.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/)),
+              value: z.string().check(z.minLength(1), z.maxLength(8192)),
+            }),
+          )
+          .check(z.maxLength(32)),
+      ),
+      connectTimeoutMs: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))),
+    }),
+  ),
+  'panel:remove-server': lazySchema(() => z.object({ serverId })),
+  'panel:connect': lazySchema(() => z.object({ serverId })),
+  'panel:disconnect': lazySchema(() => z.object({ serverId })),
+  'panel:set-enabled': lazySchema(() => z.object({ serverId, enabled: z.boolean() })),
+  'panel:set-tool-enabled': lazySchema(() => z.object({ serverId, tool: z.string().check(z.maxLength(128)), enabled: z.boolean() })),
+  'panel:call-tool': lazySchema(() =>
+    z.object({
+      serverId,
+      tool: z.string().check(z.minLength(1), z.maxLength(128)),
+      arguments: z.record(z.string(), z.unknown()),
+      /** Chosen by the panel so its Abort button can name the call (SPEC H2). */
+      operationId: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/))),
+    }),
+  ),
+  'panel:ping': lazySchema(() => z.object({ serverId })),
   ...UsePanelRequestSchemas,
   ...OAuthPanelRequestSchemas,
   ...ManagePanelRequestSchemas,
@@ -142,14 +157,14 @@ export const PanelRequestSchemas = {
 
 const PanelResponseSchemas = {
   'panel:get-state': PanelStateSchema,
-  'panel:add-server': z.object({ serverId }),
-  'panel:remove-server': z.object({ removed: z.boolean() }),
-  'panel:connect': z.object({ status: ServerStatusSchema }),
-  'panel:disconnect': z.object({ status: ServerStatusSchema }),
-  'panel:set-enabled': z.object({ enabled: z.boolean() }),
-  'panel:set-tool-enabled': z.object({ enabled: z.boolean() }),
+  'panel:add-server': lazySchema(() => z.object({ serverId })),
+  'panel:remove-server': lazySchema(() => z.object({ removed: z.boolean() })),
+  'panel:connect': lazySchema(() => z.object({ status: ServerStatusSchema })),
+  'panel:disconnect': lazySchema(() => z.object({ status: ServerStatusSchema })),
+  'panel:set-enabled': lazySchema(() => z.object({ enabled: z.boolean() })),
+  'panel:set-tool-enabled': lazySchema(() => z.object({ enabled: z.boolean() })),
   'panel:call-tool': CallToolResultSchema,
-  'panel:ping': z.object({ latencyMs: z.number() }),
+  'panel:ping': lazySchema(() => z.object({ latencyMs: z.number() })),
   ...UsePanelResponseSchemas,
   ...OAuthPanelResponseSchemas,
   ...ManagePanelResponseSchemas,
@@ -164,12 +179,14 @@ export type PanelParams<M extends PanelMethod> = z.infer<(typeof PanelRequestSch
 export type PanelValue<M extends PanelMethod> = z.infer<(typeof PanelResponseSchemas)[M]>;
 const PANEL_METHODS = Object.keys(PanelRequestSchemas) as PanelMethod[];
 
-export const PanelRequestEnvelopeSchema = z.object({
-  type: z.enum(PANEL_METHODS as [PanelMethod, ...PanelMethod[]]),
-  params: z.unknown(),
-});
+export const PanelRequestEnvelopeSchema = lazySchema(() =>
+  z.object({
+    type: z.enum(PANEL_METHODS as [PanelMethod, ...PanelMethod[]]),
+    params: z.unknown(),
+  }),
+);
 
-export const PanelPushSchema = z.object({ type: z.literal('panel:state'), state: PanelStateSchema });
+export const PanelPushSchema = lazySchema(() => z.object({ type: z.literal('panel:state'), state: PanelStateSchema }));
 
 export function panelResultSchema<M extends PanelMethod>(method: M) {
   return resultSchema(PanelResponseSchemas[method]);

@@ -3,6 +3,7 @@
  * error keeps its attributed code all the way to the panel instead of becoming a bare string.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy-schema.js';
 import {
   ErrorActionSchema,
   WireErrorCodeSchema,
@@ -29,14 +30,16 @@ export interface WireError {
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: WireError };
 
-export const WireErrorSchema = z.object({
-  code: WireErrorCodeSchema,
-  message: z.string().check(z.maxLength(4096)),
-  httpStatus: z.optional(z.number().check(z.int())),
-  wwwAuthenticate: z.optional(z.string().check(z.maxLength(4096))),
-  action: z.optional(ErrorActionSchema),
-  wording: WordingSchema,
-});
+export const WireErrorSchema = lazySchema(() =>
+  z.object({
+    code: WireErrorCodeSchema,
+    message: z.string().check(z.maxLength(4096)),
+    httpStatus: z.optional(z.number().check(z.int())),
+    wwwAuthenticate: z.optional(z.string().check(z.maxLength(4096))),
+    action: z.optional(ErrorActionSchema),
+    wording: WordingSchema,
+  }),
+);
 
 /** Validates an envelope whose `value` is checked by `value` schema. */
 export function resultSchema<T extends z.ZodMiniType>(value: T) {

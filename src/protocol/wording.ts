@@ -7,6 +7,7 @@
  * exist once.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy-schema.js';
 import { en, type MessageKey } from '../i18n/en.js';
 
 export type ReasonCode = Extract<MessageKey, `reason${string}`>;
@@ -63,14 +64,16 @@ export function say<K extends ReasonCode>(
 }
 
 /** A wording received from another build: an unknown code is dropped and the English message stays. */
-export const WordingSchema = z.optional(
-  z.catch(
-    z.optional(
-      z.object({
-        code: z.custom<ReasonCode>(isReasonCode),
-        params: z.optional(z.record(z.string().check(z.maxLength(64)), z.string().check(z.maxLength(4096)))),
-      }),
+export const WordingSchema = lazySchema(() =>
+  z.optional(
+    z.catch(
+      z.optional(
+        z.object({
+          code: z.custom<ReasonCode>(isReasonCode),
+          params: z.optional(z.record(z.string().check(z.maxLength(64)), z.string().check(z.maxLength(4096)))),
+        }),
+      ),
+      undefined,
     ),
-    undefined,
   ),
 );

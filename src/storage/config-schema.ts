@@ -7,6 +7,7 @@
  * a validation error rather than something a careless write can persist.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from '../protocol/lazy-schema.js';
 
 /** Key of the server array in `chrome.storage.local`. */
 export const SERVERS_KEY = 'mcp_servers';
@@ -20,75 +21,85 @@ export const MAX_NAME_LENGTH = 120;
 export const MAX_URL_LENGTH = 2048;
 
 /** AES-GCM sealed value: version, base64 IV, base64 ciphertext (with tag). */
-export const SealedBlobSchema = z.object({
-  v: z.literal(1),
-  iv: z.string().check(z.minLength(16), z.maxLength(24)),
-  ct: z.string().check(z.minLength(1), z.maxLength(65536)),
-});
+export const SealedBlobSchema = lazySchema(() =>
+  z.object({
+    v: z.literal(1),
+    iv: z.string().check(z.minLength(16), z.maxLength(24)),
+    ct: z.string().check(z.minLength(1), z.maxLength(65536)),
+  }),
+);
 export type SealedBlob = z.infer<typeof SealedBlobSchema>;
 
 /** Which authorization server a credential belongs to (SPEC E10). */
-const AuthBindingSchema = z.object({
-  resource: z.string().check(z.minLength(1), z.maxLength(MAX_URL_LENGTH)),
-  issuer: z.string().check(z.minLength(1), z.maxLength(MAX_URL_LENGTH)),
-});
+const AuthBindingSchema = lazySchema(() =>
+  z.object({
+    resource: z.string().check(z.minLength(1), z.maxLength(MAX_URL_LENGTH)),
+    issuer: z.string().check(z.minLength(1), z.maxLength(MAX_URL_LENGTH)),
+  }),
+);
 export type AuthBinding = z.infer<typeof AuthBindingSchema>;
 
-const NoneAuthSchema = z.object({ kind: z.literal('none') });
-const BearerAuthSchema = z.object({ kind: z.literal('bearer'), token: SealedBlobSchema });
-const OAuthAuthSchema = z.object({
-  kind: z.literal('oauth'),
-  /** A client id the user configured (pre-registration). */
-  clientId: z.optional(z.string().check(z.minLength(1), z.maxLength(512))),
-  clientSecret: z.optional(SealedBlobSchema),
-  scopes: z.optional(z.array(z.string().check(z.maxLength(256))).check(z.maxLength(64))),
-  /** The issuer the configured `clientId` was first used with: never sent to another (E10). */
-  clientIssuer: z.optional(z.string().check(z.maxLength(MAX_URL_LENGTH))),
-  /** Optional Client ID Metadata Document URL (CIMD), used only when the AS supports it. */
-  clientMetadataUrl: z.optional(z.string().check(z.maxLength(MAX_URL_LENGTH))),
-  binding: z.optional(AuthBindingSchema),
-  /** A client obtained by dynamic registration, valid only for `binding`. */
-  registration: z.optional(
-    z.object({
-      clientId: z.string().check(z.minLength(1), z.maxLength(512)),
-      clientSecret: z.optional(SealedBlobSchema),
-      tokenEndpointAuthMethod: z.optional(z.string().check(z.maxLength(64))),
-    }),
-  ),
-  /** Long-lived token material, sealed; the access token lives in session storage only. */
-  tokens: z.optional(
-    z.object({
-      refresh: z.optional(SealedBlobSchema),
-      scope: z.optional(z.string().check(z.maxLength(4096))),
-    }),
-  ),
-});
+const NoneAuthSchema = lazySchema(() => z.object({ kind: z.literal('none') }));
+const BearerAuthSchema = lazySchema(() => z.object({ kind: z.literal('bearer'), token: SealedBlobSchema }));
+const OAuthAuthSchema = lazySchema(() =>
+  z.object({
+    kind: z.literal('oauth'),
+    /** A client id the user configured (pre-registration). */
+    clientId: z.optional(z.string().check(z.minLength(1), z.maxLength(512))),
+    clientSecret: z.optional(SealedBlobSchema),
+    scopes: z.optional(z.array(z.string().check(z.maxLength(256))).check(z.maxLength(64))),
+    /** The issuer the configured `clientId` was first used with: never sent to another (E10). */
+    clientIssuer: z.optional(z.string().check(z.maxLength(MAX_URL_LENGTH))),
+    /** Optional Client ID Metadata Document URL (CIMD), used only when the AS supports it. */
+    clientMetadataUrl: z.optional(z.string().check(z.maxLength(MAX_URL_LENGTH))),
+    binding: z.optional(AuthBindingSchema),
+    /** A client obtained by dynamic registration, valid only for `binding`. */
+    registration: z.optional(
+      z.object({
+        clientId: z.string().check(z.minLength(1), z.maxLength(512)),
+        clientSecret: z.optional(SealedBlobSchema),
+        tokenEndpointAuthMethod: z.optional(z.string().check(z.maxLength(64))),
+      }),
+    ),
+    /** Long-lived token material, sealed; the access token lives in session storage only. */
+    tokens: z.optional(
+      z.object({
+        refresh: z.optional(SealedBlobSchema),
+        scope: z.optional(z.string().check(z.maxLength(4096))),
+      }),
+    ),
+  }),
+);
 
-const ServerAuthSchema = z.discriminatedUnion('kind', [NoneAuthSchema, BearerAuthSchema, OAuthAuthSchema]);
+const ServerAuthSchema = lazySchema(() => z.discriminatedUnion('kind', [NoneAuthSchema, BearerAuthSchema, OAuthAuthSchema]));
 
-const StaticHeaderSchema = z.object({
-  name: z.string().check(z.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/)),
-  value: SealedBlobSchema,
-});
+const StaticHeaderSchema = lazySchema(() =>
+  z.object({
+    name: z.string().check(z.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/)),
+    value: SealedBlobSchema,
+  }),
+);
 
-export const McpServerConfigSchema = z.object({
-  id: z.string().check(z.regex(SERVER_ID_PATTERN)),
-  name: z.string().check(z.minLength(1), z.maxLength(MAX_NAME_LENGTH)),
-  url: z.string().check(z.minLength(1), z.maxLength(MAX_URL_LENGTH)),
-  auth: ServerAuthSchema,
-  headers: z.optional(z.array(StaticHeaderSchema).check(z.maxLength(32))),
-  enabled: z.boolean(),
-  disabledTools: z.array(z.string().check(z.maxLength(256))).check(z.maxLength(10000)),
-  /**
-   * An imported allow-list (Gemini CLI `includeTools`), kept until the server's tool list is first
-   * known: then every tool not on it joins `disabledTools` and this field is dropped.
-   */
-  includeTools: z.optional(z.array(z.string().check(z.maxLength(256))).check(z.maxLength(10000))),
-  connectOnStartup: z.boolean(),
-  timeoutMs: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(3_600_000))),
-  /** Limit of one connect attempt, measured from its start across worker restarts (SPEC C7). */
-  connectTimeoutMs: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))),
-});
+export const McpServerConfigSchema = lazySchema(() =>
+  z.object({
+    id: z.string().check(z.regex(SERVER_ID_PATTERN)),
+    name: z.string().check(z.minLength(1), z.maxLength(MAX_NAME_LENGTH)),
+    url: z.string().check(z.minLength(1), z.maxLength(MAX_URL_LENGTH)),
+    auth: ServerAuthSchema,
+    headers: z.optional(z.array(StaticHeaderSchema).check(z.maxLength(32))),
+    enabled: z.boolean(),
+    disabledTools: z.array(z.string().check(z.maxLength(256))).check(z.maxLength(10000)),
+    /**
+     * An imported allow-list (Gemini CLI `includeTools`), kept until the server's tool list is first
+     * known: then every tool not on it joins `disabledTools` and this field is dropped.
+     */
+    includeTools: z.optional(z.array(z.string().check(z.maxLength(256))).check(z.maxLength(10000))),
+    connectOnStartup: z.boolean(),
+    timeoutMs: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(3_600_000))),
+    /** Limit of one connect attempt, measured from its start across worker restarts (SPEC C7). */
+    connectTimeoutMs: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))),
+  }),
+);
 export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
 
 /** Default per-call timeout (SPEC H1). */

@@ -8,6 +8,7 @@
  * (a click and a timeout) cannot both win.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from '../protocol/lazy-schema.js';
 import { STORE_INTERACTIONS, idbDone, idbRequest, openStorageDb } from './idb.js';
 
 const INTERACTION_KIND = 'mcp_elicitation';
@@ -15,19 +16,21 @@ const INTERACTION_KIND = 'mcp_elicitation';
 type InteractionStatus = 'pending' | 'answered' | 'expired' | 'failed';
 export type SettledStatus = Exclude<InteractionStatus, 'pending'>;
 
-const InteractionSchema = z.object({
-  id: z.string().check(z.minLength(1), z.maxLength(128)),
-  kind: z.literal(INTERACTION_KIND),
-  serverId: z.string().check(z.minLength(1), z.maxLength(32)),
-  connectionId: z.string().check(z.minLength(1), z.maxLength(128)),
-  operationId: z.string().check(z.minLength(1), z.maxLength(128)),
-  /** The server's `elicitation/create` params, as received. */
-  request: z.unknown(),
-  status: z.enum(['pending', 'answered', 'expired', 'failed']),
-  reason: z.optional(z.string().check(z.maxLength(2048))),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-});
+const InteractionSchema = lazySchema(() =>
+  z.object({
+    id: z.string().check(z.minLength(1), z.maxLength(128)),
+    kind: z.literal(INTERACTION_KIND),
+    serverId: z.string().check(z.minLength(1), z.maxLength(32)),
+    connectionId: z.string().check(z.minLength(1), z.maxLength(128)),
+    operationId: z.string().check(z.minLength(1), z.maxLength(128)),
+    /** The server's `elicitation/create` params, as received. */
+    request: z.unknown(),
+    status: z.enum(['pending', 'answered', 'expired', 'failed']),
+    reason: z.optional(z.string().check(z.maxLength(2048))),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+  }),
+);
 export type Interaction = z.infer<typeof InteractionSchema>;
 export type NewInteraction = Omit<Interaction, 'kind' | 'status' | 'reason' | 'createdAt' | 'updatedAt'>;
 

@@ -6,6 +6,7 @@
  * model (`builtin`) has neither URL nor key.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from '../protocol/lazy-schema.js';
 import { SealedBlobSchema } from './config-schema.js';
 import type { KeyValueArea } from './ports.js';
 import { open, purposeFor, seal } from './seal.js';
@@ -13,13 +14,15 @@ import { DEFAULT_MAX_STEPS, PROVIDER_KINDS, type ProviderSettingsView } from '..
 
 export const PROVIDER_KEY = 'mcp_chat_provider';
 
-const StoredProviderSchema = z.object({
-  kind: z.enum(PROVIDER_KINDS),
-  baseUrl: z.string().check(z.maxLength(2048)),
-  model: z.string().check(z.maxLength(256)),
-  apiKey: z.optional(SealedBlobSchema),
-  maxSteps: z.number(),
-});
+const StoredProviderSchema = lazySchema(() =>
+  z.object({
+    kind: z.enum(PROVIDER_KINDS),
+    baseUrl: z.string().check(z.maxLength(2048)),
+    model: z.string().check(z.maxLength(256)),
+    apiKey: z.optional(SealedBlobSchema),
+    maxSteps: z.number(),
+  }),
+);
 type StoredProvider = z.infer<typeof StoredProviderSchema>;
 
 export interface ProviderInput {

@@ -9,6 +9,7 @@
  * Refresh tokens are long-lived and sealed into the server's config entry instead.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from '../protocol/lazy-schema.js';
 import type { AuthBinding, SealedBlob } from './config-schema.js';
 import type { KeyValueArea } from './ports.js';
 import { open, purposeFor, seal } from './seal.js';
@@ -17,16 +18,18 @@ import { SerialQueue } from './serial-queue.js';
 export const TOKEN_KEY_PREFIX = 'mcp_token_';
 const TOKEN_OWNERS_KEY = 'mcp_token_owners';
 
-const AccessTokenSchema = z.object({
-  accessToken: z.string().check(z.minLength(1), z.maxLength(16384)),
-  tokenType: z.string().check(z.minLength(1), z.maxLength(64)),
-  /** Epoch milliseconds; absent when the server did not say (N4). */
-  expiresAt: z.optional(z.number()),
-  scope: z.optional(z.string().check(z.maxLength(4096))),
-});
+const AccessTokenSchema = lazySchema(() =>
+  z.object({
+    accessToken: z.string().check(z.minLength(1), z.maxLength(16384)),
+    tokenType: z.string().check(z.minLength(1), z.maxLength(64)),
+    /** Epoch milliseconds; absent when the server did not say (N4). */
+    expiresAt: z.optional(z.number()),
+    scope: z.optional(z.string().check(z.maxLength(4096))),
+  }),
+);
 export type AccessToken = z.infer<typeof AccessTokenSchema>;
 
-const OwnersSchema = z.record(z.string(), z.array(z.string()));
+const OwnersSchema = lazySchema(() => z.record(z.string(), z.array(z.string())));
 type Owners = Record<string, string[]>;
 
 /** Session-area key of a binding's access token. */

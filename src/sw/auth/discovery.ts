@@ -7,6 +7,7 @@
  */
 import { say } from '../../protocol/wording.js';
 import * as z from 'zod/mini';
+import { lazySchema } from '../../protocol/lazy-schema.js';
 import { guardedFetch, readJsonCapped } from './bounded-fetch.js';
 import { DiscoveryError, MetadataError, MultipleAuthorizationServersError, ResourceMismatchError } from './errors.js';
 import { authServerMetadataUrls, defaultEndpointsMetadata, fetchAuthServerMetadata, type AuthServerMetadata } from './metadata.js';
@@ -14,11 +15,13 @@ import type { FetchLike } from './ports.js';
 import { describeIssues } from './schema-util.js';
 import { canonicalResourceUrl, isAllowedEndpoint, isSameOrigin, tryParseUrl } from './url-policy.js';
 
-const ProtectedResourceMetadataSchema = z.looseObject({
-  resource: z.string().check(z.minLength(1), z.maxLength(2048)),
-  authorization_servers: z.optional(z.array(z.string().check(z.maxLength(2048))).check(z.maxLength(32))),
-  scopes_supported: z.optional(z.array(z.string().check(z.maxLength(256))).check(z.maxLength(256))),
-});
+const ProtectedResourceMetadataSchema = lazySchema(() =>
+  z.looseObject({
+    resource: z.string().check(z.minLength(1), z.maxLength(2048)),
+    authorization_servers: z.optional(z.array(z.string().check(z.maxLength(2048))).check(z.maxLength(32))),
+    scopes_supported: z.optional(z.array(z.string().check(z.maxLength(256))).check(z.maxLength(256))),
+  }),
+);
 export type ProtectedResourceMetadata = z.infer<typeof ProtectedResourceMetadataSchema>;
 
 /**

@@ -5,29 +5,32 @@
  */
 import { say } from '../../protocol/wording.js';
 import * as z from 'zod/mini';
+import { lazySchema } from '../../protocol/lazy-schema.js';
 import { guardedFetch, readJsonCapped } from './bounded-fetch.js';
 import { MetadataError } from './errors.js';
 import type { FetchLike } from './ports.js';
 import { describeIssues } from './schema-util.js';
 import { isAllowedEndpoint, isSameOrigin, tryParseUrl } from './url-policy.js';
 
-const Url = z.string().check(z.minLength(1), z.maxLength(2048));
-const StringList = z.array(z.string().check(z.maxLength(256))).check(z.maxLength(256));
+const Url = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(2048)));
+const StringList = lazySchema(() => z.array(z.string().check(z.maxLength(256))).check(z.maxLength(256)));
 
-const AuthServerMetadataSchema = z.looseObject({
-  issuer: Url,
-  authorization_endpoint: Url,
-  token_endpoint: Url,
-  registration_endpoint: z.optional(Url),
-  revocation_endpoint: z.optional(Url),
-  scopes_supported: z.optional(StringList),
-  response_types_supported: z.optional(StringList),
-  grant_types_supported: z.optional(StringList),
-  code_challenge_methods_supported: z.optional(StringList),
-  token_endpoint_auth_methods_supported: z.optional(StringList),
-  authorization_response_iss_parameter_supported: z.optional(z.boolean()),
-  client_id_metadata_document_supported: z.optional(z.boolean()),
-});
+const AuthServerMetadataSchema = lazySchema(() =>
+  z.looseObject({
+    issuer: Url,
+    authorization_endpoint: Url,
+    token_endpoint: Url,
+    registration_endpoint: z.optional(Url),
+    revocation_endpoint: z.optional(Url),
+    scopes_supported: z.optional(StringList),
+    response_types_supported: z.optional(StringList),
+    grant_types_supported: z.optional(StringList),
+    code_challenge_methods_supported: z.optional(StringList),
+    token_endpoint_auth_methods_supported: z.optional(StringList),
+    authorization_response_iss_parameter_supported: z.optional(z.boolean()),
+    client_id_metadata_document_supported: z.optional(z.boolean()),
+  }),
+);
 
 /** The fields we use, validated. */
 export type AuthServerMetadata = z.infer<typeof AuthServerMetadataSchema>;

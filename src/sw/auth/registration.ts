@@ -5,6 +5,7 @@
  */
 import { say } from '../../protocol/wording.js';
 import * as z from 'zod/mini';
+import { lazySchema } from '../../protocol/lazy-schema.js';
 import { guardedFetch, readJsonCapped } from './bounded-fetch.js';
 import { ClientIdRequiredError, RegistrationError } from './errors.js';
 import type { AuthServerMetadata } from './metadata.js';
@@ -14,11 +15,13 @@ import { tryParseUrl } from './url-policy.js';
 
 const MAX_CLIENT_ID_LENGTH = 512;
 
-const RegistrationResponseSchema = z.looseObject({
-  client_id: z.string().check(z.minLength(1), z.maxLength(MAX_CLIENT_ID_LENGTH)),
-  client_secret: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
-  token_endpoint_auth_method: z.optional(z.string().check(z.maxLength(64))),
-});
+const RegistrationResponseSchema = lazySchema(() =>
+  z.looseObject({
+    client_id: z.string().check(z.minLength(1), z.maxLength(MAX_CLIENT_ID_LENGTH)),
+    client_secret: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
+    token_endpoint_auth_method: z.optional(z.string().check(z.maxLength(64))),
+  }),
+);
 
 /** A resolved client and where it came from (only `dcr` clients are worth storing). */
 export interface ResolvedClient extends StoredClient {

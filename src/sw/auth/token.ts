@@ -5,6 +5,7 @@
  */
 import { say } from '../../protocol/wording.js';
 import * as z from 'zod/mini';
+import { lazySchema } from '../../protocol/lazy-schema.js';
 import { guardedFetch, readJsonCapped } from './bounded-fetch.js';
 import { TokenError } from './errors.js';
 import type { FetchLike, StoredClient } from './ports.js';
@@ -14,13 +15,15 @@ const MAX_TOKEN_LENGTH = 16 * 1024;
 /** Lifetimes beyond a year are treated as nonsense (unknown). */
 const MAX_EXPIRES_IN_SECONDS = 366 * 24 * 3600;
 
-const TokenResponseSchema = z.looseObject({
-  access_token: z.string().check(z.minLength(1), z.maxLength(MAX_TOKEN_LENGTH)),
-  token_type: z.string().check(z.maxLength(64)),
-  expires_in: z.optional(z.unknown()),
-  refresh_token: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_TOKEN_LENGTH))),
-  scope: z.optional(z.string().check(z.maxLength(4096))),
-});
+const TokenResponseSchema = lazySchema(() =>
+  z.looseObject({
+    access_token: z.string().check(z.minLength(1), z.maxLength(MAX_TOKEN_LENGTH)),
+    token_type: z.string().check(z.maxLength(64)),
+    expires_in: z.optional(z.unknown()),
+    refresh_token: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_TOKEN_LENGTH))),
+    scope: z.optional(z.string().check(z.maxLength(4096))),
+  }),
+);
 
 export interface TokenSet {
   accessToken: string;
