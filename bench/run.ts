@@ -542,14 +542,7 @@ try {
         samePush: { ...summarize(push.ms), replaced: push.replaced, rows: push.rows },
       });
     }
-    const stream = await inPage<{
-      tokens: number;
-      chars: number;
-      shownChars: number;
-      wallMs: number;
-      longTasks: number[];
-      lateP50: number;
-    }>(panel, 'chatStream', P.streamSeconds, 100);
+    const stream = await inPage<Omit<NonNullable<Results['panel']>['chat'], 'rate' | 'load'>>(panel, 'chatStream', P.streamSeconds, 100);
     results.panel = { lists, chat: { ...stream, rate: 100, load: { avg1: loadavg()[0]!, cores: availableParallelism() } } };
   }
   results.extensionErrors = rig.ext.errors.slice(0, 10);
