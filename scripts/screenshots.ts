@@ -117,12 +117,13 @@ async function shootChat(panel: Page, locale: string, written: string[]) {
       { kind: 'stream', text: ['The view above shows the server time.'] },
     );
     await ask('What time is it on the server?');
-    await waitFor(panel, `${CHAT}mcp-approval-card >>> button[data-decision="once"]`);
-    await panel.click(`${CHAT}mcp-approval-card >>> button[data-decision="once"]`);
-    const view = await until('the chat step’s view', async () => panel.frames().find((f) => f.url() === 'about:srcdoc'));
-    await until('the time in the view', async () =>
-      /^\d{4}-/.test(await view.$eval('#server-time', (e) => e.textContent ?? '').catch(() => '')),
-    );
+    await clickFresh(panel, `${CHAT}mcp-approval-card >>> button[data-decision="once"]`);
+    // Other views (the Tools view's runner) may still hold frames: wait for the one showing a time.
+    await until('the time in the chat step’s view', async () => {
+      for (const f of panel.frames().filter((f) => f.url() === 'about:srcdoc'))
+        if (/^\d{4}-/.test(await f.$eval('#server-time', (e) => e.textContent ?? '').catch(() => ''))) return true;
+      return undefined;
+    });
     await until(
       'the answer',
       async () => (await panel.$$eval(`${CHAT}li.assistant`, (els) => els.at(-1)?.textContent ?? '')).includes('server time') || undefined,
@@ -224,6 +225,7 @@ async function shoot(locale: 'en' | 'zh_CN'): Promise<string[]> {
     await panel.click(`${app} >>> button.fullscreen`);
     await new Promise((r) => setTimeout(r, 1000));
     await shootAll(panel, `${locale}-11-app-chart-full`, written);
+    await panel.keyboard.press('Escape');
     await shootChat(panel, locale, written);
     if (ext.errors.length) console.warn(`console errors (${locale}):\n  ${ext.errors.join('\n  ')}`);
   } finally {

@@ -58,6 +58,13 @@ export class McpAppViewElement extends ElementBase {
     const root = this.attachShadow({ mode: 'open' });
     root.adoptedStyleSheets = [css];
     this.#full.addEventListener('click', () => this.#setMode(this.hasAttribute('fullscreen') ? 'inline' : 'fullscreen'));
+    // A full-panel view covers the panel's tabs: Escape gives them back (and does not also leave the view it is in).
+    this.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape' || !this.hasAttribute('fullscreen')) return;
+      e.preventDefault();
+      this.#setMode('inline');
+      this.#full.focus();
+    });
     root.append(el('div', { class: 'bar' }, this.#label, this.#full), this.#status, this.#link);
   }
 

@@ -82,4 +82,21 @@ describe('mcp-app-view', () => {
     expect(el.shadowRoot!.querySelector('.error')!.textContent).to.contain('boom <b>x</b>');
     expect(el.shadowRoot!.querySelector('.error b')).to.equal(null);
   });
+  it('fills the panel from its button and gives the panel back with the button or Escape', async () => {
+    const view = await fixture<McpAppViewElement>(html`<mcp-app-view></mcp-app-view>`);
+    const button = view.shadowRoot!.querySelector<HTMLButtonElement>('button.fullscreen')!;
+    button.click();
+    expect(view.hasAttribute('fullscreen')).to.equal(true);
+    expect(button.getAttribute('aria-pressed')).to.equal('true');
+    expect(document.documentElement.hasAttribute('data-app-fullscreen')).to.equal(true);
+    const escape = new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true, cancelable: true });
+    button.dispatchEvent(escape);
+    expect(escape.defaultPrevented).to.equal(true);
+    expect(view.hasAttribute('fullscreen')).to.equal(false);
+    expect(document.documentElement.hasAttribute('data-app-fullscreen')).to.equal(false);
+    expect(view.shadowRoot!.activeElement).to.equal(button);
+    const again = new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true, cancelable: true });
+    button.dispatchEvent(again);
+    expect(again.defaultPrevented).to.equal(false);
+  });
 });
