@@ -21,7 +21,9 @@ interface Profile {
   timeDeltas?: number[];
 }
 
-export const profiling = process.env.BENCH_PROFILE === '1';
+/** `1`: CPU profiles of each context and CPU time by process; `cpu`: CPU time by process only (no profiler running). */
+export const profiling = process.env.BENCH_PROFILE === '1' || process.env.BENCH_PROFILE === 'cpu';
+export const withProfiler = process.env.BENCH_PROFILE === '1';
 const OUT = 'test-output/bench/profiles';
 
 /** Starts the profiler on each session; the returned function stops them, writes and summarises. */

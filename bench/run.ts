@@ -27,7 +27,7 @@ import {
 import { benchChat } from './chat.js';
 import { markdown, type Results } from './report.js';
 import { throwawayCert } from './tls.js';
-import { profileAround, profiling } from './profile.js';
+import { profileAround, profiling, withProfiler } from './profile.js';
 
 const smoke = process.argv.includes('--smoke');
 /**
@@ -484,7 +484,9 @@ try {
       for (let r = 0; r < (smoke ? 1 : 3); r++) {
         // BENCH_PROFILE=1: where the extension's time goes in its first h2 run, per context.
         const stop =
-          profiling && r === 0 ? await profileAround('h2-concurrency', await contextSessions(rig, panel), benchPids(rig)) : undefined;
+          profiling && r === 0
+            ? await profileAround('h2-concurrency', withProfiler ? await contextSessions(rig, panel) : {}, benchPids(rig))
+            : undefined;
         runs.extension.push(await inPage(panel, 'panelConcurrent', h2Ids, P.perServer, args));
         if (stop) for (const line of await stop()) log(line);
         const stopNode =
