@@ -75,6 +75,8 @@ export interface Results {
     };
   };
   extensionErrors?: string[];
+  /** Minified bytes of each built bundle (and gzipped: what a download costs). */
+  bundles?: { file: string; bytes: number; gzipBytes: number }[];
   notes: string[];
   totalSeconds?: number;
 }
@@ -257,6 +259,21 @@ export function markdown(r: Results): string {
     out.push(
       '',
       `Chat streaming into mcp-chat-view at ${c.rate} tokens/s (setText with the whole text so far, as pushed): ${c.tokens} tokens, ${c.chars} characters in ${f(c.wallMs / 1000, 1)} s; timer lateness p50 ${f(c.lateP50, 1)} ms; long tasks: ${tasks(c.longTasks)}; goal no long task over 50 ms: ${yes(c.longTasks.every((d) => d <= 50))}${c.load ? ` (load average ${f(c.load.avg1, 1)} on ${c.load.cores} cores: a long task's wall time includes time the page's thread waited for a core)` : ''}.`,
+    );
+  }
+  if (r.bundles?.length) {
+    const kib = (b: number) => f(b / 1024, 1);
+    out.push(
+      '',
+      '## Bundles (minified)',
+      '',
+      '| File | KiB | gzip KiB | goal | met |',
+      '|---|---:|---:|---|---|',
+      ...r.bundles.map((b) =>
+        b.file === 'sw.js'
+          ? `| ${b.file} | ${kib(b.bytes)} | ${kib(b.gzipBytes)} | ≤ 100 KiB | ${b.bytes <= 100 * 1024 ? 'yes' : '**no**'} |`
+          : `| ${b.file} | ${kib(b.bytes)} | ${kib(b.gzipBytes)} | | |`,
+      ),
     );
   }
   if (r.extensionErrors?.length) out.push('', `Errors logged by extension contexts: ${r.extensionErrors.join(' | ')}`);

@@ -7,7 +7,8 @@
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { createInterface } from 'node:readline';
 import { availableParallelism, loadavg } from 'node:os';
 import { median, ratioOf, summarize } from './stats.js';
@@ -573,6 +574,12 @@ try {
 }
 
 results.totalSeconds = (Date.now() - started) / 1000;
+results.bundles = await Promise.all(
+  ['sw.js', 'offscreen.js', 'panel.js', 'app-sandbox.js'].map(async (file) => {
+    const bytes = await readFile(`${outDir}/${file}`);
+    return { file, bytes: bytes.length, gzipBytes: gzipSync(bytes).length };
+  }),
+);
 const md = markdown(results);
 await mkdir('bench/results', { recursive: true });
 // The smoke run (part of `npm test`) writes outside the tree, so running the tests never leaves
