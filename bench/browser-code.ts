@@ -103,6 +103,23 @@ globalThis.__bench = globalThis.__bench || {
       const s = performance.now();
       jobs.push(this.call(id, 'slow', args).then((r) => ({ ok: !!(r && r.ok), ms: performance.now() - s, error: r && r.ok ? undefined : JSON.stringify(r && r.error) }), (e) => ({ ok: false, ms: performance.now() - s, error: String(e) })));
     }
+    return this.settled(t0, jobs);
+  },
+  /**
+   * Worker side of panelConcurrent: perServer AgentTool.call of each named tool in flight at once,
+   * as an agent running many calls would make them (each tool needs a standing "always" grant).
+   */
+  async agentConcurrent(names, perServer, args) {
+    const tools = globalThis.remoteMcp.agentTools;
+    const t0 = performance.now();
+    const jobs = [];
+    for (const name of names) for (let i = 0; i < perServer; i++) {
+      const s = performance.now();
+      jobs.push(tools.call(name, args).then(() => ({ ok: true, ms: performance.now() - s }), (e) => ({ ok: false, ms: performance.now() - s, error: String(e && e.message || e) })));
+    }
+    return this.settled(t0, jobs);
+  },
+  async settled(t0, jobs) {
     const results = await Promise.all(jobs);
     return { wallMs: performance.now() - t0, ok: results.filter((r) => r.ok).length, latencies: results.map((r) => r.ms), errors: results.filter((r) => !r.ok).slice(0, 3).map((r) => r.error) };
   },

@@ -89,8 +89,18 @@ interface Concurrency {
   serverRan: number;
   noneLost: boolean;
   idealCappedMs: number;
-  extension: { callsPerSecond: number; wallMs: number[]; ok: number[]; p50: number; max: number; errors: string[] };
-  nodeSdk: { callsPerSecond: number; wallMs: number[]; ok: number[]; p50: number; max: number };
+  extension: ConcurrencySide & { errors: string[] };
+  /** The same calls made from the worker with AgentTool.call ("always" grants): what an agent pays. */
+  agent?: ConcurrencySide & { errors: string[] };
+  nodeSdk: ConcurrencySide;
+}
+
+interface ConcurrencySide {
+  callsPerSecond: number;
+  wallMs: number[];
+  ok: number[];
+  p50: number;
+  max: number;
 }
 
 const f = (n: number | undefined, d = 2) => (n === undefined || !Number.isFinite(n) ? '–' : n.toFixed(d));
@@ -195,17 +205,24 @@ export function markdown(r: Results): string {
     [r.concurrencyH2, ' over HTTPS + HTTP/2'],
   ] as const) {
     if (!c) continue;
+    const row = (name: string, x: ConcurrencySide) =>
+      `| ${name} | ${f(x.callsPerSecond, 0)} | ${x.wallMs.map((w) => w.toFixed(0)).join(', ')} | ${f(x.p50, 0)} | ${f(x.max, 0)} | ${x.ok.join(', ')} of ${c.servers * c.perServer} |`;
+    const errors = [...c.extension.errors, ...(c.agent?.errors ?? [])];
     out.push(
       '',
       `## Concurrency${title}: ${c.servers} servers × ${c.perServer} calls in flight, slow(1 step × ${c.slowMs} ms)`,
       '',
       '| Path | calls/s | wall ms per run | p50 call ms | max call ms | completed per run |',
       '|---|---:|---|---:|---:|---|',
-      `| extension (panel → worker → offscreen) | ${f(c.extension.callsPerSecond, 0)} | ${c.extension.wallMs.map((w) => w.toFixed(0)).join(', ')} | ${f(c.extension.p50, 0)} | ${f(c.extension.max, 0)} | ${c.extension.ok.join(', ')} of ${c.servers * c.perServer} |`,
-      `| Node SDK, one client per server | ${f(c.nodeSdk.callsPerSecond, 0)} | ${c.nodeSdk.wallMs.map((w) => w.toFixed(0)).join(', ')} | ${f(c.nodeSdk.p50, 0)} | ${f(c.nodeSdk.max, 0)} | ${c.nodeSdk.ok.join(', ')} of ${c.servers * c.perServer} |`,
+      row('extension (panel → worker → offscreen)', c.extension),
+      ...(c.agent ? [row('agent (worker → offscreen)', c.agent)] : []),
+      row('Node SDK, one client per server', c.nodeSdk),
       '',
       `Throughput ratio extension ÷ Node SDK: ${f(c.extension.callsPerSecond / c.nodeSdk.callsPerSecond)}×${title ? ` (goal ≥ 0.8, ${c.extension.callsPerSecond / c.nodeSdk.callsPerSecond >= 0.8 && c.noneLost ? 'met' : '**not met**'})` : ''}. ` +
-        `Calls sent ${c.sent}, run by the servers ${c.serverRan}: ${c.noneLost ? 'no call lost' : '**calls lost or failed**'}${c.extension.errors.length ? ` (${c.extension.errors.join('; ')})` : ''}. ` +
+        (c.agent
+          ? `Agent throughput ÷ Node SDK: ${f(c.agent.callsPerSecond / c.nodeSdk.callsPerSecond)}× (what an agent calling from the worker pays; the goal above is measured on the panel path). `
+          : '') +
+        `Calls sent ${c.sent}, run by the servers ${c.serverRan}: ${c.noneLost ? 'no call lost' : '**calls lost or failed**'}${errors.length ? ` (${errors.join('; ')})` : ''}. ` +
         (title
           ? 'HTTP/2 multiplexes every call of a server on one connection: no per-host socket cap.'
           : `Chrome's 6 sockets per host, one held by each session's GET event stream (these servers declare list changes), leave 5 for calls: ${c.perServer} calls per server need ⌈${c.perServer}/5⌉ waves ≈ ${c.idealCappedMs} ms of server time alone, vs ${c.slowMs} ms uncapped.`),

@@ -341,7 +341,9 @@ try {
     // does; the bench swaps that reconnect for a dead port so the measured call is what wakes it.
     await panel.evaluate(() => {
       const dead = { onMessage: { addListener() {} }, onDisconnect: { addListener() {} }, postMessage() {}, disconnect() {} };
-      (chrome.runtime as unknown as { connect: () => unknown }).connect = () => dead;
+      const rt = chrome.runtime as unknown as { connect: () => unknown; benchConnect?: () => unknown };
+      rt.benchConnect = rt.connect;
+      rt.connect = () => dead;
     });
     const split = () => ({
       workerStart: [] as number[],
@@ -386,6 +388,12 @@ try {
       config: summarize(s.config),
       claimed: summarize(s.claimed),
       firstResult: summarize(s.firstResult),
+    });
+    // The bench's own grants (grantAlwaysNext) need a real Port again; the panel's reconnect
+    // already went to the dead one and stays there.
+    await panel.evaluate(() => {
+      const rt = chrome.runtime as unknown as { connect: () => unknown; benchConnect?: () => unknown };
+      if (rt.benchConnect) rt.connect = rt.benchConnect;
     });
     results.cold = {
       extension: summarize(paths.adopt.firstResult),
@@ -477,9 +485,20 @@ try {
       );
       await waitReady(rig, h2Ids);
       const h2Clients = nodeH2 ? await Promise.all(h2ConcUrls.map((u) => sdkClient(u, nodeH2.fetch))) : [];
+      // The agent's calls need a standing "always" grant for `slow` on each server (grants are kept
+      // per server and tool), given one server at a time as a user answering each first card would.
+      // The cold phase may have stopped the worker: its bench code is installed again.
+      const agentWorker = await workerWithBench(rig);
+      const agentNames = h2Ids.map((id) => `mcp__${id}__slow`);
+      for (const name of agentNames)
+        await Promise.all([
+          agentWorker.evaluate(`globalThis.remoteMcp.agentTools.call(${JSON.stringify(name)}, ${JSON.stringify(args)}).then(() => true)`),
+          inPage(panel, 'grantAlwaysNext'),
+        ]);
       const before = await serverCalls();
-      const runs: Record<'extension' | 'nodeSdk', { wallMs: number; ok: number; latencies: number[]; errors?: string[] }[]> = {
+      const runs: Record<'extension' | 'agent' | 'nodeSdk', { wallMs: number; ok: number; latencies: number[]; errors?: string[] }[]> = {
         extension: [],
+        agent: [],
         nodeSdk: [],
       };
       for (let r = 0; r < (smoke ? 1 : 3); r++) {
@@ -490,12 +509,23 @@ try {
             : undefined;
         runs.extension.push(await inPage(panel, 'panelConcurrent', h2Ids, P.perServer, args));
         if (stop) for (const line of await stop()) log(line);
+        // The same calls from the worker, as an agent makes them: no panel, two fewer IPC messages per call.
+        const stopAgent =
+          profiling && r === 0
+            ? await profileAround('h2-concurrency-agent', withProfiler ? await contextSessions(rig, panel) : {}, benchPids(rig))
+            : undefined;
+        runs.agent.push(
+          (await agentWorker.evaluate(
+            `globalThis.__bench.agentConcurrent(${JSON.stringify(agentNames)}, ${P.perServer}, ${JSON.stringify(args)})`,
+          )) as (typeof runs.agent)[number],
+        );
+        if (stopAgent) for (const line of await stopAgent()) log(line);
         const stopNode =
           profiling && r === 0 ? await profileAround('h2-concurrency-node', {}, [process.pid, ...benchPids(rig).slice(1)]) : undefined;
         if (h2Clients.length) runs.nodeSdk.push(await sdkConcurrent(h2Clients, P.perServer, args));
         if (stopNode) for (const line of await stopNode()) log(line);
       }
-      const h2Sent = (runs.extension.length + runs.nodeSdk.length) * h2Ids.length * P.perServer;
+      const h2Sent = (runs.extension.length + runs.agent.length + runs.nodeSdk.length) * h2Ids.length * P.perServer;
       const h2Ran = (await serverCalls()) - before;
       const side = (x: typeof runs.extension) => ({
         callsPerSecond: x.length ? tput(x) : NaN,
@@ -510,10 +540,11 @@ try {
         perServer: P.perServer,
         slowMs: P.slowMs,
         extension: side(runs.extension),
+        agent: side(runs.agent),
         nodeSdk: side(runs.nodeSdk),
         sent: h2Sent,
         serverRan: h2Ran,
-        noneLost: h2Ran === h2Sent && [...runs.extension, ...runs.nodeSdk].every((x) => x.ok === total),
+        noneLost: h2Ran === h2Sent && [...runs.extension, ...runs.agent, ...runs.nodeSdk].every((x) => x.ok === total),
         idealCappedMs: P.slowMs,
       };
       for (const c of h2Clients) await c.close();
