@@ -10,7 +10,7 @@ import type { Page } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { evaluateInWorker, stopWorker, watchWorker, workerRunning } from '../support/worker-lifecycle.js';
-import { nudgePanel } from '../support/panel-views.js';
+import { nudgePanel, storeServersFromPanel } from '../support/panel-views.js';
 
 let server: DemoServer;
 let ext: ExtensionBrowser;
@@ -21,17 +21,7 @@ before(async () => {
   ext = await launchExtension({ workerDevTools: false });
   // The configuration is written from the panel page: the worker is only reached when it must be.
   panel = await ext.openPanel();
-  const entry = {
-    id: 'demo',
-    name: 'Demo',
-    url: server.url,
-    auth: { kind: 'none' },
-    enabled: true,
-    disabledTools: [],
-    connectOnStartup: true,
-  };
-  await panel.evaluate(`chrome.storage.local.set({ mcp_servers: [${JSON.stringify(entry)}] }).then(() => true)`);
-  await waitFor(panel, 'mcp-server-list >>> mcp-server-card >>> mcp-status-badge[status="ready"]', 20_000);
+  await storeServersFromPanel(panel, [{ id: 'demo', name: 'Demo', url: server.url }]);
 });
 
 after(async () => {

@@ -14,6 +14,7 @@ import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { startProviderServer, type ProviderServer } from '../support/provider-server.js';
 import { stopWorker, watchWorker, workerRunning } from '../support/worker-lifecycle.js';
 import { lastAssistantText as lastAssistantTextOf, saveOpenAiProvider } from '../support/chat-panel.js';
+import { storeServersFromPanel } from '../support/panel-views.js';
 
 let demo: DemoServer;
 let provider: ProviderServer;
@@ -27,17 +28,7 @@ before(async () => {
   provider = await startProviderServer();
   ext = await launchExtension({ workerDevTools: false });
   panel = await ext.openPanel();
-  const entry = {
-    id: 'demo',
-    name: 'Demo',
-    url: demo.url,
-    auth: { kind: 'none' },
-    enabled: true,
-    disabledTools: [],
-    connectOnStartup: true,
-  };
-  await panel.evaluate(`chrome.storage.local.set({ mcp_servers: [${JSON.stringify(entry)}] }).then(() => true)`);
-  await waitFor(panel, 'mcp-server-list >>> mcp-server-card >>> mcp-status-badge[status="ready"]', 20_000);
+  await storeServersFromPanel(panel, [{ id: 'demo', name: 'Demo', url: demo.url }]);
   await saveOpenAiProvider(panel, provider.openAiBase);
 });
 

@@ -11,7 +11,7 @@ import { launchExtension, until, waitFor, type ExtensionBrowser } from '../suppo
 import { startAppServer, type AppServer } from '../support/app-servers.js';
 import { startProviderServer, type ProviderServer } from '../support/provider-server.js';
 import { row } from '../support/panel-views.js';
-import { saveOpenAiProvider } from '../support/chat-panel.js';
+import { composerDraft, saveOpenAiProvider } from '../support/chat-panel.js';
 
 let basic: AppServer;
 let provider: ProviderServer;
@@ -96,11 +96,5 @@ test('the model calls a tool with a view: approval, the view in the conversation
 test('a message from the view in the chat becomes this chat’s draft', async () => {
   const frame = await viewFrame();
   await frame.click('#send-message-btn');
-  await until(
-    'the draft in the chat',
-    async () =>
-      (await panel.evaluate(
-        `document.querySelector('mcp-chat-view').shadowRoot.querySelector('mcp-composer').text === 'This is message text.'`,
-      )) as boolean,
-  );
+  await until('the draft in the chat', async () => (await composerDraft(panel)) === 'This is message text.' || undefined);
 });

@@ -12,6 +12,7 @@ import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '
 import { startAppServer, type AppServer } from '../support/app-servers.js';
 import { startHostileAppServer, type HostileAppServer } from '../support/hostile-app-server.js';
 import { openTool, openView } from '../support/panel-views.js';
+import { composerDraft } from '../support/chat-panel.js';
 
 let basic: AppServer;
 let budget: AppServer;
@@ -92,13 +93,7 @@ test('a tool with a view renders it under the result; the view calls a tool back
 test('a message from the view becomes a draft in the chat, for the user to send', async () => {
   const frame = await viewFrame();
   await frame.click('#send-message-btn');
-  await until(
-    'the draft in the chat',
-    async () =>
-      (await panel.evaluate(
-        `document.querySelector('mcp-chat-view').shadowRoot.querySelector('mcp-composer').text === 'This is message text.'`,
-      )) as boolean,
-  );
+  await until('the draft in the chat', async () => (await composerDraft(panel)) === 'This is message text.' || undefined);
 });
 
 test('the view asks for a link; it opens only from the user’s click on the offer', async () => {

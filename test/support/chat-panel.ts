@@ -31,3 +31,7 @@ export async function sendChat(page: Page, text: string): Promise<void> {
 }
 
 export const lastAssistantText = (page: Page) => page.$$eval(`${CHAT}li.assistant`, (els) => els.at(-1)?.textContent ?? '');
+
+/** The chat composer's current draft (what an MCP App view's `ui/message` puts there). */
+export const composerDraft = (page: Page) =>
+  page.evaluate(`document.querySelector('mcp-chat-view').shadowRoot.querySelector('mcp-composer').text`) as Promise<string>;

@@ -85,3 +85,14 @@ export async function back(page: Page): Promise<void> {
 export async function nudgePanel(page: Page): Promise<void> {
   await page.keyboard.press('Shift');
 }
+
+/**
+ * Writes servers (no auth, enabled, connect on start-up) to the stored configuration from the panel
+ * page, as an import would, so the worker is only reached when it must be; then waits for each
+ * row to be ready.
+ */
+export async function storeServersFromPanel(page: Page, servers: { id: string; name: string; url: string }[]): Promise<void> {
+  const entries = servers.map((s) => ({ ...s, auth: { kind: 'none' }, enabled: true, disabledTools: [], connectOnStartup: true }));
+  await page.evaluate(`chrome.storage.local.set({ mcp_servers: ${JSON.stringify(entries)} }).then(() => true)`);
+  for (const s of servers) await waitFor(page, `${row(s.id)} >>> mcp-status-badge[status="ready"]`, 20_000);
+}
