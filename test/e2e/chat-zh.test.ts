@@ -9,7 +9,7 @@ import type { ElementHandle, Page } from 'puppeteer-core';
 import { launchExtension, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { startProviderServer, type ProviderServer } from '../support/provider-server.js';
-import { row } from '../support/panel-views.js';
+import { storeServersFromPanel } from '../support/panel-views.js';
 import { newChat as newChatIn, saveOpenAiProvider, sendChat } from '../support/chat-panel.js';
 
 let demo: DemoServer;
@@ -24,14 +24,8 @@ before(async () => {
   demo = await startDemoServer();
   provider = await startProviderServer();
   ext = await launchExtension({ locale: 'zh_CN' });
-  const worker = await ext.serviceWorker();
-  await worker.evaluate(async (url) => {
-    await chrome.storage.local.set({
-      mcp_servers: [{ id: 'demo', name: 'Demo', url, auth: { kind: 'none' }, enabled: true, disabledTools: [], connectOnStartup: true }],
-    });
-  }, demo.url);
   panel = await ext.openPanel();
-  await waitFor(panel, `${row('demo')} >>> mcp-status-badge[status="ready"]`, 20_000);
+  await storeServersFromPanel(panel, [{ id: 'demo', name: 'Demo', url: demo.url }]);
   await saveOpenAiProvider(panel, provider.openAiBase, 'sk-zh-secret');
 });
 

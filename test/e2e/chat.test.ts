@@ -11,7 +11,7 @@ import type { ElementHandle, Page, WebWorker } from 'puppeteer-core';
 import { launchExtension, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { startProviderServer, type ProviderServer } from '../support/provider-server.js';
-import { openView, row } from '../support/panel-views.js';
+import { openView, storeServersFromPanel } from '../support/panel-views.js';
 import { lastAssistantText as lastAssistantTextOf, newChat as newChatIn, sendChat } from '../support/chat-panel.js';
 
 let demo: DemoServer;
@@ -27,13 +27,8 @@ before(async () => {
   provider = await startProviderServer();
   ext = await launchExtension();
   worker = await ext.serviceWorker();
-  await worker.evaluate(async (url) => {
-    await chrome.storage.local.set({
-      mcp_servers: [{ id: 'demo', name: 'Demo', url, auth: { kind: 'none' }, enabled: true, disabledTools: [], connectOnStartup: true }],
-    });
-  }, demo.url);
   panel = await ext.openPanel();
-  await waitFor(panel, `${row('demo')} >>> mcp-status-badge[status="ready"]`, 20_000);
+  await storeServersFromPanel(panel, [{ id: 'demo', name: 'Demo', url: demo.url }]);
   await openView(panel, 'chat');
 });
 

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { TargetType, type Page } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
-import { nudgePanel, openTool, openView } from '../support/panel-views.js';
+import { nudgePanel, openTool, openView, storeServersFromPanel } from '../support/panel-views.js';
 
 let server: DemoServer;
 let ext: ExtensionBrowser;
@@ -25,14 +25,8 @@ const CARD = 'mcp-elicitation-card';
 before(async () => {
   server = await startDemoServer({ elicitation: true });
   ext = await launchExtension();
-  const worker = await ext.serviceWorker();
-  await worker.evaluate(async (url) => {
-    await chrome.storage.local.set({
-      mcp_servers: [{ id: 'demo', name: 'Demo', url, auth: { kind: 'none' }, enabled: true, disabledTools: [], connectOnStartup: true }],
-    });
-  }, server.url);
   panel = await ext.openPanel();
-  await waitFor(panel, READY, 20_000);
+  await storeServersFromPanel(panel, [{ id: 'demo', name: 'Demo', url: server.url }]);
 });
 
 after(async () => {

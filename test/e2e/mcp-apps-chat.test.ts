@@ -10,7 +10,7 @@ import type { ElementHandle, Frame, Page, WebWorker } from 'puppeteer-core';
 import { launchExtension, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startAppServer, type AppServer } from '../support/app-servers.js';
 import { startProviderServer, type ProviderServer } from '../support/provider-server.js';
-import { row } from '../support/panel-views.js';
+import { storeServersFromPanel } from '../support/panel-views.js';
 import { composerDraft, saveOpenAiProvider } from '../support/chat-panel.js';
 
 let basic: AppServer;
@@ -26,11 +26,8 @@ before(async () => {
   [basic, provider] = await Promise.all([startAppServer('basic-vanillajs'), startProviderServer()]);
   ext = await launchExtension();
   worker = await ext.serviceWorker();
-  await worker.evaluate(
-    `chrome.storage.local.set({ mcp_servers: [{ id: 'basic', name: 'Basic', url: ${JSON.stringify(basic.url)}, auth: { kind: 'none' }, enabled: true, disabledTools: [], connectOnStartup: true }] })`,
-  );
   panel = await ext.openPanel();
-  await waitFor(panel, `${row('basic')} >>> mcp-status-badge[status="ready"]`, 30_000);
+  await storeServersFromPanel(panel, [{ id: 'basic', name: 'Basic', url: basic.url }], 30_000);
   await saveOpenAiProvider(panel, provider.openAiBase);
 });
 

@@ -10,26 +10,19 @@ import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
-import { openTool } from '../support/panel-views.js';
+import { openTool, storeServersFromPanel } from '../support/panel-views.js';
 
 let server: DemoServer;
 let ext: ExtensionBrowser;
 let panel: Page;
 
-const READY = 'mcp-server-list >>> mcp-server-card >>> mcp-status-badge[status="ready"]';
 const VIEW = 'mcp-tool-runner >>> mcp-result-view';
 
 before(async () => {
   server = await startDemoServer({ elicitation: true, results: true });
   ext = await launchExtension();
-  const worker = await ext.serviceWorker();
-  await worker.evaluate(async (url) => {
-    await chrome.storage.local.set({
-      mcp_servers: [{ id: 'demo', name: 'Demo', url, auth: { kind: 'none' }, enabled: true, disabledTools: [], connectOnStartup: true }],
-    });
-  }, server.url);
   panel = await ext.openPanel();
-  await waitFor(panel, READY, 20_000);
+  await storeServersFromPanel(panel, [{ id: 'demo', name: 'Demo', url: server.url }]);
 });
 
 after(async () => {

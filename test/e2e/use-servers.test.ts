@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { Page, WebWorker } from 'puppeteer-core';
 import { launchExtension, textOf, until as untilWithin, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
-import { openTool } from '../support/panel-views.js';
+import { openTool, storeServersFromPanel } from '../support/panel-views.js';
 
 /** This file's waits keep their 15 s bound. */
 const until = <T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 15_000) => untilWithin(what, probe, timeoutMs);
@@ -22,13 +22,8 @@ before(async () => {
   server = await startDemoServer();
   ext = await launchExtension();
   worker = await ext.serviceWorker();
-  await worker.evaluate(async (url) => {
-    await chrome.storage.local.set({
-      mcp_servers: [{ id: 'demo', name: 'Demo', url, auth: { kind: 'none' }, enabled: true, disabledTools: [], connectOnStartup: true }],
-    });
-  }, server.url);
   panel = await ext.openPanel();
-  await waitFor(panel, 'mcp-server-list >>> mcp-server-card >>> mcp-status-badge[status="ready"]', 20_000);
+  await storeServersFromPanel(panel, [{ id: 'demo', name: 'Demo', url: server.url }]);
 });
 
 after(async () => {

@@ -91,8 +91,12 @@ export async function nudgePanel(page: Page): Promise<void> {
  * page, as an import would, so the worker is only reached when it must be; then waits for each
  * row to be ready.
  */
-export async function storeServersFromPanel(page: Page, servers: { id: string; name: string; url: string }[]): Promise<void> {
+export async function storeServersFromPanel(
+  page: Page,
+  servers: { id: string; name: string; url: string }[],
+  timeoutMs = 20_000,
+): Promise<void> {
   const entries = servers.map((s) => ({ ...s, auth: { kind: 'none' }, enabled: true, disabledTools: [], connectOnStartup: true }));
   await page.evaluate(`chrome.storage.local.set({ mcp_servers: ${JSON.stringify(entries)} }).then(() => true)`);
-  for (const s of servers) await waitFor(page, `${row(s.id)} >>> mcp-status-badge[status="ready"]`, 20_000);
+  for (const s of servers) await waitFor(page, `${row(s.id)} >>> mcp-status-badge[status="ready"]`, timeoutMs);
 }
