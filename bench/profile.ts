@@ -109,7 +109,11 @@ async function processCpu(roots: number[]): Promise<Map<string, number>> {
   const ours = new Set(roots);
   for (let grew = true; grew;) {
     grew = false;
-    for (const p of procs) if (!ours.has(p.pid) && ours.has(p.ppid)) grew = ours.add(p.pid) !== undefined;
+    for (const p of procs)
+      if (!ours.has(p.pid) && ours.has(p.ppid)) {
+        ours.add(p.pid);
+        grew = true;
+      }
   }
   for (const p of procs) {
     const kind = ours.has(p.pid) ? processKind(p.cmd) : undefined;
