@@ -176,7 +176,7 @@ async function findings(): Promise<StartFindings> {
   // Independent round trips, asked at once: start-up is what a woken call waits for.
   const [stored, exists] = await Promise.all([
     chrome.storage.session.get(ATTEMPTS_KEY).catch((): Record<string, unknown> => ({})),
-    offscreen.exists(),
+    offscreen.findExisting(),
   ]);
   const attempts = (stored[ATTEMPTS_KEY] ?? {}) as Record<string, number>;
   if (!exists) return { sessions: [], lost: [], attempts };

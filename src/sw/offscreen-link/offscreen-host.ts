@@ -51,10 +51,28 @@ export class OffscreenHost {
   /** Single-flight: concurrent callers share one creation; cleared in `finally`, also on failure. */
   ensure(): Promise<chrome.runtime.Port> {
     if (this.#current) return Promise.resolve(this.#current);
-    this.#pending ??= this.#create().finally(() => {
-      this.#pending = undefined;
-    });
+    this.#pending ??= this.#settle(this.#create());
     return this.#pending;
+  }
+
+  /** Makes `flight` the single one, cleared in `finally`, also on failure. */
+  #settle(flight: Promise<chrome.runtime.Port>): Promise<chrome.runtime.Port> {
+    const pending: Promise<chrome.runtime.Port> = flight.finally(() => {
+      if (this.#pending === pending) this.#pending = undefined;
+    });
+    return pending;
+  }
+
+  /**
+   * Start-up, which a woken call waits for: asks a document that outlived the previous worker to
+   * connect here while checking that one exists, two round trips side by side rather than one
+   * after the other. Resolves whether a document exists; if it does, `ensure()` waits for its Port.
+   */
+  async findExisting(): Promise<boolean> {
+    const asked = this.#current ? undefined : this.#askForPort();
+    const exists = await this.exists();
+    if (exists && asked) this.#pending ??= this.#settle(this.#reconnected(asked));
+    return exists;
   }
 
   /** Whether an offscreen document exists (whoever created it). */
@@ -86,16 +104,26 @@ export class OffscreenHost {
     });
   }
 
+  /** Asks a previous worker's document, still holding its sessions, to connect here. */
+  #askForPort(): Promise<chrome.runtime.Port | undefined> {
+    const next = this.#nextPort(RECONNECT_TIMEOUT_MS);
+    void chrome.runtime.sendMessage({ type: OFFSCREEN_RECONNECT }).catch(() => undefined);
+    return next;
+  }
+
   async #create(): Promise<chrome.runtime.Port> {
-    if (await this.exists()) {
-      // A previous worker's document, still holding its sessions: ask it to connect here.
-      const next = this.#nextPort(RECONNECT_TIMEOUT_MS);
-      void chrome.runtime.sendMessage({ type: OFFSCREEN_RECONNECT }).catch(() => undefined);
-      const port = this.#current ?? (await next);
-      if (port) return port;
-      // It did not answer: it is broken, and its sessions with it.
-      await chrome.offscreen.closeDocument().catch(() => undefined);
-    }
+    return (await this.exists()) ? this.#reconnected(this.#askForPort()) : this.#createDocument();
+  }
+
+  async #reconnected(asked: Promise<chrome.runtime.Port | undefined>): Promise<chrome.runtime.Port> {
+    const port = this.#current ?? (await asked);
+    if (port) return port;
+    // It did not answer: it is broken, and its sessions with it.
+    await chrome.offscreen.closeDocument().catch(() => undefined);
+    return this.#createDocument();
+  }
+
+  async #createDocument(): Promise<chrome.runtime.Port> {
     const connected = this.#nextPort(CONNECT_TIMEOUT_MS).then((port) => {
       if (!port) throw Object.assign(new Error('The MCP host document did not start.'), { code: 'offscreen-lost' });
       return port;
