@@ -5,6 +5,7 @@
  */
 import { TargetType, type CDPSession, type Page, type Target, type WebWorker } from 'puppeteer-core';
 import { launchExtension, type ExtensionBrowser } from '../test/support/browser.js';
+import { evaluateInWorker, stopWorker as stopWorkerBriefly } from '../test/support/worker-lifecycle.js';
 import { BENCH_CODE } from './browser-code.js';
 
 export interface BenchServer {
@@ -22,17 +23,22 @@ export interface Rig {
  * `spki`: base64 SHA-256 of the bench certificate's public key. Chromium trusts exactly that key
  * for this throwaway profile (`--ignore-certificate-errors-spki-list`), nothing else.
  */
-export async function startRig({ spki }: { spki?: string } = {}): Promise<Rig> {
-  const ext = await launchExtension(spki ? { extraArgs: [`--ignore-certificate-errors-spki-list=${spki}`] } : {});
+export async function startRig({ spki, workerDevTools }: { spki?: string; workerDevTools?: false } = {}): Promise<Rig> {
+  const ext = await launchExtension({
+    ...(spki ? { extraArgs: [`--ignore-certificate-errors-spki-list=${spki}`] } : {}),
+    ...(workerDevTools === false ? { workerDevTools } : {}),
+  });
   const panel = await ext.openPanel();
   await panel.evaluate(BENCH_CODE);
   return { ext, panel, close: () => ext.close() };
 }
 
-/** Adds servers (connect on startup, no auth) to the stored configuration. */
+/**
+ * Adds servers (connect on startup, no auth) to the stored configuration, written from the panel
+ * page (extension pages share `chrome.storage.local`), so it attaches nothing to the worker.
+ */
 export async function addServers(rig: Rig, servers: BenchServer[]): Promise<void> {
-  const worker = await rig.ext.serviceWorker();
-  await worker.evaluate(async (list: BenchServer[]) => {
+  await rig.panel.evaluate(async (list: BenchServer[]) => {
     const got = await chrome.storage.local.get('mcp_servers');
     const stored = Array.isArray(got.mcp_servers) ? got.mcp_servers : [];
     for (const s of list)
@@ -93,29 +99,21 @@ export async function offscreenHeap(rig: Rig): Promise<{ usedBytes: number; tota
 }
 
 /**
- * Stops the service worker the way Chrome's idle eviction would (`close()` is ignored about half
- * the time right after a start, so retry until the target is gone). The offscreen document and
- * its sessions outlive it; with `closeDocument` the document is closed first, so the next worker
- * has to reconnect (the path a cold wake took before sessions outlived the worker).
+ * Stops the service worker the way Chrome's idle eviction would, attaching only for the stop
+ * (`test/support/worker-lifecycle.ts`). The offscreen document and its sessions outlive it; with
+ * `closeDocument` the document is closed first, so the next worker has to reconnect (the path a
+ * cold wake took before sessions outlived the worker).
  */
 export async function stopWorker(rig: Rig, { closeDocument = false } = {}): Promise<void> {
   if (closeDocument) {
-    const worker = await rig.ext.serviceWorker();
-    await worker.evaluate(() => chrome.offscreen.closeDocument());
+    await evaluateInWorker(rig.ext, 'chrome.offscreen.closeDocument()');
     const until = Date.now() + 10_000;
     while (rig.ext.browser.targets().some(isOffscreen)) {
       if (Date.now() > until) throw new Error('the offscreen document did not close');
       await new Promise((r) => setTimeout(r, 50));
     }
   }
-  const isSw = (t: Target) => t.type() === TargetType.SERVICE_WORKER && t.url().endsWith('/sw.js');
-  const deadline = Date.now() + 10_000;
-  while (rig.ext.browser.targets().some(isSw)) {
-    if (Date.now() > deadline) throw new Error('the service worker did not stop');
-    const t = rig.ext.browser.targets().find(isSw);
-    await (await t?.worker())?.close().catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await stopWorkerBriefly(rig.ext);
 }
 
 type WorkerMarks = {
@@ -132,11 +130,13 @@ type WorkerMarks = {
  * its configuration read, the document claimed, and its start-up (claim, adopt) done.
  */
 export async function workerMarks(rig: Rig): Promise<WorkerMarks> {
-  const worker = await rig.ext.serviceWorker();
-  return (await worker.evaluate(`(() => {
+  return await evaluateInWorker<WorkerMarks>(
+    rig.ext,
+    `(() => {
     const at = (name) => performance.getEntriesByName(name)[0]?.startTime;
     return { origin: performance.timeOrigin, readyMs: at('mcp:ready'), scriptStartMs: at('mcp:script-start'), evaluatedMs: at('mcp:evaluated'), configMs: at('mcp:config'), claimedMs: at('mcp:claimed') };
-  })()`)) as WorkerMarks;
+  })()`,
+  );
 }
 
 /** CDP sessions on the panel, the service worker and the offscreen document (for profiles only). */

@@ -337,14 +337,11 @@ try {
     // adopted. For comparison, the reconnect path: the document is closed too, so the new worker
     // opens the document, initializes a new session and lists the catalog before the call.
     log('cold wake');
-    // The panel re-opens its Port 250 ms after the worker goes, which would wake it before the call
-    // does; the bench swaps that reconnect for a dead port so the measured call is what wakes it.
-    await panel.evaluate(() => {
-      const dead = { onMessage: { addListener() {} }, onDisconnect: { addListener() {} }, postMessage() {}, disconnect() {} };
-      const rt = chrome.runtime as unknown as { connect: () => unknown; benchConnect?: () => unknown };
-      rt.benchConnect = rt.connect;
-      rt.connect = () => dead;
-    });
+    // Its own browser, which never keeps DevTools on the worker, as users run it. With Puppeteer
+    // attached to every worker target, each new worker waited for the attach before its script
+    // ran (worker start → script runs: 32–34 ms attached, 16–22 ms not), and its stop needed
+    // retries. The worker is reached only in brief attaches: to stop it, and after each call to
+    // read its marks.
     const split = () => ({
       workerStart: [] as number[],
       startup: [] as number[],
@@ -356,29 +353,43 @@ try {
     });
     const paths = { adopt: split(), reconnect: split() };
     const coldSdk: number[] = [];
-    for (let i = 0; i < P.cold; i++) {
-      for (const path of ['adopt', 'reconnect'] as const) {
-        await stopWorker(rig, { closeDocument: path === 'reconnect' });
-        const call = await panel.evaluate(async () => {
-          const wall = Date.now();
-          const t0 = performance.now();
-          const r = await chrome.runtime.sendMessage<unknown, { ok?: boolean; error?: unknown } | undefined>({
-            type: 'panel:call-tool',
-            params: { serverId: 'sse', tool: 'echo', arguments: { text: 'x' } },
+    const coldRig = await startRig({ workerDevTools: false });
+    const coldPanel = coldRig.panel;
+    try {
+      await addServers(coldRig, [{ id: 'sse', url: sseUrl }]);
+      await waitReady(coldRig, ['sse']);
+      // The panel re-opens its Port 250 ms after the worker goes, which would wake it before the call
+      // does; the bench swaps that reconnect for a dead port so the measured call is what wakes it.
+      await coldPanel.evaluate(() => {
+        const dead = { onMessage: { addListener() {} }, onDisconnect: { addListener() {} }, postMessage() {}, disconnect() {} };
+        (chrome.runtime as unknown as { connect: () => unknown }).connect = () => dead;
+      });
+      for (let i = 0; i < P.cold; i++) {
+        for (const path of ['adopt', 'reconnect'] as const) {
+          await stopWorker(coldRig, { closeDocument: path === 'reconnect' });
+          const call = await coldPanel.evaluate(async () => {
+            const wall = Date.now();
+            const t0 = performance.now();
+            const r = await chrome.runtime.sendMessage<unknown, { ok?: boolean; error?: unknown } | undefined>({
+              type: 'panel:call-tool',
+              params: { serverId: 'sse', tool: 'echo', arguments: { text: 'x' } },
+            });
+            if (!r?.ok) throw new Error(`cold call failed: ${JSON.stringify(r?.error)}`);
+            return { wall, ms: performance.now() - t0 };
           });
-          if (!r?.ok) throw new Error(`cold call failed: ${JSON.stringify(r?.error)}`);
-          return { wall, ms: performance.now() - t0 };
-        });
-        const marks = await workerMarks(rig);
-        paths[path].workerStart.push(marks.origin - call.wall);
-        if (marks.readyMs !== undefined) paths[path].startup.push(marks.readyMs);
-        if (marks.scriptStartMs !== undefined) paths[path].scriptStart.push(marks.scriptStartMs);
-        if (marks.evaluatedMs !== undefined) paths[path].evaluated.push(marks.evaluatedMs);
-        if (marks.configMs !== undefined) paths[path].config.push(marks.configMs);
-        if (marks.claimedMs !== undefined) paths[path].claimed.push(marks.claimedMs);
-        paths[path].firstResult.push(call.ms);
+          const marks = await workerMarks(coldRig);
+          paths[path].workerStart.push(marks.origin - call.wall);
+          if (marks.readyMs !== undefined) paths[path].startup.push(marks.readyMs);
+          if (marks.scriptStartMs !== undefined) paths[path].scriptStart.push(marks.scriptStartMs);
+          if (marks.evaluatedMs !== undefined) paths[path].evaluated.push(marks.evaluatedMs);
+          if (marks.configMs !== undefined) paths[path].config.push(marks.configMs);
+          if (marks.claimedMs !== undefined) paths[path].claimed.push(marks.claimedMs);
+          paths[path].firstResult.push(call.ms);
+        }
+        coldSdk.push(await sdkColdCall(sseUrl));
       }
-      coldSdk.push(await sdkColdCall(sseUrl));
+    } finally {
+      await coldRig.close();
     }
     const summarizeSplit = (s: ReturnType<typeof split>) => ({
       workerStart: summarize(s.workerStart),
@@ -388,12 +399,6 @@ try {
       config: summarize(s.config),
       claimed: summarize(s.claimed),
       firstResult: summarize(s.firstResult),
-    });
-    // The bench's own grants (grantAlwaysNext) need a real Port again; the panel's reconnect
-    // already went to the dead one and stays there.
-    await panel.evaluate(() => {
-      const rt = chrome.runtime as unknown as { connect: () => unknown; benchConnect?: () => unknown };
-      if (rt.benchConnect) rt.connect = rt.benchConnect;
     });
     results.cold = {
       extension: summarize(paths.adopt.firstResult),
