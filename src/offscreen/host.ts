@@ -373,7 +373,11 @@ export function startOffscreenHost(runtime: HostRuntime = chrome.runtime, offerC
     try {
       link.postMessage({ kind: 'response', ...answer });
     } catch {
-      link.postMessage({ kind: 'response', id: answer.id, result: fail('protocol', 'The answer could not be passed to the service worker.') });
+      link.postMessage({
+        kind: 'response',
+        id: answer.id,
+        result: fail('protocol', 'The answer could not be passed to the service worker.'),
+      });
     }
   }
 
@@ -398,7 +402,9 @@ export function startOffscreenHost(runtime: HostRuntime = chrome.runtime, offerC
     const channel = new MessageChannel();
     link.attach(channel.port1 as LinkChannel);
     // Unanswered or refused, the offer changes nothing: the worker never switches, so neither does this side.
-    offerChannel(channel.port2, nonce).catch((e: unknown) => console.warn('[offscreen] the data channel was not offered; staying on the Port', e));
+    offerChannel(channel.port2, nonce).catch((e: unknown) =>
+      console.warn('[offscreen] the data channel was not offered; staying on the Port', e),
+    );
   }
 
   runtime.onMessage?.addListener((message, sender) => {

@@ -106,7 +106,12 @@ export class OffscreenHost {
   /** Whether requests go on the channel now, and how many went and came on it (tests and diagnostics). */
   channelStats(): OffscreenChannelStats {
     const link = this.#current?.link;
-    return { pairings: this.#pairings, onChannel: link?.onChannel ?? false, sent: link?.sentOnChannel ?? 0, received: link?.receivedOnChannel ?? 0 };
+    return {
+      pairings: this.#pairings,
+      onChannel: link?.onChannel ?? false,
+      sent: link?.sentOnChannel ?? 0,
+      received: link?.receivedOnChannel ?? 0,
+    };
   }
 
   #pair(current: Current, channel: LinkChannel) {

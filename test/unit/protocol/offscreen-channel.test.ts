@@ -7,7 +7,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MessageChannel } from 'node:worker_threads';
-import { ChannelLink, nonceOfPortName, offscreenPortName, type LinkChannel, type LinkPort } from '../../../src/protocol/offscreen-channel.js';
+import {
+  ChannelLink,
+  nonceOfPortName,
+  offscreenPortName,
+  type LinkChannel,
+  type LinkPort,
+} from '../../../src/protocol/offscreen-channel.js';
 
 type Listeners = { message: ((m: unknown) => void)[]; disconnect: (() => void)[] };
 

@@ -118,7 +118,13 @@ test('an offer from any other page of the extension is refused and its port clos
 test('a message that is not an offer is not taken, whatever it carries', async () => {
   const host = new OffscreenHost();
   host.accept(asPort(new FakePort(offscreenPortName(NONCE))));
-  for (const data of [{ type: OFFSCREEN_CHANNEL }, { type: OFFSCREEN_CHANNEL, nonce: NONCE, extra: 1 }, { type: 'other', nonce: NONCE }, 'x', null]) {
+  for (const data of [
+    { type: OFFSCREEN_CHANNEL },
+    { type: OFFSCREEN_CHANNEL, nonce: NONCE, extra: 1 },
+    { type: 'other', nonce: NONCE },
+    'x',
+    null,
+  ]) {
     assert.equal(host.acceptChannel(offer(NONCE, OFFSCREEN_URL, data).event), false, JSON.stringify(data));
   }
   assert.equal(host.channelStats().pairings, 0);
