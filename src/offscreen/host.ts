@@ -6,7 +6,6 @@
  * {@link CancelRecords}, so a cancel that overtakes its call still wins (SPEC H2, H3).
  */
 import {
-  OFFSCREEN_PORT,
   OFFSCREEN_RECONNECT,
   OffscreenRequestEnvelopeSchema,
   OffscreenRequestSchemas,
@@ -24,6 +23,7 @@ import { McpSession } from './session.js';
 import { ElicitationRelay } from './elicitation-relay.js';
 import { droppedResponseLogger } from './dropped-log.js';
 import { appendRequestLog } from '../storage/request-log.js';
+import { ChannelLink, newChannelNonce, offscreenPortName, OFFSCREEN_CHANNEL, type LinkChannel } from '../protocol/offscreen-channel.js';
 
 interface Held {
   serverId: string;
@@ -45,6 +45,23 @@ export interface HostRuntime {
   connect(info: { name: string }): chrome.runtime.Port;
   onMessage?: { addListener(cb: (message: unknown, sender: { id?: string }) => void): void };
 }
+
+/**
+ * Hands the worker its end of a new data channel with the Port's nonce (offscreen-channel.ts).
+ * In the document: `navigator.serviceWorker`, whose `ready` registration's active worker is this
+ * extension's service worker (`controller` is null: an offscreen document is not controlled).
+ */
+export type OfferChannel = (channel: MessagePort, nonce: string) => Promise<void>;
+
+async function offerToServiceWorker(channel: MessagePort, nonce: string): Promise<void> {
+  const worker = (await navigator.serviceWorker.ready).active;
+  if (!worker) throw new Error('no active service worker');
+  worker.postMessage({ type: OFFSCREEN_CHANNEL, nonce }, [channel]);
+}
+
+/** Where there is no service worker to reach (Node tests), everything stays on the Port. */
+const defaultOffer: OfferChannel | undefined =
+  typeof navigator !== 'undefined' && 'serviceWorker' in navigator ? offerToServiceWorker : undefined;
 
 /** Sessions that ended with no worker connected, kept (bounded) for the next claim. */
 const MAX_LOST_WHILE_AWAY = 64;
@@ -84,11 +101,12 @@ function wrap(e: unknown, url: string, session?: McpSession) {
  * when it has something to report (a session ended, a list changed) — never on a timer, so it
  * does not keep an idle worker awake. Closing the document is the worker's decision.
  */
-export function startOffscreenHost(runtime: HostRuntime = chrome.runtime) {
+export function startOffscreenHost(runtime: HostRuntime = chrome.runtime, offerChannel: OfferChannel | undefined = defaultOffer) {
   const sessions = new Map<string, Held>();
   /** serverId → the connectionId the worker most recently opened for it; older ones are stale. */
   const currentByServer = new Map<string, string>();
-  let port: chrome.runtime.Port | undefined;
+  /** The link over the current Port: its data channel once the worker paired it, the Port before. */
+  let port: ChannelLink | undefined;
   /** The worker instance the document answers; set by a claim, or by the first request of a fresh document. */
   let owner: string | undefined;
   const lostWhileAway: { serverId: string; connectionId: string; error: WireError }[] = [];
@@ -347,21 +365,46 @@ export function startOffscreenHost(runtime: HostRuntime = chrome.runtime) {
     for (const h of sessions.values()) for (const op of [...h.calls]) h.cancels.cancel(op, 'the service worker that asked for it stopped');
   }
 
+  /**
+   * Answers on the link. Structured clone (the channel) throws on what JSON (the Port) silently
+   * dropped, e.g. a function in a value: the request then fails instead of waiting forever.
+   */
+  function reply(link: ChannelLink, answer: { id: number; result: Result<unknown> }) {
+    try {
+      link.postMessage({ kind: 'response', ...answer });
+    } catch {
+      link.postMessage({
+        kind: 'response',
+        id: answer.id,
+        result: fail('protocol', 'The answer could not be passed to the service worker.'),
+      });
+    }
+  }
+
   function connectToWorker() {
     if (port) return;
-    const connection = runtime.connect({ name: OFFSCREEN_PORT });
-    port = connection;
-    connection.onMessage.addListener((msg) => {
-      void dispatch(msg).then((reply) => {
-        if (reply && port === connection) connection.postMessage({ kind: 'response', ...reply });
+    // A new Port, a new channel: its nonce rides in the Port's name and in the offer.
+    const nonce = newChannelNonce();
+    const link = new ChannelLink(runtime.connect({ name: offscreenPortName(nonce) }));
+    port = link;
+    link.onMessage.addListener((msg) => {
+      void dispatch(msg).then((answer) => {
+        if (answer && port === link) reply(link, answer);
       });
     });
-    connection.onDisconnect.addListener(() => {
-      if (port !== connection) return;
+    link.onDisconnect.addListener(() => {
+      if (port !== link) return;
       port = undefined;
       workerGone();
     });
-    connection.postMessage({ kind: 'event', event: { type: 'offscreen:hello', documentId } });
+    link.port.postMessage({ kind: 'event', event: { type: 'offscreen:hello', documentId } });
+    if (!offerChannel) return;
+    const channel = new MessageChannel();
+    link.attach(channel.port1 as LinkChannel);
+    // Unanswered or refused, the offer changes nothing: the worker never switches, so neither does this side.
+    offerChannel(channel.port2, nonce).catch((e: unknown) =>
+      console.warn('[offscreen] the data channel was not offered; staying on the Port', e),
+    );
   }
 
   runtime.onMessage?.addListener((message, sender) => {

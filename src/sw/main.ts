@@ -7,7 +7,6 @@
  */
 // First: modules are evaluated in import order, and this one marks when the script starts running.
 import './script-start.js';
-import { OFFSCREEN_PORT } from '../protocol/offscreen.js';
 import { APP_SANDBOX_PAGE } from '../protocol/mcp-apps.js';
 import { PANEL_PORT, PANEL_RECONNECT, type PanelState } from '../protocol/panel.js';
 import { say } from '../protocol/wording.js';
@@ -34,7 +33,7 @@ import { settleIncludeTools } from './manager/include-tools.js';
 import { McpManager, type StartFindings } from './manager/mcp-manager.js';
 import { ImportChannel } from './offscreen-link/import-channel.js';
 import { withOAuthRetry } from './offscreen-link/oauth-requests.js';
-import { OffscreenHost } from './offscreen-link/offscreen-host.js';
+import { OffscreenHost, type ChannelOfferEvent, type OffscreenChannelStats } from './offscreen-link/offscreen-host.js';
 import { withRequestLogging } from './offscreen-link/request-logging.js';
 import { RequestLogBatch } from './offscreen-link/request-log-batch.js';
 import { McpWorkerClient } from './offscreen-link/worker-client.js';
@@ -268,14 +267,15 @@ const handlePanel = createPanelApi({
 
 declare global {
   /** The worker's integration point for an agent engine (README; set below). */
-  var remoteMcp: { agentTools: AgentToolRegistry } | undefined;
+  var remoteMcp: { agentTools: AgentToolRegistry; offscreenChannel(): OffscreenChannelStats } | undefined;
 }
 /**
  * The one global: an agent engine reaches the AgentTool registry here (README "AgentTool"), and
- * the e2e tests drive it through it. A chat engine inside this worker will take the registry from
+ * the e2e tests drive it through it (and read whether the offscreen data channel carries the
+ * calls, `offscreenChannel()`). A chat engine inside this worker will take the registry from
  * this composition root directly instead.
  */
-globalThis.remoteMcp = { agentTools: use.registry };
+globalThis.remoteMcp = { agentTools: use.registry, offscreenChannel: () => offscreen.channelStats() };
 
 /**
  * Pending work keeps the worker alive (keep-alive.ts): calls and connect attempts (manager), open
@@ -298,10 +298,7 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
 });
 
 chrome.runtime.onConnect.addListener((port) => {
-  if (port.name === OFFSCREEN_PORT) {
-    offscreen.accept(port);
-    return;
-  }
+  if (offscreen.accept(port)) return;
   if (importChannel.accept(port)) return;
   if (port.name === PANEL_PORT && port.sender?.id === chrome.runtime.id) {
     panels.add(port);
@@ -311,6 +308,10 @@ chrome.runtime.onConnect.addListener((port) => {
     void ready.then(() => use.panelOpened((m) => port.postMessage(m))).catch(() => undefined);
   }
 });
+
+// The offscreen document hands over the end of its data channel here (offscreen-channel.ts); the
+// host checks the sender's URL and the nonce. Added at the top level, as every worker event must be.
+self.addEventListener('message', (event) => void offscreen.acceptChannel(event as unknown as ChannelOfferEvent));
 
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area === 'local' && SERVERS_KEY in changes) void ready.then(() => loadConfig(false));

@@ -93,6 +93,38 @@ test('(b) C6/C7: a stopped worker is replaced by one that adopts the session —
   assert.equal(server.stats.sessionsClosed, 0);
 });
 
+interface ChannelStats {
+  pairings: number;
+  onChannel: boolean;
+  sent: number;
+  received: number;
+}
+const channelStats = () => evaluateInWorker<ChannelStats>(ext, 'globalThis.remoteMcp.offscreenChannel()');
+
+test('(c) requests and answers travel on the data channel, and a stopped and woken worker pairs a new one', async () => {
+  await until('a running worker', async () => ((await workerState('demo')) ? workerRunning(ext) : undefined));
+  const before = await channelStats();
+  assert.ok(before.pairings >= 1 && before.onChannel, `the worker paired the channel: ${JSON.stringify(before)}`);
+  const first = await runToolInPanel(panel, 'demo', 'echo', { text: 'on the channel' });
+  assert.equal(first.text?.trim(), 'echo: on the channel', first.error);
+  const afterCall = await channelStats();
+  assert.ok(afterCall.sent > before.sent, `the call went on the channel: ${JSON.stringify([before, afterCall])}`);
+  assert.ok(afterCall.received > before.received, `its answer came on the channel: ${JSON.stringify([before, afterCall])}`);
+
+  await evaluateInWorker(ext, 'globalThis.__channelInstance = true');
+  await stopWorker(ext);
+  await nudgePanel(panel);
+  await until('the new worker to report the server ready', async () =>
+    (await workerState('demo'))?.status === 'ready' ? true : undefined,
+  );
+  assert.equal(await evaluateInWorker(ext, 'globalThis.__channelInstance === true'), false, 'a new worker instance');
+  const again = await runToolInPanel(panel, 'demo', 'add', { a: 4, b: 5 });
+  assert.equal(again.text?.trim(), 'sum=9', again.error);
+  const woken = await channelStats();
+  assert.equal(woken.pairings, 1, `the new instance paired the new Port's channel: ${JSON.stringify(woken)}`);
+  assert.ok(woken.onChannel && woken.sent >= 1 && woken.received >= 1, `the call after the wake used it: ${JSON.stringify(woken)}`);
+});
+
 test('(d) C7: a server that never answers ends in error within its connect time limit, across a worker restart', async () => {
   const limitMs = 10_000;
   const entries = await stored();

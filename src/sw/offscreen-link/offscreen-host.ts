@@ -5,42 +5,122 @@
  * (SPEC C6, C7). Only a document that does not answer is closed and replaced; otherwise the
  * document is closed only deliberately ({@link OffscreenHost.close}).
  */
-import { OFFSCREEN_PATH, OFFSCREEN_PORT, OFFSCREEN_RECONNECT } from '../../protocol/offscreen.js';
+import { OFFSCREEN_PATH, OFFSCREEN_RECONNECT } from '../../protocol/offscreen.js';
+import { ChannelLink, ChannelOfferSchema, nonceOfPortName, type LinkChannel } from '../../protocol/offscreen-channel.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 /** How long a document that outlived the previous worker gets to open its Port to this one. */
 const RECONNECT_TIMEOUT_MS = 3_000;
 
+/** The service-worker `message` event as the worker reads it (`source` is a `WindowClient`). */
+export interface ChannelOfferEvent {
+  data: unknown;
+  ports: readonly LinkChannel[];
+  source: unknown;
+}
+
+export interface OffscreenChannelStats {
+  /** Channels this worker instance paired with a Port. */
+  pairings: number;
+  /** Whether requests go on the current Port's channel now. */
+  onChannel: boolean;
+  /** Messages sent and received on the current channel. */
+  sent: number;
+  received: number;
+}
+
+interface Current {
+  port: chrome.runtime.Port;
+  nonce: string;
+  link: ChannelLink;
+}
+
 export class OffscreenHost {
-  #current: chrome.runtime.Port | undefined;
-  #pending: Promise<chrome.runtime.Port> | undefined;
-  #waiter: ((port: chrome.runtime.Port) => void) | undefined;
+  #current: Current | undefined;
+  #pending: Promise<ChannelLink> | undefined;
+  #waiter: ((link: ChannelLink) => void) | undefined;
+  /** A channel that arrived before its Port (the two travel separately); at most one is held. */
+  #offer: { nonce: string; channel: LinkChannel } | undefined;
   readonly #lostListeners = new Set<() => void>();
+  /** Channels paired by this worker instance. */
+  #pairings = 0;
 
   /** Called from the worker's top-level `onConnect` listener. Returns true if the port was ours. */
   accept(port: chrome.runtime.Port): boolean {
-    if (port.name !== OFFSCREEN_PORT) return false;
+    const nonce = nonceOfPortName(port.name);
+    if (nonce === undefined) return false;
     const expectedUrl = chrome.runtime.getURL(OFFSCREEN_PATH);
     if (port.sender?.id !== chrome.runtime.id || port.sender?.url !== expectedUrl) {
       port.disconnect();
       return true;
     }
     const replaced = this.#current;
-    this.#current = port;
+    const current: Current = { port, nonce, link: new ChannelLink(port) };
+    this.#current = current;
     if (replaced) {
       // Chrome fires onDisconnect only on the other end: tell our own listeners that every
       // session of the replaced document is gone, or their requests would wait forever.
-      replaced.disconnect();
+      replaced.port.disconnect();
+      replaced.link.close();
       for (const l of this.#lostListeners) l();
     }
     port.onDisconnect.addListener(() => {
-      if (this.#current !== port) return;
+      if (this.#current !== current) return;
       this.#current = undefined;
       for (const l of this.#lostListeners) l();
     });
-    this.#waiter?.(port);
+    if (this.#offer?.nonce === nonce) this.#pair(current, this.#offer.channel);
+    else this.#offer?.channel.close();
+    this.#offer = undefined;
+    this.#waiter?.(current.link);
     this.#waiter = undefined;
     return true;
+  }
+
+  /**
+   * Called from the worker's top-level `message` listener with every message a client posts to
+   * the worker. Takes a channel only from this extension's exact offscreen document URL, shaped
+   * as an offer, with one port; pairs it with the current Port if the nonce is that Port's, or
+   * keeps it (one at most) for the Port it came with. Returns true if the message was an offer.
+   */
+  acceptChannel(event: ChannelOfferEvent): boolean {
+    const offer = ChannelOfferSchema.safeParse(event.data);
+    if (!offer.success) return false;
+    const source = event.source as { url?: unknown } | null;
+    if (source?.url !== chrome.runtime.getURL(OFFSCREEN_PATH) || event.ports.length !== 1) {
+      console.warn('[offscreen-host] refused a channel offer that did not come from the offscreen document');
+      for (const p of event.ports) p.close();
+      return true;
+    }
+    const channel = event.ports[0]!;
+    if (this.#current?.nonce === offer.data.nonce) {
+      this.#pair(this.#current, channel);
+      return true;
+    }
+    // Its Port may still be on its way; any earlier unmatched offer is given up.
+    this.#offer?.channel.close();
+    this.#offer = { nonce: offer.data.nonce, channel };
+    return true;
+  }
+
+  /** Whether requests go on the channel now, and how many went and came on it (tests and diagnostics). */
+  channelStats(): OffscreenChannelStats {
+    const link = this.#current?.link;
+    return {
+      pairings: this.#pairings,
+      onChannel: link?.onChannel ?? false,
+      sent: link?.sentOnChannel ?? 0,
+      received: link?.receivedOnChannel ?? 0,
+    };
+  }
+
+  #pair(current: Current, channel: LinkChannel) {
+    if (!current.link.attach(channel)) {
+      channel.close();
+      return;
+    }
+    this.#pairings++;
+    current.link.switchOutbound();
   }
 
   onLost(listener: () => void): () => void {
@@ -48,16 +128,19 @@ export class OffscreenHost {
     return () => this.#lostListeners.delete(listener);
   }
 
-  /** Single-flight: concurrent callers share one creation; cleared in `finally`, also on failure. */
-  ensure(): Promise<chrome.runtime.Port> {
-    if (this.#current) return Promise.resolve(this.#current);
+  /**
+   * Single-flight: concurrent callers share one creation; cleared in `finally`, also on failure.
+   * Resolves with the link over the current Port: on its channel once paired, on the Port before.
+   */
+  ensure(): Promise<ChannelLink> {
+    if (this.#current) return Promise.resolve(this.#current.link);
     this.#pending ??= this.#settle(this.#create());
     return this.#pending;
   }
 
   /** Makes `flight` the single one, cleared in `finally`, also on failure. */
-  #settle(flight: Promise<chrome.runtime.Port>): Promise<chrome.runtime.Port> {
-    const pending: Promise<chrome.runtime.Port> = flight.finally(() => {
+  #settle(flight: Promise<ChannelLink>): Promise<ChannelLink> {
+    const pending: Promise<ChannelLink> = flight.finally(() => {
       if (this.#pending === pending) this.#pending = undefined;
     });
     return pending;
@@ -90,40 +173,40 @@ export class OffscreenHost {
   }
 
   /** Resolves with the next Port the document opens, or undefined after `ms`. */
-  #nextPort(ms: number): Promise<chrome.runtime.Port | undefined> {
+  #nextPort(ms: number): Promise<ChannelLink | undefined> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         if (this.#waiter === waiter) this.#waiter = undefined;
         resolve(undefined);
       }, ms);
-      const waiter = (port: chrome.runtime.Port) => {
+      const waiter = (link: ChannelLink) => {
         clearTimeout(timer);
-        resolve(port);
+        resolve(link);
       };
       this.#waiter = waiter;
     });
   }
 
   /** Asks a previous worker's document, still holding its sessions, to connect here. */
-  #askForPort(): Promise<chrome.runtime.Port | undefined> {
+  #askForPort(): Promise<ChannelLink | undefined> {
     const next = this.#nextPort(RECONNECT_TIMEOUT_MS);
     void chrome.runtime.sendMessage({ type: OFFSCREEN_RECONNECT }).catch(() => undefined);
     return next;
   }
 
-  async #create(): Promise<chrome.runtime.Port> {
+  async #create(): Promise<ChannelLink> {
     return (await this.exists()) ? this.#reconnected(this.#askForPort()) : this.#createDocument();
   }
 
-  async #reconnected(asked: Promise<chrome.runtime.Port | undefined>): Promise<chrome.runtime.Port> {
-    const port = this.#current ?? (await asked);
-    if (port) return port;
+  async #reconnected(asked: Promise<ChannelLink | undefined>): Promise<ChannelLink> {
+    const link = this.#current?.link ?? (await asked);
+    if (link) return link;
     // It did not answer: it is broken, and its sessions with it.
     await chrome.offscreen.closeDocument().catch(() => undefined);
     return this.#createDocument();
   }
 
-  async #createDocument(): Promise<chrome.runtime.Port> {
+  async #createDocument(): Promise<ChannelLink> {
     const connected = this.#nextPort(CONNECT_TIMEOUT_MS).then((port) => {
       if (!port) throw Object.assign(new Error('The MCP host document did not start.'), { code: 'offscreen-lost' });
       return port;

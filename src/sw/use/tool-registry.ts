@@ -96,18 +96,22 @@ function isKnownWhileNotReady(s: ServerView): boolean {
   return s.status === 'connecting' || (!s.connectOnStartup && s.status === 'disconnected' && s.staleSince !== undefined);
 }
 
-/** Arguments are taken leniently: an object, a JSON object in a string, or nothing (G1). */
+/**
+ * Arguments are taken leniently: an object, a JSON object in a string, or nothing (G1). An
+ * agent's object is taken as JSON would send it (toJSON, Dates as strings, no undefined fields or
+ * functions): the offscreen channel passes structured clones, which would keep or refuse those,
+ * and the user approves what is sent.
+ */
 function parseArguments(args: unknown): Record<string, unknown> {
-  let value = args;
-  if (typeof value === 'string') {
-    try {
-      value = value.trim() === '' ? {} : JSON.parse(value);
-    } catch {
-      throw new RemoteError({ code: 'bad-arguments', message: 'The tool arguments are not valid JSON.' });
-    }
+  if (args === undefined || args === null) return {};
+  let value: unknown;
+  try {
+    value = typeof args === 'string' ? (args.trim() === '' ? {} : JSON.parse(args)) : JSON.parse(JSON.stringify(args) ?? 'null');
+  } catch {
+    throw new RemoteError({ code: 'bad-arguments', message: 'The tool arguments are not valid JSON.' });
   }
-  if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) {
+  if (value === null && typeof args === 'string') return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new RemoteError({ code: 'bad-arguments', message: 'The tool arguments must be a JSON object.' });
   }
   return value as Record<string, unknown>;

@@ -110,6 +110,19 @@ test('an allowed call runs once with the given operationId and lenient arguments
   await assert.rejects(h.registry.call('mcp__gh__search', '[1]'), (e: RemoteError) => e.code === 'bad-arguments');
 });
 
+test('an agent’s object is sent as JSON would carry it: structured clone never sees a Date, an undefined field or a function', async () => {
+  const h = harness([server('gh', [tool('search')])]);
+  const when = new Date('2026-01-02T03:04:05.000Z');
+  await h.registry.call('mcp__gh__search', { when, skip: undefined, run: () => 1, nested: { n: 1, m: new Map([[1, 2]]) } });
+  assert.deepEqual(h.calls[0]!.args, { when: '2026-01-02T03:04:05.000Z', nested: { n: 1, m: {} } });
+  structuredClone(h.calls[0]!.args);
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
+  await assert.rejects(h.registry.call('mcp__gh__search', cyclic), (e: RemoteError) => e.code === 'bad-arguments');
+  await assert.rejects(h.registry.call('mcp__gh__search', when), (e: RemoteError) => e.code === 'bad-arguments');
+  assert.equal(h.calls.length, 1);
+});
+
 test('a failing call is reported, never retried', async () => {
   const h = harness([server('gh', [tool('search')])]);
   h.respondWith(() => Promise.reject(new RemoteError({ code: 'timeout', message: 'timed out' })));
