@@ -19,9 +19,9 @@ export interface StatePortHooks {
 
 export interface StatePort {
   /** Connects the Port now if it is down (waking a stopped worker). */
-  reconnect(): void;
+  reconnect: () => void;
   /** Sends a request on the Port, connecting it first if it is down; settles with the answer's `result`. */
-  request(type: string, params: unknown): Promise<unknown>;
+  request: (type: string, params: unknown) => Promise<unknown>;
 }
 
 export function setUpStatePort(onPush: (message: unknown) => void, hooks: StatePortHooks = {}): StatePort {

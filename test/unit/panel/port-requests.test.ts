@@ -12,13 +12,13 @@ function fakePort() {
   return { sent, postMessage: (m: unknown) => void sent.push(m as (typeof sent)[number]) };
 }
 
-const settled = async <T>(p: Promise<T>) =>
+const settled = async <T>(p: Promise<T>): Promise<{ value: T } | { error: unknown } | 'pending'> =>
   Promise.race([
     p.then(
       (value) => ({ value }),
       (error: unknown) => ({ error }),
     ),
-    new Promise((r) => setTimeout(() => r('pending'), 5)),
+    new Promise<'pending'>((r) => setTimeout(() => r('pending'), 5)),
   ]);
 
 test('each answer settles the request with its id, in whatever order they come', async () => {
