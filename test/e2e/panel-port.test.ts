@@ -27,6 +27,14 @@ after(async () => {
   await server?.close();
 });
 
+/** What the probe keeps of each message the Port brings. */
+interface Seen {
+  kind?: string;
+  type?: string;
+  id?: number;
+  result?: { ok: boolean; error?: { code: string } };
+}
+
 /**
  * In `page`: opens a Port named like the panel's, sends `requests` on it and reports, after
  * `waitMs`, every message it got (kinds and ids only, and the results) and whether it dropped.
@@ -34,16 +42,11 @@ after(async () => {
 const probe = (page: Page, requests: unknown[], waitMs: number) =>
   page.evaluate(
     (requests, waitMs) =>
-      new Promise<{
-        got: { kind?: string; type?: string; id?: number; result?: { ok: boolean; error?: { code: string } } }[];
-        dropped: boolean;
-      }>((resolve) => {
-        const got: { kind?: string; type?: string; id?: number; result?: { ok: boolean; error?: { code: string } } }[] = [];
+      new Promise<{ got: Seen[]; dropped: boolean }>((resolve) => {
+        const got: Seen[] = [];
         let dropped = false;
         const port = chrome.runtime.connect({ name: 'mcp-panel' });
-        port.onMessage.addListener((m: { kind?: string; type?: string; id?: number; result?: { ok: boolean; value?: unknown } }) =>
-          got.push({ kind: m.kind, type: m.type, id: m.id, result: m.result as never }),
-        );
+        port.onMessage.addListener((m: Seen) => got.push({ kind: m.kind, type: m.type, id: m.id, result: m.result }));
         port.onDisconnect.addListener(() => (dropped = true));
         for (const r of requests) port.postMessage(r);
         setTimeout(() => {
