@@ -49,7 +49,10 @@ globalThis.__bench = globalThis.__bench || {
    */
   request(type, params) {
     if (!this.panelPort) {
-      const port = chrome.runtime.connect({ name: 'mcp-panel' });
+      // The cold phase (run.ts) swaps runtime.connect for a dead Port so that the panel's own
+      // reconnects wake nothing; the measured request keeps the real one (benchConnect).
+      const connect = chrome.runtime.benchConnect || chrome.runtime.connect;
+      const port = connect.call(chrome.runtime, { name: 'mcp-panel' });
       port.onMessage.addListener((m) => {
         const w = m && m.kind === 'response' ? this.waiting.get(m.id) : undefined;
         if (w) { this.waiting.delete(m.id); w.resolve(m.result); }

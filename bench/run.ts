@@ -337,8 +337,10 @@ try {
     // adopted. For comparison, the reconnect path: the document is closed too, so the new worker
     // opens the document, initializes a new session and lists the catalog before the call.
     log('cold wake');
-    // The panel re-opens its Port 250 ms after the worker goes, which would wake it before the call
-    // does; the bench swaps that reconnect for a dead port so the measured call is what wakes it.
+    // The panel re-opens its Port on focus, a key or a pointer, and when a new worker asks, which
+    // could wake the worker before the call does; the bench swaps the page's connect for a dead port
+    // so the measured call (on the bench's own Port, through the real connect) is what wakes it.
+    // The panel's own Port stays dead afterwards: no later phase uses the panel's requests.
     await panel.evaluate(() => {
       const dead = { onMessage: { addListener() {} }, onDisconnect: { addListener() {} }, postMessage() {}, disconnect() {} };
       const rt = chrome.runtime as unknown as { connect: () => unknown; benchConnect?: () => unknown };
@@ -391,7 +393,7 @@ try {
       firstResult: summarize(s.firstResult),
     });
     // The bench's own grants (grantAlwaysNext) need a real Port again; the panel's reconnect
-    // already went to the dead one and stays there.
+    // already went to the dead one and stays there (its pushes and requests with it).
     await panel.evaluate(() => {
       const rt = chrome.runtime as unknown as { connect: () => unknown; benchConnect?: () => unknown };
       if (rt.benchConnect) rt.connect = rt.benchConnect;
