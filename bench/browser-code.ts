@@ -40,8 +40,42 @@ globalThis.__bench = globalThis.__bench || {
     }
     return out;
   },
+  panelPort: null,
+  nextRequestId: 1,
+  waiting: new Map(),
+  /**
+   * Panel page: a request as the panel sends it (src/panel/port-requests.ts), on a panel Port of
+   * the bench's own, connected when down (which wakes a stopped worker, as the panel's does).
+   */
+  request(type, params) {
+    if (!this.panelPort) {
+      // The cold phase (run.ts) swaps runtime.connect for a dead Port so that the panel's own
+      // reconnects wake nothing; the measured request keeps the real one (benchConnect).
+      const connect = chrome.runtime.benchConnect || chrome.runtime.connect;
+      const port = connect.call(chrome.runtime, { name: 'mcp-panel' });
+      port.onMessage.addListener((m) => {
+        const w = m && m.kind === 'response' ? this.waiting.get(m.id) : undefined;
+        if (w) { this.waiting.delete(m.id); w.resolve(m.result); }
+      });
+      port.onDisconnect.addListener(() => {
+        if (this.panelPort === port) this.panelPort = null;
+        for (const [id, w] of this.waiting) if (w.port === port) { this.waiting.delete(id); w.reject(new Error('the panel Port dropped')); }
+      });
+      this.panelPort = port;
+    }
+    const port = this.panelPort;
+    const id = this.nextRequestId++;
+    try {
+      port.postMessage({ kind: 'request', id, type, params });
+    } catch {
+      // Dropped and not told yet: nothing was sent, a fresh Port takes it.
+      this.panelPort = null;
+      return this.request(type, params);
+    }
+    return new Promise((resolve, reject) => this.waiting.set(id, { port, resolve, reject }));
+  },
   call(serverId, tool, args) {
-    return chrome.runtime.sendMessage({ type: 'panel:call-tool', params: { serverId, tool, arguments: args } });
+    return this.request('panel:call-tool', { serverId, tool, arguments: args });
   },
   /** n sequential panel:call-tool echo (panel → worker → offscreen → server); ms per call. */
   async panelBatch(serverId, n) {
@@ -65,7 +99,7 @@ globalThis.__bench = globalThis.__bench || {
       port.onMessage.addListener(async (m) => {
         if (!m || m.type !== 'panel:approvals' || !m.approvals.length) return;
         const id = m.approvals[m.approvals.length - 1].id;
-        const r = await chrome.runtime.sendMessage({ type: 'panel:answer-approval', params: { approvalId: id, decision: 'always' } });
+        const r = await this.request('panel:answer-approval', { approvalId: id, decision: 'always' });
         clearTimeout(timer);
         port.disconnect();
         if (r && r.ok) resolve(id); else reject(new Error('answer-approval failed: ' + JSON.stringify(r)));
@@ -89,7 +123,7 @@ globalThis.__bench = globalThis.__bench || {
     const out = [];
     for (let i = 0; i < n; i++) {
       const t0 = performance.now();
-      const r = await chrome.runtime.sendMessage({ type: 'panel:bench-no-such-method', params: {} });
+      const r = await this.request('panel:bench-no-such-method', {});
       out.push(performance.now() - t0);
       if (!r || r.ok !== false) throw new Error('expected a refusal, got ' + JSON.stringify(r));
     }
@@ -295,7 +329,7 @@ globalThis.__bench = globalThis.__bench || {
     return { tokens: n, chars: text.length, shownChars: shown, wallMs, longTasks: tasks, lateP50: late.sort((a, b) => a - b)[Math.floor(late.length / 2)] };
   },
   async state() {
-    const r = await chrome.runtime.sendMessage({ type: 'panel:get-state', params: {} });
+    const r = await this.request('panel:get-state', {});
     if (!r || !r.ok) throw new Error('get-state failed');
     return r.value;
   },

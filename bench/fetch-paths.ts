@@ -114,7 +114,7 @@ try {
         );
     // A freshly woken worker: its first fetch, then a second one.
     await stopWorker(rig);
-    await panel.evaluate(`chrome.runtime.sendMessage({ type: 'panel:chat-list', params: {} })`);
+    await panel.evaluate(`__bench.request('panel:chat-list', {})`);
     const w = await worker();
     await measure('worker chat big, first fetch after wake', w, OPTIONS.chat!, 'big', false);
     await measure('worker chat big, second fetch after wake', w, OPTIONS.chat!, 'big', false);

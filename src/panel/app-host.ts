@@ -4,14 +4,13 @@
  * A view's `ui/message` becomes a draft in the chat's composer; the user decides to send it.
  */
 import { AppHostRequestEvent, type AppViewHost } from '../components/events.js';
-import { call } from './use-servers.js';
+import type { Call } from './call.js';
 
-export const panelAppHost: AppViewHost = {
+const panelAppHost = (call: Call): AppViewHost => ({
   loadView: (serverId, tool) => call('panel:app-view', { serverId, tool }),
   callTool: (serverId, viewTool, tool, args, operationId) =>
     call('panel:app-call-tool', { serverId, viewTool, tool, arguments: args, operationId }),
-  cancel: (serverId, operationId) =>
-    void chrome.runtime.sendMessage({ type: 'panel:cancel-call', params: { serverId, operationId } }).catch(() => undefined),
+  cancel: (serverId, operationId) => void call('panel:cancel-call', { serverId, operationId }),
   readResource: (serverId, uri) => call('panel:app-read-resource', { serverId, uri }),
   // `ui/message`: a draft in the chat's composer, for the user to send (never sent by the view).
   message: async (text) => {
@@ -20,10 +19,11 @@ export const panelAppHost: AppViewHost = {
     chat.draftMessage(text);
     return true;
   },
-};
+});
 
-export function setUpAppHost() {
+export function setUpAppHost(call: Call) {
+  const host = panelAppHost(call);
   document.addEventListener(AppHostRequestEvent.type, (e) => {
-    e.host ??= panelAppHost;
+    e.host ??= host;
   });
 }

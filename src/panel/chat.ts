@@ -10,16 +10,14 @@ import { t } from '../components/i18n.js';
 import type { McpChatViewElement } from '../components/mcp-chat-view.js';
 import { originPattern } from '../common/url-rules.js';
 import { ChatPanelPushSchema } from '../protocol/panel-chat.js';
-import { PanelPushSchema, type PanelMethod, type PanelParams, type PanelValue } from '../protocol/panel.js';
+import { PanelPushSchema } from '../protocol/panel.js';
 import { UsePanelPushSchema, type ApprovalView } from '../protocol/panel-use.js';
 import type { ChatView } from '../protocol/panel-chat.js';
 import { approvalsForChat } from './chat-approvals.js';
+import type { Call } from './call.js';
 
 export interface ChatDeps {
-  call: <M extends PanelMethod>(
-    type: M,
-    params: PanelParams<M>,
-  ) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }>;
+  call: Call;
 }
 
 export function setUpChat(deps: ChatDeps): {

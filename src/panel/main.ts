@@ -27,23 +27,25 @@ document.title = t('panelTitle');
 const $ = <K extends keyof HTMLElementTagNameMap>(tag: K) => document.querySelector(tag)!;
 const runner = $('mcp-tool-runner');
 const shell = setUpShell({ runner });
-setUpAppHost();
+// Areas join the push handlers as they are set up; a Port message cannot arrive before this
+// script's first task ends.
+const pushHandlers: ((message: unknown) => void)[] = [];
+const port = setUpStatePort((message) => pushHandlers.forEach((handle) => handle(message)), {
+  // A chat shown as answering must not go silent when the worker stops: reconnecting at once wakes
+  // it, and the chat is read again (its run either goes on or was closed as "interrupted").
+  dropped: () => chat.running() && port.reconnect(),
+  reconnected: () => chat.reattach(),
+});
+const call = createCall(port.request);
+setUpAppHost(call);
 const onUsePush = setUpUsePanel({
   runner,
   approvals: document.querySelector<HTMLElement>('#approvals')!,
   elicitations: document.querySelector<HTMLElement>('#elicitations')!,
   shownElsewhere: isChatApproval,
+  call,
 });
-// Areas that need `call` join the push handlers after it exists; a Port message cannot arrive
-// before this script's first task ends.
-const pushHandlers = [onUsePush, (message: unknown) => shell.onPush(message)];
-const wake = setUpStatePort((message) => pushHandlers.forEach((handle) => handle(message)), {
-  // A chat shown as answering must not go silent when the worker stops: reconnecting at once wakes
-  // it, and the chat is read again (its run either goes on or was closed as "interrupted").
-  dropped: () => chat.running() && wake(),
-  reconnected: () => chat.reattach(),
-});
-const call = createCall(wake);
+pushHandlers.push(onUsePush, (message) => shell.onPush(message));
 const chat = setUpChat({ call });
 pushHandlers.push(chat.onPush, setUpActivity({ call }));
 const stepUp = setUpStepUp({ call, after: runner });

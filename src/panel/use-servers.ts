@@ -4,10 +4,9 @@
  * runner, the Abort button → `panel:cancel-call`, answers and re-runs of interactions, the
  * composer's ContextBlock requests and the result viewer's resource reads. A question raised by
  * the call the user started in the tool runner is shown inside the runner, next to its buttons,
- * and focused; every other one stays in the elicitations container. `main.ts` feeds it the panel Port's messages; pushes and
- * answers are validated on receipt.
+ * and focused; every other one stays in the elicitations container. `main.ts` feeds it the panel Port's messages and its `call`;
+ * pushes and answers are validated on receipt.
  */
-import { t, tReason } from '../components/i18n.js';
 import {
   ApprovalDecisionEvent,
   ApprovalDismissEvent,
@@ -22,7 +21,7 @@ import type { McpResultViewElement } from '../components/mcp-result-view.js';
 import type { McpComposerElement } from '../components/mcp-composer.js';
 import type { McpToolRunnerElement } from '../components/mcp-tool-runner.js';
 import { UsePanelPushSchema, type ApprovalView, type ElicitationView } from '../protocol/panel-use.js';
-import { panelResultSchema, type PanelMethod, type PanelParams, type PanelValue } from '../protocol/panel.js';
+import type { Call } from './call.js';
 
 export interface UsePanelElements {
   runner: McpToolRunnerElement;
@@ -32,19 +31,7 @@ export interface UsePanelElements {
   elicitations: HTMLElement;
   /** Approvals shown elsewhere (the chat's, inside the conversation), left out of `approvals`. */
   shownElsewhere?: (approval: ApprovalView) => boolean;
-}
-
-export async function call<M extends PanelMethod>(
-  type: M,
-  params: PanelParams<M>,
-): Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }> {
-  try {
-    const parsed = panelResultSchema(type).safeParse(await chrome.runtime.sendMessage({ type, params }));
-    if (!parsed.success) return { ok: false, message: t('malformedAnswer') };
-    return parsed.data.ok ? { ok: true, value: parsed.data.value as PanelValue<M> } : { ok: false, message: tReason(parsed.data.error) };
-  } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
-  }
+  call: Call;
 }
 
 function renderApprovals(container: HTMLElement, approvals: ApprovalView[]) {
@@ -88,20 +75,16 @@ function renderElicitations(container: HTMLElement, runner: McpToolRunnerElement
   }
 }
 
-export function setUpUsePanel({ runner, approvals, elicitations, shownElsewhere }: UsePanelElements): (message: unknown) => void {
+export function setUpUsePanel({ runner, approvals, elicitations, shownElsewhere, call }: UsePanelElements): (message: unknown) => void {
   document.addEventListener(ApprovalDecisionEvent.type, (e) => {
-    void chrome.runtime
-      .sendMessage({ type: 'panel:answer-approval', params: { approvalId: e.approvalId, decision: e.decision } })
-      .catch(() => undefined);
+    void call('panel:answer-approval', { approvalId: e.approvalId, decision: e.decision });
   });
   document.addEventListener(ApprovalDismissEvent.type, (e) => {
     (e.target as HTMLElement).remove();
     void call('panel:dismiss-approval', { approvalId: e.approvalId });
   });
   document.addEventListener(CancelToolEvent.type, (e) => {
-    void chrome.runtime
-      .sendMessage({ type: 'panel:cancel-call', params: { serverId: e.serverId, operationId: e.operationId } })
-      .catch(() => undefined);
+    void call('panel:cancel-call', { serverId: e.serverId, operationId: e.operationId });
   });
   document.addEventListener(ElicitationAnswerEvent.type, (e) => {
     void call('panel:answer-elicitation', {

@@ -1,8 +1,10 @@
 /**
  * Messages between the side panel and the service worker. The panel never talks to the
- * offscreen document (one-way data flow, docs/architecture.md). Requests go through
- * `chrome.runtime.sendMessage` (which also wakes a stopped worker); state is pushed back over a
- * Port named {@link PANEL_PORT}.
+ * offscreen document (one-way data flow, docs/architecture.md). Everything travels on the
+ * panel's own Port named {@link PANEL_PORT}: its requests ({@link PanelPortRequestSchema}, each
+ * answered on the same Port) and the worker's pushes (state and the areas' updates). A Port
+ * message reaches only the other end, where `chrome.runtime.sendMessage` reached every extension
+ * context with a listener (the offscreen document, other panel windows) through a new channel each time.
  */
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
@@ -185,6 +187,20 @@ export const PanelRequestEnvelopeSchema = lazySchema(() =>
     params: z.unknown(),
   }),
 );
+
+/** Ids the panel gives its requests on its Port: 1, 2, … for the life of the page. */
+const requestId = lazySchema(() => z.number().check(z.int(), z.gte(1), z.lte(Number.MAX_SAFE_INTEGER)));
+
+/**
+ * A request on the panel Port: `type` and `params` are the envelope {@link PanelRequestEnvelopeSchema}
+ * checks (the worker answers an unknown `type` with an error). Pushes are told apart by `kind`:
+ * a push never carries one.
+ */
+export const PanelPortRequestSchema = lazySchema(() =>
+  z.object({ kind: z.literal('request'), id: requestId, type: z.unknown(), params: z.unknown() }),
+);
+/** The worker's answer to the request with the same `id`: `result` is a Result envelope, validated by the panel per method. */
+export const PanelPortResponseSchema = lazySchema(() => z.object({ kind: z.literal('response'), id: requestId, result: z.unknown() }));
 
 export const PanelPushSchema = lazySchema(() => z.object({ type: z.literal('panel:state'), state: PanelStateSchema }));
 

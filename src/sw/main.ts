@@ -29,6 +29,7 @@ import { launchAuthFlow, oauthRedirectUri } from './chrome/identity.js';
 import { KeepAlive } from './chrome/keep-alive.js';
 import { authConfigOf, headersWithOAuth } from './chrome/oauth-runtime.js';
 import { createPanelApi } from './handlers/panel.js';
+import { answerPanelRequests, fromPanelPage } from './handlers/panel-port.js';
 import { settleIncludeTools } from './manager/include-tools.js';
 import { McpManager, type StartFindings } from './manager/mcp-manager.js';
 import { ImportChannel } from './offscreen-link/import-channel.js';
@@ -291,8 +292,9 @@ manager.observeCalls({ started: () => queueMicrotask(() => keepAlive.check()), s
 use.broker.onChange(() => keepAlive.check());
 
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
-  // Only this extension's own pages may drive the manager; the offscreen document uses its Port.
-  if (sender.id !== chrome.runtime.id || !sender.url?.startsWith(chrome.runtime.getURL('sidepanel.html'))) return false;
+  // Only the side panel page may drive the manager; the offscreen document uses its Port. The panel
+  // itself asks on its Port (below); this path stays for scripts driving a panel page.
+  if (!fromPanelPage(sender)) return false;
   void ready.then(() => handlePanel(message)).then(sendResponse);
   return true;
 });
@@ -300,9 +302,15 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
 chrome.runtime.onConnect.addListener((port) => {
   if (offscreen.accept(port)) return;
   if (importChannel.accept(port)) return;
-  if (port.name === PANEL_PORT && port.sender?.id === chrome.runtime.id) {
+  if (port.name === PANEL_PORT) {
+    // The Port carries requests: the same sender check as the sendMessage listener.
+    if (!fromPanelPage(port.sender)) {
+      port.disconnect();
+      return;
+    }
     panels.add(port);
     port.onDisconnect.addListener(() => panels.delete(port));
+    answerPanelRequests(port, (envelope) => ready.then(() => handlePanel(envelope)));
     void ready.then(() => port.postMessage({ type: 'panel:state', state: state() }));
     void ready.then(() => port.postMessage({ type: 'panel:approvals', approvals: use.pendingApprovals() }));
     void ready.then(() => use.panelOpened((m) => port.postMessage(m))).catch(() => undefined);
