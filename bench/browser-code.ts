@@ -6,6 +6,9 @@
  * Times are taken inside the measured context with `performance.now()`, so DevTools round trips
  * are never part of a sample.
  */
+import { PANEL_PORT } from '../src/protocol/panel.js';
+import { PANEL_REQUESTER } from '../test/support/panel-request.js';
+
 export const BENCH_CODE = String.raw`
 globalThis.__bench = globalThis.__bench || {
   sessions: new Map(),
@@ -40,39 +43,18 @@ globalThis.__bench = globalThis.__bench || {
     }
     return out;
   },
-  panelPort: null,
-  nextRequestId: 1,
-  waiting: new Map(),
+  panelRequester: null,
   /**
    * Panel page: a request as the panel sends it (src/panel/port-requests.ts), on a panel Port of
-   * the bench's own, connected when down (which wakes a stopped worker, as the panel's does).
+   * the bench's own, connected when down (which wakes a stopped worker, as the panel's does); the
+   * requester is the e2e tests' (test/support/panel-request.ts).
    */
   request(type, params) {
-    if (!this.panelPort) {
-      // The cold phase (run.ts) swaps runtime.connect for a dead Port so that the panel's own
-      // reconnects wake nothing; the measured request keeps the real one (benchConnect).
-      const connect = chrome.runtime.benchConnect || chrome.runtime.connect;
-      const port = connect.call(chrome.runtime, { name: 'mcp-panel' });
-      port.onMessage.addListener((m) => {
-        const w = m && m.kind === 'response' ? this.waiting.get(m.id) : undefined;
-        if (w) { this.waiting.delete(m.id); w.resolve(m.result); }
-      });
-      port.onDisconnect.addListener(() => {
-        if (this.panelPort === port) this.panelPort = null;
-        for (const [id, w] of this.waiting) if (w.port === port) { this.waiting.delete(id); w.reject(new Error('the panel Port dropped')); }
-      });
-      this.panelPort = port;
-    }
-    const port = this.panelPort;
-    const id = this.nextRequestId++;
-    try {
-      port.postMessage({ kind: 'request', id, type, params });
-    } catch {
-      // Dropped and not told yet: nothing was sent, a fresh Port takes it.
-      this.panelPort = null;
-      return this.request(type, params);
-    }
-    return new Promise((resolve, reject) => this.waiting.set(id, { port, resolve, reject }));
+    // The cold phase (run.ts) swaps runtime.connect for a dead Port so that the panel's own
+    // reconnects wake nothing; the measured request keeps the real one (benchConnect).
+    this.panelRequester = this.panelRequester || (${PANEL_REQUESTER})(() =>
+      (chrome.runtime.benchConnect || chrome.runtime.connect).call(chrome.runtime, { name: '${PANEL_PORT}' }));
+    return this.panelRequester.request(type, params);
   },
   call(serverId, tool, args) {
     return this.request('panel:call-tool', { serverId, tool, arguments: args });
@@ -94,7 +76,7 @@ globalThis.__bench = globalThis.__bench || {
    */
   grantAlwaysNext() {
     return new Promise((resolve, reject) => {
-      const port = chrome.runtime.connect({ name: 'mcp-panel' });
+      const port = chrome.runtime.connect({ name: '${PANEL_PORT}' });
       const timer = setTimeout(() => { port.disconnect(); reject(new Error('no approval card within 10 s')); }, 10000);
       port.onMessage.addListener(async (m) => {
         if (!m || m.type !== 'panel:approvals' || !m.approvals.length) return;

@@ -8,6 +8,7 @@
  */
 import { launchExtension, until } from '../test/support/browser.js';
 import { startDemoServer } from '../test/support/demo-server.js';
+import { panelRequest } from '../test/support/panel-request.js';
 import { watchWorker } from '../test/support/worker-lifecycle.js';
 
 const minutes = Number(process.env.IDLE_MINUTES ?? 10);
@@ -28,9 +29,7 @@ try {
   await until(
     'all three servers ready',
     async () => {
-      const answer = (await panel.evaluate(`chrome.runtime.sendMessage({ type: 'panel:get-state', params: {} })`)) as {
-        value?: { servers: { status: string }[] };
-      };
+      const answer = await panelRequest<{ value?: { servers: { status: string }[] } }>(panel, 'panel:get-state', {});
       return answer.value?.servers.filter((s) => s.status === 'ready').length === 3 ? true : undefined;
     },
     30_000,

@@ -291,19 +291,12 @@ manager.onChange(() => keepAlive.check());
 manager.observeCalls({ started: () => queueMicrotask(() => keepAlive.check()), settled: () => undefined });
 use.broker.onChange(() => keepAlive.check());
 
-chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
-  // Only the side panel page may drive the manager; the offscreen document uses its Port. The panel
-  // itself asks on its Port (below); this path stays for scripts driving a panel page.
-  if (!fromPanelPage(sender)) return false;
-  void ready.then(() => handlePanel(message)).then(sendResponse);
-  return true;
-});
-
 chrome.runtime.onConnect.addListener((port) => {
   if (offscreen.accept(port)) return;
   if (importChannel.accept(port)) return;
   if (port.name === PANEL_PORT) {
-    // The Port carries requests: the same sender check as the sendMessage listener.
+    // The Port carries the panel's requests, the only way the worker takes them: only the side
+    // panel page may open it (the offscreen document and any other page get it closed).
     if (!fromPanelPage(port.sender)) {
       port.disconnect();
       return;

@@ -10,6 +10,7 @@ import type { Page, WebWorker } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, runToolInPanel, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { openView, row } from '../support/panel-views.js';
+import { panelRequest } from '../support/panel-request.js';
 
 const LOG = 'section[data-view="activity"] mcp-activity-log';
 const GRANTS = 'section[data-view="activity"] mcp-approval-grants';
@@ -60,7 +61,7 @@ test('a tool run from the panel shows as "tools/call echo" with its duration and
   assert.match(await textOf(panel, `${row} pre.response`), /Bearer \[redacted\]/);
   const shown = await panel.$eval(LOG, (el) => el.shadowRoot!.textContent ?? '');
   assert.ok(!shown.includes(TOKEN), 'the bearer token is not shown');
-  const stored = await panel.evaluate(async () => JSON.stringify(await chrome.runtime.sendMessage({ type: 'panel:get-log', params: {} })));
+  const stored = JSON.stringify(await panelRequest(panel, 'panel:get-log', {}));
   assert.ok(!stored.includes(TOKEN), 'nor stored');
 });
 

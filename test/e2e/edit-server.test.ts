@@ -10,6 +10,7 @@ import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { openServer, row } from '../support/panel-views.js';
+import { panelRequest } from '../support/panel-request.js';
 
 let first: DemoServer;
 let second: DemoServer;
@@ -55,9 +56,7 @@ async function setField(name: string, value: string) {
 test('a rename, a timeout and connect-on-startup keep the id, disabled tools, grants and the live session', async () => {
   await addServerInPanel(panel, { name: 'Demo', url: first.url });
   await waitFor(panel, `${card('demo')} >>> mcp-status-badge[status="ready"]`, 20_000);
-  await panel.evaluate(
-    `chrome.runtime.sendMessage({ type: 'panel:set-tool-enabled', params: { serverId: 'demo', tool: 'add', enabled: false } })`,
-  );
+  await panelRequest(panel, 'panel:set-tool-enabled', { serverId: 'demo', tool: 'add', enabled: false });
   // An "always allow" grant for echo, as the approval card records it.
   await panel.evaluate(
     `chrome.storage.local.set({ mcp_tool_approvals: { ['demo\\u0000echo']: { url: ${JSON.stringify(first.url)}, schemaHash: 'x', grantedAt: 1 } } })`,
@@ -103,9 +102,7 @@ test('moving to another server lists what it drops, saves only once confirmed, a
 test('a stored bearer token shows as unchanged, never reaches the panel, and keeps working after a save', async () => {
   await addServerInPanel(panel, { name: 'Guarded', url: guarded.url, authKind: 'bearer', token: 'tok-edit' });
   await waitFor(panel, `${card('guarded')} >>> mcp-status-badge[status="ready"]`, 20_000);
-  const raw = JSON.stringify(
-    await panel.evaluate(`chrome.runtime.sendMessage({ type: 'panel:get-server-settings', params: { serverId: 'guarded' } })`),
-  );
+  const raw = JSON.stringify(await panelRequest(panel, 'panel:get-server-settings', { serverId: 'guarded' }));
   assert.doesNotMatch(raw, /tok-edit/);
   await openSettings('guarded');
   assert.deepEqual(await panel.$eval(`${settings} >>> input[name="token"]`, (el) => [el.value, el.placeholder]), [
@@ -116,9 +113,7 @@ test('a stored bearer token shows as unchanged, never reaches the panel, and kee
   await panel.click(`${settings} >>> button[name="save"]`);
   await until('the save', async () => (await textOf(panel, `${settings} >>> .message`)) === 'Saved.');
   assert.equal((await stored('guarded')).connectOnStartup, false);
-  const r = (await panel.evaluate(
-    `chrome.runtime.sendMessage({ type: 'panel:call-tool', params: { serverId: 'guarded', tool: 'echo', arguments: { text: 'hi' } } })`,
-  )) as { ok: boolean };
+  const r = await panelRequest<{ ok: boolean }>(panel, 'panel:call-tool', { serverId: 'guarded', tool: 'echo', arguments: { text: 'hi' } });
   assert.equal(r.ok, true, JSON.stringify(r));
   assert.deepEqual(ext.errors, []);
 });

@@ -12,6 +12,7 @@ import { TargetType, type Page } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { nudgePanel, openTool, openView, storeServersFromPanel } from '../support/panel-views.js';
+import { panelRequest } from '../support/panel-request.js';
 
 let server: DemoServer;
 let ext: ExtensionBrowser;
@@ -144,10 +145,8 @@ test('a question open across a worker restart fails with its reason; re-run need
   const rerun = `${CARD}[status="failed"] >>> button[data-action="rerun"]`;
   assert.equal(await panel.$eval(rerun, (b) => b.disabled), true);
   // Clicking the disabled button, or asking the worker without the confirmation, sends nothing.
-  const refused = await panel.evaluate(async (card) => {
-    const id = (document.querySelector(card) as HTMLElement & { interaction: { id: string } }).interaction.id;
-    return chrome.runtime.sendMessage<unknown, { ok: boolean }>({ type: 'panel:rerun-interaction', params: { interactionId: id } });
-  }, CARD);
+  const interactionId = await panel.$eval(CARD, (el) => (el as HTMLElement & { interaction: { id: string } }).interaction.id);
+  const refused = await panelRequest<{ ok: boolean }>(panel, 'panel:rerun-interaction', { interactionId });
   assert.equal(refused.ok, false);
   assert.equal(server.stats.toolCalls.filter((c) => c === 'confirm_booking').length, callsBefore);
 

@@ -12,6 +12,7 @@ import { addServerInPanel, launchExtension, runToolInPanel, until, waitFor, type
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { evaluateInWorker, stopWorker, watchWorker, workerRunning } from '../support/worker-lifecycle.js';
 import { nudgePanel } from '../support/panel-views.js';
+import { panelRequest } from '../support/panel-request.js';
 
 let server: DemoServer;
 let silent: Server;
@@ -31,9 +32,9 @@ interface ServerState {
 
 /** The running worker's own view (asking wakes it, as any panel request does). */
 async function workerState(id: string): Promise<ServerState | undefined> {
-  const answer = (await panel.evaluate(`chrome.runtime.sendMessage({ type: 'panel:get-state', params: {} })`)) as {
+  const answer = await panelRequest<{
     value?: { servers: ServerState[] };
-  };
+  }>(panel, 'panel:get-state', {});
   return answer.value?.servers.find((s) => s.id === id);
 }
 

@@ -13,6 +13,7 @@ import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { DETAIL, SETTINGS, openServer, row } from '../support/panel-views.js';
 import { ADMIN_SCOPE, OAUTH_SCOPE, startOAuthServers, type OAuthServers } from '../support/oauth-servers.js';
+import { panelRequest } from '../support/panel-request.js';
 
 let challengeOnly: OAuthServers;
 let failing: OAuthServers;
@@ -51,9 +52,9 @@ test('PRM announced only in the 401 challenge: one authorization, with the chall
   const scopes = scopesOf(challengeOnly.issued.accessTokens[0]!);
   assert.ok(scopes.includes(OAUTH_SCOPE), scopes.join(' '));
   assert.ok(!scopes.includes(ADMIN_SCOPE), `the challenge scope, not every scopes_supported: ${scopes.join(' ')}`);
-  const result = (await panel.evaluate(
-    `chrome.runtime.sendMessage({ type: 'panel:call-tool', params: { serverId: 'challenge', tool: 'whoami', arguments: {} } })`,
-  )) as { ok: boolean };
+  const result = await panelRequest<{
+    ok: boolean;
+  }>(panel, 'panel:call-tool', { serverId: 'challenge', tool: 'whoami', arguments: {} });
   assert.equal(result.ok, true, JSON.stringify(result));
   assert.equal(challengeOnly.stats.toolCalls, 1);
 });
@@ -87,8 +88,6 @@ test('a server added as "None" that answers 401 Bearer needs sign-in; one click 
   assert.equal(addedAsNone.stats.authorizeRequests, 1, 'one authorization');
   // Stored as an OAuth server now: its card offers Forget authorization like any other.
   await waitFor(panel, `${SETTINGS} >>> button[data-action="forget-auth"]`);
-  const result = (await panel.evaluate(
-    `chrome.runtime.sendMessage({ type: 'panel:call-tool', params: { serverId: 'plain', tool: 'whoami', arguments: {} } })`,
-  )) as { ok: boolean };
+  const result = await panelRequest<{ ok: boolean }>(panel, 'panel:call-tool', { serverId: 'plain', tool: 'whoami', arguments: {} });
   assert.equal(result.ok, true, JSON.stringify(result));
 });

@@ -17,6 +17,7 @@ import { addServerInPanel, launchExtension, textOf, waitFor, type ExtensionBrows
 import { DETAIL, DETAIL_TOOLS, SETTINGS, openServer, openTool, row } from '../support/panel-views.js';
 import { dumpExtensionStorage } from '../support/storage-dump.js';
 import { ADMIN_SCOPE, OAUTH_SCOPE, startOAuthServers, type OAuthServers } from '../support/oauth-servers.js';
+import { panelRequest } from '../support/panel-request.js';
 
 let as: OAuthServers;
 let ext: ExtensionBrowser;
@@ -110,9 +111,10 @@ test('approving in the authorization window makes the server ready and its tool 
   assert.equal(as.issued.accessTokens.length, 1);
   assert.equal(as.issued.refreshTokens.length, 1);
 
-  const result = (await panel.evaluate(() =>
-    chrome.runtime.sendMessage({ type: 'panel:call-tool', params: { serverId: 'secure', tool: 'whoami', arguments: {} } }),
-  )) as { ok: boolean; value?: { content: { type: string; text: string }[] } };
+  const result = await panelRequest<{
+    ok: boolean;
+    value?: { content: { type: string; text: string }[] };
+  }>(panel, 'panel:call-tool', { serverId: 'secure', tool: 'whoami', arguments: {} });
   assert.equal(result.ok, true, JSON.stringify(result));
   assert.match(result.value!.content[0]!.text, /^client=\S+/);
   assert.equal(as.stats.toolCalls, 1);
@@ -125,10 +127,10 @@ test('the whole flow and the tool call sent no cookie to the MCP or authorizatio
 });
 
 test("the request log shows the authorization's discovery, registration and token requests, with no secret in any row (J2)", async () => {
-  const log = (await panel.evaluate(`chrome.runtime.sendMessage({ type: 'panel:get-log', params: { serverId: 'secure' } })`)) as {
+  const log = await panelRequest<{
     ok: boolean;
     value: { entries: { method: string; status: unknown; request?: { httpMethod: string; url: string } }[] };
-  };
+  }>(panel, 'panel:get-log', { serverId: 'secure' });
   assert.equal(log.ok, true);
   const steps = log.value.entries.map((e) => e.method);
   for (const step of ['oauth:discovery', 'oauth:register', 'oauth:token']) assert.ok(steps.includes(step), `${step} in ${steps.join(',')}`);
@@ -166,7 +168,7 @@ test('a rejected access token is refreshed once with the sealed refresh token an
         await chrome.storage.session.set({ [k]: { ...(v as object), accessToken: 'spoiled-token' } });
     }
   });
-  const send = (type: string) => panel.evaluate((t) => chrome.runtime.sendMessage({ type: t, params: { serverId: 'secure' } }), type);
+  const send = (type: string) => panelRequest(panel, type, { serverId: 'secure' });
   await send('panel:disconnect');
   const unauthorizedBefore = as.stats.unauthorized;
   const connected = (await send('panel:connect')) as { ok: boolean };
@@ -231,9 +233,10 @@ test('a token the resource server stops accepting mid-session is refreshed once 
   await waitFor(panel, `${CARD} >>> mcp-status-badge[status="ready"]`, 20_000);
   const before = { calls: as.stats.toolCalls, refreshes: as.issued.refreshTokens.length, unauthorized: as.stats.unauthorized };
   as.rejectIssuedAccessTokens(); // a server-side revocation while the session is live
-  const result = (await panel.evaluate(() =>
-    chrome.runtime.sendMessage({ type: 'panel:call-tool', params: { serverId: 'secure', tool: 'whoami', arguments: {} } }),
-  )) as { ok: boolean; value?: { content: { text: string }[] } };
+  const result = await panelRequest<{
+    ok: boolean;
+    value?: { content: { text: string }[] };
+  }>(panel, 'panel:call-tool', { serverId: 'secure', tool: 'whoami', arguments: {} });
   assert.equal(result.ok, true, JSON.stringify(result));
   assert.match(result.value!.content[0]!.text, /^client=\S+/);
   assert.equal(as.stats.toolCalls, before.calls + 1, 'the tool ran exactly once at the server');
@@ -315,13 +318,11 @@ test('a refresh refused with no user present: needs-auth, and the card says "Sig
   } finally {
     approver.stop();
   }
-  await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'panel:disconnect', params: { serverId: 'secure' } }));
+  await panelRequest(panel, 'panel:disconnect', { serverId: 'secure' });
   as.rejectIssuedAccessTokens();
   as.refuseTokenRequests = true;
   try {
-    const connected = (await panel.evaluate(() =>
-      chrome.runtime.sendMessage({ type: 'panel:connect', params: { serverId: 'secure' } }),
-    )) as { ok: boolean };
+    const connected = await panelRequest<{ ok: boolean }>(panel, 'panel:connect', { serverId: 'secure' });
     assert.equal(connected.ok, false);
     await waitFor(panel, `${CARD} >>> mcp-status-badge[status="needs-auth"]`, 20_000);
     await openServer(panel, 'secure');

@@ -2,7 +2,8 @@
  * The panel's requests on its Port, in Chromium with the built extension: a request is answered on
  * the same Port with its id, after the pushes the Port brings; and the worker refuses the panel Port
  * to any page but the side panel (here the offscreen document, an extension page that is running
- * anyway), so nothing but the panel can drive the manager through it.
+ * anyway), so nothing but the panel can drive the manager through it; a runtime message from the
+ * panel page drives nothing.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -97,6 +98,17 @@ test('another extension page (the offscreen document) gets the panel Port closed
   assert.equal(dropped, true, 'the worker closed the Port');
   assert.deepEqual(got, []);
   // The request did nothing: the server is still configured.
+  const stored = (await panel.evaluate(`chrome.storage.local.get('mcp_servers').then((r) => r.mcp_servers.map((s) => s.id))`)) as string[];
+  assert.deepEqual(stored, ['demo']);
+});
+
+test('a runtime message from the side panel page drives nothing: the worker answers the panel only on its Port', async () => {
+  const outcome = (await panel.evaluate(`chrome.runtime
+    .sendMessage({ type: 'panel:remove-server', params: { serverId: 'demo' } })
+    .then((answer) => ({ answer: answer ?? null }), (e) => ({ error: String(e && e.message) }))`)) as { answer?: unknown; error?: string };
+  assert.equal(outcome.answer ?? null, null, `no Result came back: ${JSON.stringify(outcome)}`);
+  // Long enough for a removal the message had started to reach storage.
+  await new Promise((r) => setTimeout(r, 500));
   const stored = (await panel.evaluate(`chrome.storage.local.get('mcp_servers').then((r) => r.mcp_servers.map((s) => s.id))`)) as string[];
   assert.deepEqual(stored, ['demo']);
 });

@@ -14,6 +14,7 @@ import { addServerInPanel, launchExtension, textOf, until, waitFor, type Extensi
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { dumpExtensionStorage } from '../support/storage-dump.js';
 import { DETAIL, DETAIL_TOOLS as TOOLS, SETTINGS, openServer, openView, row } from '../support/panel-views.js';
+import { panelRequest } from '../support/panel-request.js';
 
 const CARD = row();
 const SHOTS = 'test-output/screenshots';
@@ -161,17 +162,13 @@ test("the server's log lists its requests by JSON-RPC method, newest first, reda
   assert.ok(methods.includes('tools/list'), methods.join(','));
   assert.equal(methods[0], 'ping', 'newest first: the "Test connection" probe');
   const worker = await ext.serviceWorker();
-  const dump = await panel.evaluate(async () =>
-    JSON.stringify(await chrome.runtime.sendMessage({ type: 'panel:get-log', params: { serverId: 'demo' } })),
-  );
+  const dump = JSON.stringify(await panelRequest(panel, 'panel:get-log', { serverId: 'demo' }));
   assert.ok(!dump.includes('header-s3cret'), 'no header value in the log');
   assert.ok(worker);
 });
 
 test('export carries the server but no secret', async () => {
-  const reply = await panel.evaluate(async () =>
-    chrome.runtime.sendMessage<unknown, { value: { json: string } }>({ type: 'panel:export', params: {} }),
-  );
+  const reply = await panelRequest<{ value: { json: string } }>(panel, 'panel:export', {});
   const doc = JSON.parse(reply.value.json) as { format: string; servers: { name: string; headerNames?: string[] }[] };
   assert.equal(doc.format, 'remote-mcp-for-chrome');
   assert.deepEqual(

@@ -10,6 +10,7 @@ import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, runToolInPanel, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { DETAIL, DETAIL_TOOLS, openServer } from '../support/panel-views.js';
+import { panelRequest } from '../support/panel-request.js';
 
 let server: DemoServer;
 let other: DemoServer | undefined;
@@ -80,9 +81,7 @@ test('C7/D3: closing the offscreen document is recovered to ready without the us
 test('H3/N7: a slow call in flight when the server drops its session fails once and is not replayed', async () => {
   const slowBefore = server.stats.toolCalls.filter((c) => c === 'slow').length;
   const opened = server.stats.sessionsOpened;
-  const call = panel.evaluate(() =>
-    chrome.runtime.sendMessage({ type: 'panel:call-tool', params: { serverId: 'demo', tool: 'slow', arguments: { steps: 20, ms: 100 } } }),
-  );
+  const call = panelRequest(panel, 'panel:call-tool', { serverId: 'demo', tool: 'slow', arguments: { steps: 20, ms: 100 } });
   await until('the slow call to start', async () =>
     server.stats.toolCalls.filter((c) => c === 'slow').length > slowBefore ? true : undefined,
   );

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { panelRequest } from '../support/panel-request.js';
 
 const require = createRequire(import.meta.url);
 const entry = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
@@ -81,9 +82,7 @@ after(async () => {
 type Answer = { ok: boolean; value?: { content?: { text?: string }[] }; error?: { code: string; message: string } };
 
 const echo = (message: string) =>
-  panel.evaluate(
-    `chrome.runtime.sendMessage({ type: 'panel:call-tool', params: { serverId: 'everything', tool: 'echo', arguments: { message: ${JSON.stringify(message)} } } })`,
-  ) as Promise<Answer>;
+  panelRequest<Answer>(panel, 'panel:call-tool', { serverId: 'everything', tool: 'echo', arguments: { message } });
 
 test('C7/N7: server-everything restarted under the extension — the next call fails once as "not run" or runs on a new session, and the card recovers by itself', async (t) => {
   const before = await echo('before');

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, waitFor, until, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
+import { panelRequest } from '../support/panel-request.js';
 
 let server: DemoServer;
 let ext: ExtensionBrowser;
@@ -32,10 +33,7 @@ after(async () => {
 
 type Answer = { ok: boolean; value?: { content?: { text?: string }[] }; error?: { code: string; message: string } };
 
-const echo = (text: string) =>
-  panel.evaluate(
-    `chrome.runtime.sendMessage({ type: 'panel:call-tool', params: { serverId: 'demo', tool: 'echo', arguments: { text: ${JSON.stringify(text)} } } })`,
-  ) as Promise<Answer>;
+const echo = (text: string) => panelRequest<Answer>(panel, 'panel:call-tool', { serverId: 'demo', tool: 'echo', arguments: { text } });
 
 const echoes = () => server.stats.toolCalls.filter((c) => c === 'echo').length;
 

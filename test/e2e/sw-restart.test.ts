@@ -12,6 +12,7 @@ import { TargetType, type Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, runToolInPanel, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { DETAIL, nudgePanel, openServer } from '../support/panel-views.js';
+import { panelRequest } from '../support/panel-request.js';
 
 let server: DemoServer;
 let ext: ExtensionBrowser;
@@ -95,7 +96,7 @@ interface StateAnswer {
 
 /** The running worker's own view (the panel's DOM may still show the stopped worker's last push). */
 async function workerState() {
-  const answer = (await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'panel:get-state', params: {} }))) as StateAnswer;
+  const answer = await panelRequest<StateAnswer>(panel, 'panel:get-state', {});
   return answer.value?.servers.find((s) => s.id === 'demo');
 }
 
@@ -162,12 +163,12 @@ test('H3: a tool call in flight when the worker stops is reported failed and is 
   assert.equal(after.text?.trim(), 'echo: still works', after.error);
 });
 
-test('C6/C7: a message that wakes the worker at once adopts the session; nothing new is opened', async () => {
+test('C6/C7: a panel request that wakes the worker at once adopts the session; nothing new is opened', async () => {
   const opened = server.stats.sessionsOpened;
   const closed = server.stats.sessionsClosed;
   const stopMs = await stopWorker();
   const woke = Date.now();
-  const answer = (await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'panel:get-state', params: {} }))) as { ok: boolean };
+  const answer = await panelRequest<{ ok: boolean }>(panel, 'panel:get-state', {});
   const wakeMs = Date.now() - woke;
   assert.equal(answer.ok, true);
   await workerReady();
@@ -191,10 +192,10 @@ test('C7: two restarts in a row still end with one ready session', async () => {
 test('C6/C7: a worker stopped again while it is still adopting leaves one session, still usable', async () => {
   const opened = server.stats.sessionsOpened;
   await stopWorker();
-  await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'panel:get-state', params: {} }));
+  await panelRequest(panel, 'panel:get-state', {});
   // Stop the fresh worker at once, while it is claiming the document.
   await stopWorker();
-  await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'panel:get-state', params: {} }));
+  await panelRequest(panel, 'panel:get-state', {});
   await workerReady();
   assert.equal(server.stats.sessionsOpened, opened, 'no new session');
   assert.equal(server.stats.sessionsOpened - server.stats.sessionsClosed, 1, 'one live session');

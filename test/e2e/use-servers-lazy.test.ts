@@ -10,6 +10,7 @@ import type { Page, WebWorker } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { DETAIL, openServer } from '../support/panel-views.js';
+import { panelRequest } from '../support/panel-request.js';
 
 const CARD = 'mcp-server-list >>> mcp-server-card';
 let server: DemoServer;
@@ -64,7 +65,7 @@ test('N8: the card explains the tools the catalog left out, as text', async () =
 });
 
 test('C2/N9: after a disconnect the agent still sees the lazy tools (stale); its call waits for the reconnect, and the result comes back fenced', async () => {
-  await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'panel:disconnect', params: { serverId: 'lazy' } }));
+  await panelRequest(panel, 'panel:disconnect', { serverId: 'lazy' });
   await waitFor(panel, `${CARD} >>> mcp-status-badge[status="disconnected"]`);
   assert.match(await textOf(panel, `${DETAIL} >>> p.stale`), /^The catalog may be out of date \(since .+\)\.$/);
   const stale = (await worker.evaluate(

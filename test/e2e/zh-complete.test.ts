@@ -13,6 +13,7 @@ import type { Page } from 'puppeteer-core';
 import { launchExtension, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { openServer, openTool, openView } from '../support/panel-views.js';
+import { panelRequest } from '../support/panel-request.js';
 
 /** Words kept in English in the zh_CN catalog: names of protocols, formats and products. */
 const KEPT = [
@@ -85,11 +86,9 @@ after(async () => {
   await guarded?.close();
 });
 
-/** Sends a panel request the way the panel does (the panel page may call the worker). */
-async function request(type: string, params: Record<string, unknown>): Promise<{ ok: boolean; value?: Record<string, unknown> }> {
-  const expr = `chrome.runtime.sendMessage(${JSON.stringify({ type, params })})`;
-  return (await panel.evaluate(expr)) as { ok: boolean; value?: Record<string, unknown> };
-}
+/** Sends a panel request the way the panel does, on a panel Port. */
+const request = (type: string, params: Record<string, unknown>) =>
+  panelRequest<{ ok: boolean; value?: Record<string, unknown> }>(panel, type, params);
 
 async function addServer(name: string, url: string): Promise<string> {
   const r = await request('panel:add-server', { name, url, auth: { kind: 'none' } });

@@ -1,8 +1,8 @@
 /**
  * The worker's end of the panel's requests on its Port (src/panel/port-requests.ts): each
  * `{ kind: 'request', id, type, params }` is answered `{ kind: 'response', id, result }` on the
- * same Port, by the same handler as a `chrome.runtime.sendMessage` request. Only this extension's
- * side panel page may open that Port or send those messages.
+ * same Port. This is the only way the worker takes a panel request (it answers no
+ * `chrome.runtime.sendMessage`), and only this extension's side panel page may open that Port.
  */
 import { PanelPortRequestSchema } from '../../protocol/panel.js';
 
