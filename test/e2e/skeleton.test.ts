@@ -71,7 +71,8 @@ test('a tool with an outputSchema returns validated structured content under the
 });
 
 test('invalid arguments come back as an attributed tool error, not a crash', async () => {
-  const out = await runTool('add', { a: 'two', b: 1 }, 'p.error');
+  // The result view's error: the schema form keeps an empty `p.error` of its own at all times.
+  const out = await runTool('add', { a: 'two', b: 1 }, 'mcp-result-view >>> p.error');
   assert.match(out, /did not accept the arguments/);
   // The server's message for `a` is shown at the field `a`, in words.
   assert.match(await textOf(panel, `mcp-tool-runner >>> .field-error[data-path='${JSON.stringify(['a'])}']`), /expected number/);
