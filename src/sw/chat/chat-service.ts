@@ -107,12 +107,17 @@ function providerHandlers({ deps, access }: Service): Pick<ChatHandlers, 'panel:
   };
 }
 
-function conversationHandlers(s: Service): Omit<ChatHandlers, 'panel:chat-provider' | 'panel:chat-save-provider'> {
+/** A copy of the chat, once the interrupted chats are closed. */
+async function chatOf(s: Service, chatId: string): Promise<ChatView> {
+  await s.recovered;
+  return s.chats.get(chatId);
+}
+
+type HistoryMethods = 'panel:chat-list' | 'panel:chat-open' | 'panel:chat-new' | 'panel:chat-delete';
+
+/** The chats as a list: open, start, delete. */
+function historyHandlers(s: Service): Pick<ChatHandlers, HistoryMethods> {
   const { deps, chats, runs, recovered } = s;
-  const chatOf = async (chatId: string) => {
-    await recovered;
-    return chats.get(chatId);
-  };
   return {
     'panel:chat-list': async () => {
       await recovered;
@@ -121,7 +126,7 @@ function conversationHandlers(s: Service): Omit<ChatHandlers, 'panel:chat-provid
     'panel:chat-open': async (p) => {
       await recovered;
       const id = p.chatId ?? (await deps.store.list())[0]?.id;
-      const chat = id ? await chatOf(id).catch(() => undefined) : undefined;
+      const chat = id ? await chatOf(s, id).catch(() => undefined) : undefined;
       return chat ? { chat } : {};
     },
     'panel:chat-new': async () => {
@@ -139,8 +144,23 @@ function conversationHandlers(s: Service): Omit<ChatHandlers, 'panel:chat-provid
       await chats.put(chat);
       return chat;
     },
+    'panel:chat-delete': async (p) => {
+      await recovered;
+      runs.stop(p.chatId);
+      chats.forget(p.chatId);
+      const deleted = await deps.store.delete(p.chatId);
+      if (deleted) deps.push({ type: 'panel:chat-deleted', chatId: p.chatId });
+      return { deleted };
+    },
+  };
+}
+
+/** One chat: send a message (starts a run), stop the run, rename the chat. */
+function runHandlers(s: Service): Pick<ChatHandlers, 'panel:chat-send' | 'panel:chat-stop' | 'panel:chat-rename'> {
+  const { deps, chats, runs } = s;
+  return {
     'panel:chat-send': async (p) => {
-      const chat = await chatOf(p.chatId);
+      const chat = await chatOf(s, p.chatId);
       const provider = await providerForSend(s, chat);
       addUserMessage(chat, p, provider, deps);
       // Not awaited: the run's first push shows the message, its saves queue behind this one.
@@ -151,19 +171,11 @@ function conversationHandlers(s: Service): Omit<ChatHandlers, 'panel:chat-provid
     'panel:chat-stop': async (p) => ({ stopped: runs.stop(p.chatId) }),
     'panel:chat-rename': async (p) => {
       // A running chat is renamed in the run's own copy, which its next save writes.
-      const chat = runs.chat(p.chatId) ?? (await chatOf(p.chatId));
+      const chat = runs.chat(p.chatId) ?? (await chatOf(s, p.chatId));
       chat.title = p.title.trim().slice(0, 200);
       await chats.put(chat);
       deps.push(chatPush(chat));
       return { renamed: true };
-    },
-    'panel:chat-delete': async (p) => {
-      await recovered;
-      runs.stop(p.chatId);
-      chats.forget(p.chatId);
-      const deleted = await deps.store.delete(p.chatId);
-      if (deleted) deps.push({ type: 'panel:chat-deleted', chatId: p.chatId });
-      return { deleted };
     },
   };
 }
@@ -188,7 +200,7 @@ export function startChatService(deps: ChatServiceDeps) {
   })().catch((e: unknown) => console.error('[chat] could not close the interrupted chats', e));
   const service: Service = { deps, chats, access, runs, recovered };
   return {
-    handlers: { ...providerHandlers(service), ...conversationHandlers(service) } satisfies ChatHandlers,
+    handlers: { ...providerHandlers(service), ...historyHandlers(service), ...runHandlers(service) } satisfies ChatHandlers,
     /** Whether a run is in progress (the worker must stay alive). */
     active: () => runs.active,
   };
