@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startProviderServer, type ProviderServer } from '../../../support/provider-server.js';
 import { createChatProvider } from '../../../../src/sw/chat/providers/chat-provider.js';
 import { retryAfterMs } from '../../../../src/sw/chat/providers/http.js';
-import { readSse } from '../../../../src/sw/chat/providers/sse.js';
+import { LineSplitter, readSse } from '../../../../src/sw/chat/providers/sse.js';
 import {
   ProviderError,
   type FetchLike,
@@ -167,4 +167,11 @@ test('SSE: CRLF, CR, comments, multi-line data, split chunks', async () => {
     { event: 'a', data: '1\n2' },
     { event: 'message', data: 'x' },
   ]);
+});
+
+test('SSE lines: a CRLF split across pieces ends one line, a lone CR ends one, an unfinished line waits', () => {
+  const lines = new LineSplitter();
+  assert.deepEqual(lines.push('a\r'), ['a']);
+  assert.deepEqual(lines.push('\nb\rc'), ['b']);
+  assert.deepEqual(lines.push('d\n\n'), ['cd', '']);
 });
