@@ -81,23 +81,9 @@ export const WireErrorCodeSchema = lazySchema(() => z.catch(z.enum(WIRE_ERROR_CO
 
 /**
  * How a chat run failed, as its error entry names it: the provider's failures, `internal` for
- * anything else the run threw, and `unknown` for a kind a newer build sent.
+ * anything else the run threw, and `unknown` for a kind a newer build sent. Each kind has its own
+ * words, for an entry that came without a wording (SPEC K6: nothing is shown untranslated).
  */
-export const CHAT_ERROR_KINDS = [
-  'invalid-key',
-  'rate-limit',
-  'model-not-found',
-  'network',
-  'provider-server',
-  'bad-response',
-  'cancelled',
-  'internal',
-  'unknown',
-] as const satisfies readonly WireErrorCode[];
-
-export type ChatErrorKind = (typeof CHAT_ERROR_KINDS)[number];
-
-/** A kind's own words, for an error entry that came without a wording (SPEC K6: nothing shown untranslated). */
 export const CHAT_ERROR_REASONS = {
   'invalid-key': 'reasonChatErrorInvalidKey',
   'rate-limit': 'reasonChatErrorRateLimit',
@@ -108,7 +94,11 @@ export const CHAT_ERROR_REASONS = {
   cancelled: 'reasonChatStopped',
   internal: 'reasonChatFailed',
   unknown: 'reasonChatFailed',
-} as const satisfies Record<ChatErrorKind, ReasonCode>;
+} as const satisfies Partial<Record<WireErrorCode, ReasonCode>>;
+
+export type ChatErrorKind = keyof typeof CHAT_ERROR_REASONS;
+
+export const CHAT_ERROR_KINDS = Object.keys(CHAT_ERROR_REASONS) as [ChatErrorKind, ...ChatErrorKind[]];
 
 /** A chat error kind this build does not know becomes `unknown`, as any other code does. */
 export const ChatErrorKindSchema = lazySchema(() => z.catch(z.enum(CHAT_ERROR_KINDS), 'unknown'));
