@@ -16,7 +16,7 @@ import { t, tReason } from './i18n.js';
 import { MarkdownStream, renderMarkdown } from './markdown.js';
 import { ChatActionEvent, ComposerSendEvent } from './chat-events.js';
 import { downloadText } from './download.js';
-import type { ChatEntry, ChatSummary, ChatView, ProviderSettingsView } from '../protocol/panel-chat.js';
+import { chatErrorSaid, type ChatEntry, type ChatSummary, type ChatView, type ProviderSettingsView } from '../protocol/panel-chat.js';
 import type { ServerView } from '../protocol/panel.js';
 import type { ApprovalView } from '../protocol/panel-use.js';
 import type { ContextBlockView } from '../protocol/panel-composer.js';
@@ -509,9 +509,7 @@ export class McpChatViewElement extends ElementBase {
         return el(
           'li',
           { class: 'error provider-error', role: 'alert', 'data-kind': e.errorKind },
-          e.wording
-            ? [tReason({ message: e.message, wording: e.wording }), e.detail ? ` ${t('chatProviderSaid', e.detail)}` : ''].join('')
-            : e.message,
+          [tReason(chatErrorSaid(e)), e.wording && e.detail ? ` ${t('chatProviderSaid', e.detail)}` : ''].join(''),
         );
       case 'notice':
         return el('li', { class: 'notice', 'data-notice': e.notice }, t(NOTICE[e.notice]!));

@@ -682,6 +682,26 @@ export const en = {
   reasonChatToolInterrupted: {
     message: 'Interrupted: the extension’s background worker stopped before this call finished; its outcome is unknown.',
   },
+  // Chat: a kind's words when its error came without its own, and the requests the worker refuses
+  reasonChatErrorInvalidKey: { message: 'The provider refused the API key. Check the key in the chat settings.' },
+  reasonChatErrorRateLimit: { message: 'The provider’s rate limit was reached. Try again in a moment.' },
+  reasonChatErrorModelNotFound: { message: 'The provider does not know this model. Check the model name in the chat settings.' },
+  reasonChatErrorNetwork: { message: 'The provider could not be reached, or its answer broke off.' },
+  reasonChatErrorProviderServer: { message: 'The provider failed to answer. Try again later.' },
+  reasonChatErrorBadResponse: { message: 'The provider’s answer could not be read.' },
+  reasonChatStopped: { message: 'Stopped.' },
+  reasonChatFailed: { message: 'The chat failed: $ERROR$', placeholders: { error: { content: '$1' } } },
+  reasonChatGone: { message: 'This chat no longer exists.' },
+  reasonChatBuiltinNotOffered: { message: 'Chrome’s built-in model is not available in this browser.' },
+  reasonChatModelMissing: { message: 'Enter the name of the model.' },
+  reasonChatBusy: { message: 'This chat is still answering; stop it first.' },
+  reasonChatFull: { message: 'This chat is full. Start a new chat to go on.' },
+  reasonChatKeyUnreadable: { message: 'The stored API key cannot be opened. Enter it again in the chat settings.' },
+  reasonChatNoProvider: { message: 'No model provider is set up. Add one in the chat settings.' },
+  reasonChatNoHostAccess: {
+    message: 'Chrome has not granted access to $ORIGIN$. Save the provider settings again to grant it.',
+    placeholders: { origin: { content: '$1' } },
+  },
   // Chat: approvals of another chat's run (issue 17)
   chatOtherWaiting: { message: 'The chat “$TITLE$” waits for your approval.', placeholders: { title: { content: '$1' } } },
   chatOpenWaiting: { message: 'Open it' },

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
+import type { ReasonCode } from './wording.js';
 
 export const WIRE_ERROR_CODES = [
   // Requests and envelopes.
@@ -57,6 +58,11 @@ export const WIRE_ERROR_CODES = [
   'step-up-limit',
   'forbidden',
   'bearer-rejected',
+  // The chat's model provider (src/sw/chat/providers): its refusals as the chat names them.
+  'invalid-key',
+  'rate-limit',
+  'model-not-found',
+  'provider-server',
 ] as const;
 
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
@@ -72,6 +78,30 @@ export function isWireErrorCode(value: unknown): value is WireErrorCode {
 
 /** A code received from another context that this build does not know becomes `unknown`. */
 export const WireErrorCodeSchema = lazySchema(() => z.catch(z.enum(WIRE_ERROR_CODES), 'unknown'));
+
+/**
+ * How a chat run failed, as its error entry names it: the provider's failures, `internal` for
+ * anything else the run threw, and `unknown` for a kind a newer build sent. Each kind has its own
+ * words, for an entry that came without a wording (SPEC K6: nothing is shown untranslated).
+ */
+export const CHAT_ERROR_REASONS = {
+  'invalid-key': 'reasonChatErrorInvalidKey',
+  'rate-limit': 'reasonChatErrorRateLimit',
+  'model-not-found': 'reasonChatErrorModelNotFound',
+  network: 'reasonChatErrorNetwork',
+  'provider-server': 'reasonChatErrorProviderServer',
+  'bad-response': 'reasonChatErrorBadResponse',
+  cancelled: 'reasonChatStopped',
+  internal: 'reasonChatFailed',
+  unknown: 'reasonChatFailed',
+} as const satisfies Partial<Record<WireErrorCode, ReasonCode>>;
+
+export type ChatErrorKind = keyof typeof CHAT_ERROR_REASONS;
+
+export const CHAT_ERROR_KINDS = Object.keys(CHAT_ERROR_REASONS) as [ChatErrorKind, ...ChatErrorKind[]];
+
+/** A chat error kind this build does not know becomes `unknown`, as any other code does. */
+export const ChatErrorKindSchema = lazySchema(() => z.catch(z.enum(CHAT_ERROR_KINDS), 'unknown'));
 
 /**
  * What the user can do about an error, as a closed set the panel renders as a button:

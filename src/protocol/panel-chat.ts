@@ -8,7 +8,8 @@ import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
 import { ContextBlockViewSchema } from './panel-composer.js';
 import { CallToolResultSchema } from './mcp-shapes.js';
-import { WordingSchema } from './wording.js';
+import { WordingSchema, type Said } from './wording.js';
+import { CHAT_ERROR_REASONS, ChatErrorKindSchema } from './error-codes.js';
 
 const id = lazySchema(() => z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)));
 const MAX_TEXT = 400_000;
@@ -65,7 +66,7 @@ export const ChatEntrySchema = lazySchema(() =>
     z.object({
       kind: z.literal('error'),
       id,
-      errorKind: z.string().check(z.maxLength(64)),
+      errorKind: ChatErrorKindSchema,
       /** English; `wording` is the same in the user's language, `detail` the provider's own words (already in `message`). */
       message: z.string().check(z.maxLength(4096)),
       wording: WordingSchema,
@@ -75,6 +76,16 @@ export const ChatEntrySchema = lazySchema(() =>
   ]),
 );
 export type ChatEntry = z.infer<typeof ChatEntrySchema>;
+
+type ErrorEntry = Extract<ChatEntry, { kind: 'error' }>;
+
+/** What an error entry says: its own wording, else its kind's words with the English message as the error. */
+export function chatErrorSaid(entry: Pick<ErrorEntry, 'errorKind' | 'message' | 'wording'>): Required<Said> {
+  return {
+    message: entry.message,
+    wording: entry.wording ?? { code: CHAT_ERROR_REASONS[entry.errorKind], params: { error: entry.message } },
+  };
+}
 
 export const ChatViewSchema = lazySchema(() =>
   z.object({

@@ -41,7 +41,7 @@ import { McpWorkerClient } from './offscreen-link/worker-client.js';
 import { APPROVALS_KEY, ApprovalStore } from './use/approval-store.js';
 import type { AgentToolRegistry } from './use/tool-registry.js';
 import { setUpUseServers } from './use/use-servers.js';
-import { setUpChat } from './chat/chat-service.js';
+import { startChatService } from './chat/chat-service.js';
 import { languageModelOf } from './chat/providers/builtin.js';
 import { ChatStore } from '../storage/chat-store.js';
 import { PROVIDER_KEY, ProviderSettingsStore } from '../storage/provider-settings.js';
@@ -227,7 +227,7 @@ const use = setUpUseServers({
  * The chat engine runs here, beside the registry and the approval broker it uses (docs/architecture.md
  * "Chat"); a run keeps the worker alive and its chat is saved after every step.
  */
-const chat = setUpChat({
+const chat = startChatService({
   store: new ChatStore(),
   providers: new ProviderSettingsStore(chromeArea(chrome.storage.local)),
   registry: use.registry,

@@ -116,104 +116,121 @@ async function runTool(entry: ToolEntry, chat: ChatView, deps: RunDeps, signal: 
   deps.changed(chat);
 }
 
+function addEntry(chat: ChatView, entry: ChatEntry, deps: RunDeps) {
+  chat.entries.push(entry);
+  chat.updatedAt = deps.now();
+}
+
+/**
+ * Saves queued, not awaited: a step's record never delays the next request or call, and the
+ * writes still land in order (`settled` waits for the last).
+ */
+function saveQueue(chat: ChatView, deps: RunDeps) {
+  let saving = Promise.resolve();
+  return {
+    persist() {
+      saving = saving.then(() => deps.save(chat)).catch((e: unknown) => console.error('[chat] could not save the chat', e));
+    },
+    settled: () => saving,
+  };
+}
+
+/** How a failed turn shows in the chat: Stop is a notice, anything else an error in the user's words. */
+function failureEntry(e: unknown, signal: AbortSignal, deps: RunDeps): ChatEntry {
+  if (signal.aborted || (e instanceof ProviderError && e.kind === 'cancelled'))
+    return { kind: 'notice', id: deps.newId(), notice: 'stopped' };
+  return {
+    kind: 'error',
+    id: deps.newId(),
+    errorKind: e instanceof ProviderError ? e.kind : 'internal',
+    message: e instanceof Error ? e.message : String(e),
+    ...(e instanceof ProviderError && e.wording ? { wording: e.wording } : {}),
+    ...(e instanceof ProviderError && e.detail ? { detail: e.detail } : {}),
+  };
+}
+
+/** One request to the model, its text shown as it streams; undefined when the turn failed (the chat says why). */
+async function askModel(chat: ChatView, tools: AgentTool[], deps: RunDeps, signal: AbortSignal): Promise<TurnResult | undefined> {
+  const answer: AssistantEntry = { kind: 'assistant', id: deps.newId(), text: '', toolCalls: [], streaming: true };
+  const request: TurnRequest = {
+    system: SYSTEM_PROMPT,
+    turns: turnsOf(chat.entries),
+    tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.jsonSchema })),
+  };
+  addEntry(chat, answer, deps);
+  const onText = (delta: string) => {
+    answer.text += delta;
+    deps.text(chat, answer.id, answer.text);
+  };
+  // The request goes out first; showing the new entry (a copy of the whole chat per panel) follows it.
+  const streaming = deps.stream(request, { onText }, signal);
+  deps.changed(chat);
+  try {
+    const turn = await streaming;
+    Object.assign(answer, { text: turn.text, toolCalls: turn.toolCalls, usage: turn.usage });
+    return turn;
+  } catch (e) {
+    if (!answer.text) chat.entries.splice(chat.entries.indexOf(answer), 1);
+    addEntry(chat, failureEntry(e, signal, deps), deps);
+    return undefined;
+  } finally {
+    delete answer.streaming;
+  }
+}
+
+/** The steps of the calls the model asked for, each named by the server it runs on. */
+function toolSteps(turn: TurnResult, tools: AgentTool[], deps: RunDeps): ToolEntry[] {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  return turn.toolCalls.map((c) => {
+    const tool = byName.get(c.name);
+    return {
+      kind: 'tool',
+      id: deps.newId(),
+      callId: c.id,
+      name: c.name,
+      ...(tool ? { serverId: tool.serverId, serverName: tool.serverName, toolName: tool.toolName } : {}),
+      arguments: c.arguments,
+      status: 'running',
+      startedAt: deps.now(),
+    };
+  });
+}
+
 /** Runs until the model answers without tool calls; the chat ends `idle` whatever happens. */
 export async function runChat(chat: ChatView, deps: RunDeps, signal: AbortSignal): Promise<void> {
   chat.status = 'running';
-  // Saves are queued, not awaited: a step's record never delays the next request or call, and the
-  // writes still land in order (the last one, in `finally`, is awaited).
-  let saving = Promise.resolve();
-  const persist = () => {
-    saving = saving.then(() => deps.save(chat)).catch((e: unknown) => console.error('[chat] could not save the chat', e));
-  };
-  const add = (entry: ChatEntry) => {
-    chat.entries.push(entry);
-    chat.updatedAt = deps.now();
-  };
-  if (deps.withoutTools) add({ kind: 'notice', id: deps.newId(), notice: 'no-tools' });
+  const saves = saveQueue(chat, deps);
+  if (deps.withoutTools) addEntry(chat, { kind: 'notice', id: deps.newId(), notice: 'no-tools' }, deps);
   try {
     for (let step = 0; ; step++) {
       if (step >= deps.maxSteps) {
-        add({ kind: 'notice', id: deps.newId(), notice: 'step-limit' });
+        addEntry(chat, { kind: 'notice', id: deps.newId(), notice: 'step-limit' }, deps);
         break;
       }
       const tools = deps.withoutTools ? [] : deps.tools();
-      const answer: AssistantEntry = { kind: 'assistant', id: deps.newId(), text: '', toolCalls: [], streaming: true };
-      const request: TurnRequest = {
-        system: SYSTEM_PROMPT,
-        turns: turnsOf(chat.entries),
-        tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.jsonSchema })),
-      };
-      add(answer);
-      // The request goes out first; showing the new entry (a copy of the whole chat per panel) follows it.
-      const streaming = deps.stream(
-        request,
-        {
-          onText: (delta) => {
-            answer.text += delta;
-            deps.text(chat, answer.id, answer.text);
-          },
-        },
-        signal,
-      );
-      deps.changed(chat);
-      let turn: TurnResult;
-      try {
-        turn = await streaming;
-      } catch (e) {
-        delete answer.streaming;
-        if (!answer.text) chat.entries.splice(chat.entries.indexOf(answer), 1);
-        if (signal.aborted || (e instanceof ProviderError && e.kind === 'cancelled'))
-          add({ kind: 'notice', id: deps.newId(), notice: 'stopped' });
-        else
-          add({
-            kind: 'error',
-            id: deps.newId(),
-            errorKind: e instanceof ProviderError ? e.kind : 'internal',
-            message: e instanceof Error ? e.message : String(e),
-            ...(e instanceof ProviderError && e.wording ? { wording: e.wording } : {}),
-            ...(e instanceof ProviderError && e.detail ? { detail: e.detail } : {}),
-          });
-        break;
-      }
-      delete answer.streaming;
-      answer.text = turn.text;
-      answer.toolCalls = turn.toolCalls;
-      answer.usage = turn.usage;
-      persist();
+      const turn = await askModel(chat, tools, deps, signal);
+      if (!turn) break;
+      saves.persist();
       deps.changed(chat);
       if (!turn.toolCalls.length) break;
-
-      const byName = new Map(tools.map((t) => [t.name, t]));
-      const steps: ToolEntry[] = turn.toolCalls.map((c) => {
-        const tool = byName.get(c.name);
-        return {
-          kind: 'tool',
-          id: deps.newId(),
-          callId: c.id,
-          name: c.name,
-          ...(tool ? { serverId: tool.serverId, serverName: tool.serverName, toolName: tool.toolName } : {}),
-          arguments: c.arguments,
-          status: 'running',
-          startedAt: deps.now(),
-        };
-      });
-      for (const s of steps) add(s);
-      persist();
+      const steps = toolSteps(turn, tools, deps);
+      for (const s of steps) addEntry(chat, s, deps);
+      saves.persist();
       deps.changed(chat);
       // Parallel: each call has its own approval card; none waits for another's answer.
       await Promise.all(steps.map((s) => runTool(s, chat, deps, signal)));
       chat.updatedAt = deps.now();
-      persist();
+      saves.persist();
       if (signal.aborted) {
-        add({ kind: 'notice', id: deps.newId(), notice: 'stopped' });
+        addEntry(chat, { kind: 'notice', id: deps.newId(), notice: 'stopped' }, deps);
         break;
       }
     }
   } finally {
     chat.status = 'idle';
     chat.updatedAt = deps.now();
-    persist();
-    await saving;
+    saves.persist();
+    await saves.settled();
     deps.changed(chat);
   }
 }

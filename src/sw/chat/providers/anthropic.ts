@@ -8,10 +8,20 @@
  * blocks in one message are several calls.
  */
 import { say } from '../../../protocol/wording.js';
-import { postForStream } from './http.js';
+import type { WireFormat } from './http.js';
 import { readSse } from './sse.js';
-import { ProviderError, type ChatTurn, type FetchLike, type StreamHooks, type TurnRequest, type TurnResult } from './types.js';
-import type { ProviderTarget } from './types.js';
+import {
+  cancelledError,
+  NO_ANSWER,
+  ProviderError,
+  type ChatTurn,
+  type ProviderTarget,
+  type StreamHooks,
+  type ToolCallRequest,
+  type TurnRequest,
+  type TurnResult,
+  type Usage,
+} from './types.js';
 
 const ANTHROPIC_VERSION = '2023-06-01';
 const MAX_TOKENS = 4096;
@@ -50,7 +60,7 @@ function messagesOf(turns: ChatTurn[]): unknown[] {
     else {
       if (turn.text) push('assistant', { type: 'text', text: turn.text });
       for (const c of turn.toolCalls) push('assistant', { type: 'tool_use', id: c.id, name: c.name, input: inputOf(c.arguments) });
-      if (!turn.text && !turn.toolCalls.length) push('assistant', { type: 'text', text: '(no answer)' });
+      if (!turn.text && !turn.toolCalls.length) push('assistant', { type: 'text', text: NO_ANSWER });
     }
   }
   return out;
@@ -74,27 +84,81 @@ export function anthropicUrl(baseUrl: string): string {
   return base.endsWith('/v1') ? `${base}/messages` : `${base}/v1/messages`;
 }
 
-export async function streamAnthropic(
-  fetch: FetchLike,
-  target: ProviderTarget,
-  request: TurnRequest,
-  hooks: StreamHooks,
-  signal?: AbortSignal,
-): Promise<TurnResult> {
-  const response = await postForStream({
-    fetch,
-    url: anthropicUrl(target.baseUrl),
-    headers: {
-      ...(target.apiKey ? { 'x-api-key': target.apiKey } : {}),
-      'anthropic-version': ANTHROPIC_VERSION,
-      // The request carries the extension's Origin; Anthropic serves such requests only with this opt-in.
-      'anthropic-dangerous-direct-browser-access': 'true',
-    },
-    body: anthropicBody(target, request),
-    ...(signal ? { signal } : {}),
-    ...(target.apiKey ? { secret: target.apiKey } : {}),
-  });
-  return parseAnthropicStream(response.body!, hooks, signal);
+type Block = { kind: 'text' | 'tool'; id: string; name: string; json: string };
+
+/** The message being assembled from the stream: its content blocks by index, and the turn so far. */
+interface Assembly {
+  blocks: Map<number, Block>;
+  result: TurnResult;
+  /** `message_stop` arrived: the answer is complete. */
+  stopped: boolean;
+}
+
+function eventOf(data: string): AnthropicEvent {
+  try {
+    return JSON.parse(data) as AnthropicEvent;
+  } catch {
+    throw new ProviderError('bad-response', say('reasonChatEventNotJson'));
+  }
+}
+
+function addUsage(usage: Usage, from: { input_tokens?: number; output_tokens?: number } | undefined) {
+  if (typeof from?.input_tokens === 'number') usage.inputTokens = from.input_tokens;
+  if (typeof from?.output_tokens === 'number') usage.outputTokens = from.output_tokens;
+}
+
+function addText(a: Assembly, text: string | undefined, hooks: StreamHooks) {
+  if (!text) return;
+  a.result.text += text;
+  hooks.onText(text);
+}
+
+function startBlock(a: Assembly, event: AnthropicEvent, hooks: StreamHooks) {
+  const b = event.content_block ?? {};
+  a.blocks.set(event.index ?? 0, { kind: b.type === 'tool_use' ? 'tool' : 'text', id: b.id ?? '', name: b.name ?? '', json: '' });
+  if (b.type === 'text') addText(a, b.text, hooks);
+}
+
+function applyDelta(a: Assembly, event: AnthropicEvent, hooks: StreamHooks) {
+  const d = event.delta ?? {};
+  if (d.type === 'text_delta') addText(a, d.text, hooks);
+  else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string') {
+    const block = a.blocks.get(event.index ?? 0);
+    if (block) block.json += d.partial_json;
+  }
+}
+
+function streamError(error: AnthropicEvent['error']): ProviderError {
+  const kind = error?.type === 'overloaded_error' || error?.type === 'api_error' ? 'provider-server' : 'bad-response';
+  return new ProviderError(kind, say('reasonChatStreamError', { detail: error?.message ?? error?.type ?? 'no details' }));
+}
+
+function applyEvent(a: Assembly, type: string | undefined, event: AnthropicEvent, hooks: StreamHooks) {
+  switch (type) {
+    case 'message_start':
+      return addUsage(a.result.usage, event.message?.usage);
+    case 'content_block_start':
+      return startBlock(a, event, hooks);
+    case 'content_block_delta':
+      return applyDelta(a, event, hooks);
+    case 'message_delta':
+      if (event.delta?.stop_reason) a.result.stopReason = event.delta.stop_reason;
+      return addUsage(a.result.usage, event.usage);
+    case 'message_stop':
+      a.stopped = true;
+      return;
+    case 'error':
+      throw streamError(event.error);
+    default:
+    // `ping` and event types added later are ignored, as the API reference asks.
+  }
+}
+
+function toolCallsOf(blocks: Map<number, Block>): ToolCallRequest[] {
+  return [...blocks.entries()]
+    .filter(([, b]) => b.kind === 'tool')
+    .sort(([a], [b]) => a - b)
+    .map(([index, b]) => ({ id: b.id || `toolu_${index}`, name: b.name, arguments: b.json || '{}' }));
 }
 
 export async function parseAnthropicStream(
@@ -102,66 +166,26 @@ export async function parseAnthropicStream(
   hooks: StreamHooks,
   signal?: AbortSignal,
 ): Promise<TurnResult> {
-  const blocks = new Map<number, { kind: 'text' | 'tool'; id: string; name: string; json: string }>();
-  const result: TurnResult = { text: '', toolCalls: [], usage: {}, stopReason: '' };
-  let stopped = false;
+  const a: Assembly = { blocks: new Map(), result: { text: '', toolCalls: [], usage: {}, stopReason: '' }, stopped: false };
   for await (const sse of readSse(body, signal)) {
-    let event: AnthropicEvent;
-    try {
-      event = JSON.parse(sse.data) as AnthropicEvent;
-    } catch {
-      throw new ProviderError('bad-response', say('reasonChatEventNotJson'));
-    }
-    switch (event.type ?? sse.event) {
-      case 'message_start': {
-        const u = event.message?.usage;
-        if (typeof u?.input_tokens === 'number') result.usage.inputTokens = u.input_tokens;
-        if (typeof u?.output_tokens === 'number') result.usage.outputTokens = u.output_tokens;
-        break;
-      }
-      case 'content_block_start': {
-        const b = event.content_block ?? {};
-        blocks.set(event.index ?? 0, { kind: b.type === 'tool_use' ? 'tool' : 'text', id: b.id ?? '', name: b.name ?? '', json: '' });
-        if (b.type === 'text' && b.text) {
-          result.text += b.text;
-          hooks.onText(b.text);
-        }
-        break;
-      }
-      case 'content_block_delta': {
-        const d = event.delta ?? {};
-        if (d.type === 'text_delta' && d.text) {
-          result.text += d.text;
-          hooks.onText(d.text);
-        } else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string') {
-          const block = blocks.get(event.index ?? 0);
-          if (block) block.json += d.partial_json;
-        }
-        break;
-      }
-      case 'message_delta':
-        if (event.delta?.stop_reason) result.stopReason = event.delta.stop_reason;
-        if (typeof event.usage?.output_tokens === 'number') result.usage.outputTokens = event.usage.output_tokens;
-        if (typeof event.usage?.input_tokens === 'number') result.usage.inputTokens = event.usage.input_tokens;
-        break;
-      case 'message_stop':
-        stopped = true;
-        break;
-      case 'error': {
-        const kind = event.error?.type === 'overloaded_error' || event.error?.type === 'api_error' ? 'server' : 'bad-response';
-        throw new ProviderError(kind, say('reasonChatStreamError', { detail: event.error?.message ?? event.error?.type ?? 'no details' }));
-      }
-      default:
-        // `ping` and event types added later are ignored, as the API reference asks.
-        break;
-    }
-    if (stopped) break;
+    const event = eventOf(sse.data);
+    applyEvent(a, event.type ?? sse.event, event, hooks);
+    if (a.stopped) break;
   }
-  if (signal?.aborted) throw new ProviderError('cancelled', 'Stopped.');
-  if (!stopped) throw new ProviderError('network', say('reasonChatStreamCut'));
-  result.toolCalls = [...blocks.entries()]
-    .filter(([, b]) => b.kind === 'tool')
-    .sort(([a], [b]) => a - b)
-    .map(([index, b]) => ({ id: b.id || `toolu_${index}`, name: b.name, arguments: b.json || '{}' }));
-  return result;
+  if (signal?.aborted) throw cancelledError();
+  if (!a.stopped) throw new ProviderError('network', say('reasonChatStreamCut'));
+  a.result.toolCalls = toolCallsOf(a.blocks);
+  return a.result;
 }
+
+export const anthropicWire: WireFormat = {
+  url: anthropicUrl,
+  headers: (apiKey) => ({
+    ...(apiKey ? { 'x-api-key': apiKey } : {}),
+    'anthropic-version': ANTHROPIC_VERSION,
+    // The request carries the extension's Origin; Anthropic serves such requests only with this opt-in.
+    'anthropic-dangerous-direct-browser-access': 'true',
+  }),
+  body: anthropicBody,
+  parse: parseAnthropicStream,
+};

@@ -10,7 +10,7 @@
  * text in pieces. A fresh session per turn keeps no state outside the chat's own record.
  */
 import { say } from '../../../protocol/wording.js';
-import { ProviderError, type ChatTurn, type StreamHooks, type TurnRequest, type TurnResult } from './types.js';
+import { cancelledError, NO_ANSWER, ProviderError, type ChatTurn, type StreamHooks, type TurnRequest, type TurnResult } from './types.js';
 
 type PromptRole = 'system' | 'user' | 'assistant';
 interface PromptMessage {
@@ -47,15 +47,11 @@ export async function builtinAvailable(model: LanguageModelLike | undefined): Pr
   }
 }
 
-function asText(turn: ChatTurn): PromptMessage {
-  switch (turn.role) {
-    case 'user':
-      return { role: 'user', content: turn.text };
-    case 'assistant':
-      return { role: 'assistant', content: turn.text || '(no answer)' };
-    case 'tool':
-      return { role: 'assistant', content: `[tool ${turn.name}] ${turn.content}` };
-  }
+/** A turn as the Prompt API takes it: the model has no tools, so a tool step is told as assistant text. */
+function promptMessageOf(turn: ChatTurn): PromptMessage {
+  if (turn.role === 'user') return { role: 'user', content: turn.text };
+  if (turn.role === 'tool') return { role: 'assistant', content: `[tool ${turn.name}] ${turn.content}` };
+  return { role: 'assistant', content: turn.text || NO_ANSWER };
 }
 
 /** `initialPrompts` (everything before the last user message) and the prompt (that message). */
@@ -64,7 +60,7 @@ export function builtinPrompts(request: TurnRequest): { initialPrompts: PromptMe
   const lastUser = turns.map((t) => t.role).lastIndexOf('user');
   const prompt = lastUser >= 0 ? (turns.splice(lastUser, 1)[0] as { text: string }).text : '';
   return {
-    initialPrompts: [...(request.system ? [{ role: 'system' as const, content: request.system }] : []), ...turns.map(asText)],
+    initialPrompts: [...(request.system ? [{ role: 'system' as const, content: request.system }] : []), ...turns.map(promptMessageOf)],
     prompt,
   };
 }
@@ -81,8 +77,8 @@ export async function streamBuiltin(
   try {
     session = await model.create({ initialPrompts, ...(signal ? { signal } : {}) });
   } catch (e) {
-    if (signal?.aborted) throw new ProviderError('cancelled', 'Stopped.');
-    throw new ProviderError('server', say('reasonChatBuiltinStart', { error: e instanceof Error ? e.message : String(e) }));
+    if (signal?.aborted) throw cancelledError();
+    throw new ProviderError('provider-server', say('reasonChatBuiltinStart', { error: e instanceof Error ? e.message : String(e) }));
   }
   let text = '';
   // Stop also cancels our read, so a model that is slow to honour the signal cannot hold the run.
@@ -100,12 +96,12 @@ export async function streamBuiltin(
       hooks.onText(value);
     }
   } catch (e) {
-    if (signal?.aborted) throw new ProviderError('cancelled', 'Stopped.');
-    throw new ProviderError('server', say('reasonChatBuiltinStopped', { error: e instanceof Error ? e.message : String(e) }));
+    if (signal?.aborted) throw cancelledError();
+    throw new ProviderError('provider-server', say('reasonChatBuiltinStopped', { error: e instanceof Error ? e.message : String(e) }));
   } finally {
     signal?.removeEventListener('abort', onAbort);
     session.destroy();
   }
-  if (signal?.aborted) throw new ProviderError('cancelled', 'Stopped.');
+  if (signal?.aborted) throw cancelledError();
   return { text, toolCalls: [], usage: {}, stopReason: 'stop' };
 }

@@ -7,7 +7,16 @@
  * quoted only with the key cut out.
  */
 import { say } from '../../../protocol/wording.js';
-import { noteOf, ProviderError, type FetchLike } from './types.js';
+import {
+  cancelledError,
+  noteOf,
+  ProviderError,
+  type FetchLike,
+  type ProviderTarget,
+  type StreamHooks,
+  type TurnRequest,
+  type TurnResult,
+} from './types.js';
 
 const MAX_RETRIES = 2;
 export const MAX_RETRY_WAIT_MS = 10_000;
@@ -44,14 +53,10 @@ const defaultSleep = (ms: number, signal?: AbortSignal) =>
     }
     function abort() {
       clearTimeout(timer);
-      reject(new ProviderError('cancelled', 'Stopped.'));
+      reject(cancelledError());
     }
     signal?.addEventListener('abort', abort, { once: true });
   });
-
-export function cancelledError(): ProviderError {
-  return new ProviderError('cancelled', 'Stopped.');
-}
 
 function seconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
@@ -84,7 +89,7 @@ export async function errorFor(response: Response, secret?: string, now = Date.n
     return new ProviderError('rate-limit', said, status, wait, detail);
   }
   if (status === 404) return new ProviderError('model-not-found', say('reasonChatModelNotFound'), status, undefined, detail);
-  if (status >= 500) return new ProviderError('server', say('reasonChatProviderServer', { status }), status, undefined, detail);
+  if (status >= 500) return new ProviderError('provider-server', say('reasonChatProviderServer', { status }), status, undefined, detail);
   return new ProviderError('bad-response', say('reasonChatProviderRefused', { status }), status, undefined, detail);
 }
 
@@ -111,9 +116,37 @@ export async function postForStream(options: PostOptions): Promise<Response> {
       return response;
     }
     const error = await errorFor(response, options.secret, now());
-    const retriable = error.kind === 'rate-limit' || error.kind === 'server';
+    const retriable = error.kind === 'rate-limit' || error.kind === 'provider-server';
     const wait = error.retryAfterMs ?? DEFAULT_RETRY_MS * 2 ** attempt;
     if (!retriable || attempt >= MAX_RETRIES || wait > MAX_RETRY_WAIT_MS) throw error;
     await sleep(wait, options.signal);
   }
+}
+
+/** What one HTTP provider's API looks like on the wire: where to post, how to sign, what to send, how to read. */
+export interface WireFormat {
+  url(baseUrl: string): string;
+  /** The key's header(s); none without a key (a loopback server may need none). */
+  headers(apiKey: string | undefined): Record<string, string>;
+  body(target: ProviderTarget, request: TurnRequest): unknown;
+  parse(body: ReadableStream<Uint8Array>, hooks: StreamHooks, signal?: AbortSignal): Promise<TurnResult>;
+}
+
+/** One turn over HTTP: the request in the wire's shape, the streamed answer read by the wire's parser. */
+export async function streamOverHttp(
+  fetch: FetchLike,
+  target: ProviderTarget,
+  wire: WireFormat,
+  turn: { request: TurnRequest; hooks: StreamHooks; signal?: AbortSignal | undefined },
+): Promise<TurnResult> {
+  const { request, hooks, signal } = turn;
+  const response = await postForStream({
+    fetch,
+    url: wire.url(target.baseUrl),
+    headers: wire.headers(target.apiKey),
+    body: wire.body(target, request),
+    ...(signal ? { signal } : {}),
+    ...(target.apiKey ? { secret: target.apiKey } : {}),
+  });
+  return wire.parse(response.body!, hooks, signal);
 }

@@ -8,10 +8,17 @@
  * in a last chunk with empty `choices` when `stream_options.include_usage` is set.
  */
 import { say } from '../../../protocol/wording.js';
-import { postForStream } from './http.js';
+import type { WireFormat } from './http.js';
 import { readSse } from './sse.js';
-import { ProviderError, type ChatTurn, type FetchLike, type StreamHooks, type TurnRequest, type TurnResult } from './types.js';
-import type { ProviderTarget } from './types.js';
+import {
+  cancelledError,
+  ProviderError,
+  type ChatTurn,
+  type ProviderTarget,
+  type StreamHooks,
+  type TurnRequest,
+  type TurnResult,
+} from './types.js';
 
 interface OpenAiChunk {
   choices?: Array<{
@@ -71,24 +78,6 @@ export function openAiUrl(baseUrl: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
 }
 
-export async function streamOpenAi(
-  fetch: FetchLike,
-  target: ProviderTarget,
-  request: TurnRequest,
-  hooks: StreamHooks,
-  signal?: AbortSignal,
-): Promise<TurnResult> {
-  const response = await postForStream({
-    fetch,
-    url: openAiUrl(target.baseUrl),
-    headers: target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {},
-    body: openAiBody(target, request),
-    ...(signal ? { signal } : {}),
-    ...(target.apiKey ? { secret: target.apiKey } : {}),
-  });
-  return parseOpenAiStream(response.body!, hooks, signal);
-}
-
 /** Reads a Chat Completions SSE stream to its end and assembles the turn. */
 export async function parseOpenAiStream(body: ReadableStream<Uint8Array>, hooks: StreamHooks, signal?: AbortSignal): Promise<TurnResult> {
   let text = '';
@@ -106,7 +95,8 @@ export async function parseOpenAiStream(body: ReadableStream<Uint8Array>, hooks:
     } catch {
       throw new ProviderError('bad-response', say('reasonChatChunkNotJson'));
     }
-    if (chunk.error) throw new ProviderError('server', say('reasonChatStreamError', { detail: chunk.error.message ?? 'no details' }));
+    if (chunk.error)
+      throw new ProviderError('provider-server', say('reasonChatStreamError', { detail: chunk.error.message ?? 'no details' }));
     if (chunk.usage) {
       if (typeof chunk.usage.prompt_tokens === 'number') result.usage.inputTokens = chunk.usage.prompt_tokens;
       if (typeof chunk.usage.completion_tokens === 'number') result.usage.outputTokens = chunk.usage.completion_tokens;
@@ -129,7 +119,7 @@ export async function parseOpenAiStream(body: ReadableStream<Uint8Array>, hooks:
       if (choice.finish_reason) result.stopReason = choice.finish_reason;
     }
   }
-  if (signal?.aborted) throw new ProviderError('cancelled', 'Stopped.');
+  if (signal?.aborted) throw cancelledError();
   if (!finished && !result.stopReason) throw new ProviderError('network', say('reasonChatStreamCut'));
   result.text = text;
   result.toolCalls = [...calls.entries()]
@@ -137,3 +127,10 @@ export async function parseOpenAiStream(body: ReadableStream<Uint8Array>, hooks:
     .map(([index, c]) => ({ id: c.id || `call_${index}`, name: c.name, arguments: c.arguments }));
   return result;
 }
+
+export const openAiWire: WireFormat = {
+  url: openAiUrl,
+  headers: (apiKey): Record<string, string> => (apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+  body: openAiBody,
+  parse: parseOpenAiStream,
+};

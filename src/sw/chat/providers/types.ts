@@ -3,7 +3,8 @@
  * each adapter turns into its own request body, the events a streamed answer produces, and the
  * provider's failures in plain words. Nothing here knows a wire format.
  */
-import type { Said, Wording } from '../../../protocol/wording.js';
+import type { ChatErrorKind } from '../../../protocol/error-codes.js';
+import { say, type Said, type Wording } from '../../../protocol/wording.js';
 
 export type ProviderKind = 'openai' | 'anthropic';
 
@@ -54,7 +55,8 @@ export interface TurnResult {
   stopReason: string;
 }
 
-export type ProviderErrorKind = 'invalid-key' | 'rate-limit' | 'model-not-found' | 'network' | 'server' | 'bad-response' | 'cancelled';
+/** The chat error kinds a provider names (src/protocol/error-codes.ts); the run loop adds `internal`. */
+export type ProviderErrorKind = Exclude<ChatErrorKind, 'internal' | 'unknown'>;
 
 /**
  * A provider failure whose `message` is plain English words; it never contains the key. The
@@ -66,16 +68,24 @@ export class ProviderError extends Error {
   readonly wording: Wording | undefined;
   constructor(
     readonly kind: ProviderErrorKind,
-    said: string | Said,
+    said: Said,
     readonly status?: number,
     /** How long the provider asked us to wait (Retry-After), in ms. */
     readonly retryAfterMs?: number,
     readonly detail?: string,
   ) {
-    super(typeof said === 'string' ? said : `${said.message}${detail ? ` The provider said: “${detail}”` : ''}`);
-    this.wording = typeof said === 'string' ? undefined : said.wording;
+    super(`${said.message}${detail ? ` The provider said: “${detail}”` : ''}`);
+    this.wording = said.wording;
   }
 }
+
+/** The one error of a turn the user stopped, whichever adapter noticed the abort. */
+export function cancelledError(): ProviderError {
+  return new ProviderError('cancelled', say('reasonChatStopped'));
+}
+
+/** The text an assistant turn without text or tool calls is replayed as (providers reject empty turns). */
+export const NO_ANSWER = '(no answer)';
 
 /** ` (what the browser said)` after an error sentence, or nothing. */
 export function noteOf(e: unknown): string {

@@ -1,16 +1,25 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startProviderServer, type ProviderServer } from '../../../support/provider-server.js';
-import { streamTurn } from '../../../../src/sw/chat/providers/index.js';
+import { createChatProvider } from '../../../../src/sw/chat/providers/chat-provider.js';
 import { retryAfterMs } from '../../../../src/sw/chat/providers/http.js';
-import { readSse } from '../../../../src/sw/chat/providers/sse.js';
-import { ProviderError, type ProviderTarget, type TurnRequest } from '../../../../src/sw/chat/providers/types.js';
+import { LineSplitter, readSse } from '../../../../src/sw/chat/providers/sse.js';
+import {
+  ProviderError,
+  type FetchLike,
+  type ProviderTarget,
+  type StreamHooks,
+  type TurnRequest,
+} from '../../../../src/sw/chat/providers/types.js';
 
 let server: ProviderServer;
 before(async () => (server = await startProviderServer()));
 after(() => server.close());
 
 const fetchFn = (input: string, init: RequestInit) => fetch(input, init);
+/** One turn through the provider factory, as the chat service makes its providers. */
+const streamTurn = (fetch: FetchLike, target: ProviderTarget, request: TurnRequest, hooks: StreamHooks, signal?: AbortSignal) =>
+  createChatProvider(target, { fetch, languageModel: () => undefined }).stream(request, hooks, signal);
 const schema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
 const request: TurnRequest = {
   system: 'Be brief.',
@@ -158,4 +167,11 @@ test('SSE: CRLF, CR, comments, multi-line data, split chunks', async () => {
     { event: 'a', data: '1\n2' },
     { event: 'message', data: 'x' },
   ]);
+});
+
+test('SSE lines: a CRLF split across pieces ends one line, a lone CR ends one, an unfinished line waits', () => {
+  const lines = new LineSplitter();
+  assert.deepEqual(lines.push('a\r'), ['a']);
+  assert.deepEqual(lines.push('\nb\rc'), ['b']);
+  assert.deepEqual(lines.push('d\n\n'), ['cd', '']);
 });

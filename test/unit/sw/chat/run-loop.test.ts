@@ -4,6 +4,7 @@ import { CANCELLED_RESULT, DENIED_RESULT, runChat, turnsOf, type RunDeps } from 
 import type { ChatView } from '../../../../src/protocol/panel-chat.js';
 import type { AgentTool, AgentToolResult } from '../../../../src/sw/use/tool-registry.js';
 import { RemoteError } from '../../../../src/protocol/result.js';
+import { say } from '../../../../src/protocol/wording.js';
 import { ProviderError, type TurnRequest, type TurnResult } from '../../../../src/sw/chat/providers/types.js';
 
 const tool = (name: string, toolName: string): AgentTool => ({
@@ -128,7 +129,7 @@ test('Stop during a tool call cancels it and ends with a "stopped" notice; the p
 });
 
 test('a provider error becomes an error entry in plain words', async () => {
-  const { d } = deps([new ProviderError('invalid-key', 'The provider refused the API key (HTTP 401).', 401)], async () => ok(''));
+  const { d } = deps([new ProviderError('invalid-key', say('reasonChatKeyRefused', { status: 401 }), 401)], async () => ok(''));
   const c = chat();
   await runChat(c, d, new AbortController().signal);
   assert.deepEqual(
