@@ -9,12 +9,7 @@ import { t } from '../components/i18n.js';
 import type { McpActivityLogElement } from '../components/mcp-activity-log.js';
 import type { McpApprovalGrantsElement } from '../components/mcp-approval-grants.js';
 import type { ActivityPanelPush } from '../protocol/panel-activity.js';
-import type { PanelMethod, PanelParams, PanelValue } from '../protocol/panel.js';
-
-type Call = <M extends PanelMethod>(
-  type: M,
-  params: PanelParams<M>,
-) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }>;
+import type { Call } from './call.js';
 
 export interface ActivityDeps {
   call: Call;

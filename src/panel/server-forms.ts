@@ -7,13 +7,8 @@ import { AddServerEvent, ProbeServerEvent, ServerSettingsRequestEvent, UpdateSer
 import { t } from '../components/i18n.js';
 import type { McpAddServerElement } from '../components/mcp-add-server.js';
 import type { McpServerSettingsElement } from '../components/mcp-server-settings.js';
-import type { PanelMethod, PanelParams, PanelValue } from '../protocol/panel.js';
 import { originPattern } from '../common/url-rules.js';
-
-type Call = <M extends PanelMethod>(
-  type: M,
-  params: PanelParams<M>,
-) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }>;
+import type { Call } from './call.js';
 
 export interface ServerFormsDeps {
   call: Call;
