@@ -8,20 +8,15 @@ import { ActivityChangedEvent, GrantsRequestEvent, LogRequestEvent, RevokeGrantE
 import { t } from '../components/i18n.js';
 import type { McpActivityLogElement } from '../components/mcp-activity-log.js';
 import type { McpApprovalGrantsElement } from '../components/mcp-approval-grants.js';
-import { ActivityPanelPushSchema } from '../protocol/panel-activity.js';
-import type { PanelMethod, PanelParams, PanelValue } from '../protocol/panel.js';
-
-type Call = <M extends PanelMethod>(
-  type: M,
-  params: PanelParams<M>,
-) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }>;
+import type { ActivityPanelPush } from '../protocol/panel-activity.js';
+import type { Call } from './call.js';
 
 export interface ActivityDeps {
   call: Call;
 }
 
-/** Returns the listener for the worker's pushes on the panel Port. */
-export function setUpActivity({ call }: ActivityDeps): (message: unknown) => void {
+/** Returns the handler of `panel:activity-changed` pushes (push-router.ts). */
+export function setUpActivity({ call }: ActivityDeps): (push: Pick<ActivityPanelPush, 'what'>) => void {
   document.addEventListener(LogRequestEvent.type, (e) => {
     const log = e.composedPath()[0] as McpActivityLogElement;
     void call('panel:get-log', e.serverId ? { serverId: e.serverId } : {}).then((r) => {
@@ -47,8 +42,5 @@ export function setUpActivity({ call }: ActivityDeps): (message: unknown) => voi
     });
   });
 
-  return (message) => {
-    const push = ActivityPanelPushSchema.safeParse(message);
-    if (push.success) document.dispatchEvent(new ActivityChangedEvent(push.data.what));
-  };
+  return ({ what }) => document.dispatchEvent(new ActivityChangedEvent(what));
 }

@@ -5,13 +5,13 @@
  * opened during a run re-attaches simply by opening the chat: the worker keeps it current.
  * The provider origin's host permission is requested inside the Save click (SPEC L1).
  */
-import { ChatActionEvent } from '../components/chat-events.js';
+import { ChatActionEvent, type ChatAction } from '../components/chat-events.js';
 import { t } from '../components/i18n.js';
 import type { McpChatViewElement } from '../components/mcp-chat-view.js';
 import { originPattern } from '../common/url-rules.js';
-import { ChatPanelPushSchema } from '../protocol/panel-chat.js';
-import { PanelPushSchema } from '../protocol/panel.js';
-import { UsePanelPushSchema, type ApprovalView } from '../protocol/panel-use.js';
+import type { CallToolResult } from '../protocol/mcp-shapes.js';
+import type { ServerView } from '../protocol/panel.js';
+import type { ApprovalView } from '../protocol/panel-use.js';
 import type { ChatView } from '../protocol/panel-chat.js';
 import { approvalsForChat } from './chat-approvals.js';
 import type { Call } from './call.js';
@@ -20,142 +20,168 @@ export interface ChatDeps {
   call: Call;
 }
 
-export function setUpChat(deps: ChatDeps): {
-  view: McpChatViewElement;
-  onPush: (message: unknown) => void;
-  reattach: () => void;
-  running: () => boolean;
-} {
-  const view = document.querySelector('mcp-chat-view')!;
-  const { call } = deps;
-  let approvals: ApprovalView[] = [];
-  const showApprovals = () => {
-    const { own, otherChats } = approvalsForChat(approvals, view.chat?.id);
-    view.approvals = own;
-    view.waitingChats = otherChats;
-  };
-  const show = (chat: ChatView | undefined) => {
-    view.chat = chat;
-    showApprovals();
-  };
+type Action<A extends ChatAction['action']> = Extract<ChatAction, { action: A }>;
 
-  const refreshList = () => void call('panel:chat-list', {}).then((r) => r.ok && (view.chats = r.value.chats));
-  const open = (chatId?: string) =>
-    void call('panel:chat-open', chatId ? { chatId } : {}).then((r) => {
-      if (r.ok) show(r.value.chat);
+/** The Chat view and what the panel keeps beside it: the approval cards of every chat. */
+class ChatScreen {
+  #approvals: ApprovalView[] = [];
+  constructor(
+    readonly view: McpChatViewElement,
+    readonly call: Call,
+  ) {}
+
+  /** Shows `chat` (none: the empty view) with its own approval cards. */
+  show(chat: ChatView | undefined) {
+    this.view.chat = chat;
+    this.showApprovals();
+  }
+
+  showApprovals(approvals = this.#approvals) {
+    this.#approvals = approvals;
+    const { own, otherChats } = approvalsForChat(approvals, this.view.chat?.id);
+    this.view.approvals = own;
+    this.view.waitingChats = otherChats;
+  }
+
+  refreshList() {
+    void this.call('panel:chat-list', {}).then((r) => r.ok && (this.view.chats = r.value.chats));
+  }
+
+  /** Opens `chatId`, or the latest chat. */
+  open(chatId?: string) {
+    void this.call('panel:chat-open', chatId ? { chatId } : {}).then((r) => {
+      if (r.ok) this.show(r.value.chat);
     });
-  void call('panel:chat-provider', {}).then((r) => {
-    view.builtinAvailable = r.ok && r.value.builtinAvailable;
-    view.provider = r.ok ? r.value.provider : undefined;
+  }
+
+  report(r: { ok: true } | { ok: false; message: string }) {
+    if (!r.ok) this.view.showError(r.message);
+  }
+}
+
+/** Save of the provider settings; the host permission for its origin is asked inside the click (SPEC L1). */
+function saveProvider({ view, call }: ChatScreen, { provider }: Action<'save-provider'>) {
+  if (provider.kind === 'builtin') {
+    void call('panel:chat-save-provider', provider).then((r) => {
+      if (!r.ok) return view.showError(r.message);
+      view.provider = r.value;
+      view.showSaved();
+    });
+    return;
+  }
+  let origin: string;
+  try {
+    origin = originPattern(provider.baseUrl);
+  } catch {
+    view.showError(t('chatProviderUrlInvalid', provider.baseUrl));
+    return;
+  }
+  const permission = chrome.permissions.request({ origins: [origin] }).catch(() => false);
+  void permission.then(async (granted) => {
+    const r = await call('panel:chat-save-provider', provider);
+    if (!r.ok) return view.showError(r.message);
+    view.provider = r.value;
+    view.showSaved();
+    if (!granted) view.showError(`Chrome did not grant access to ${new URL(provider.baseUrl).origin}; the chat cannot reach it.`);
   });
-  open();
-  refreshList();
+}
 
-  const report = (r: { ok: true } | { ok: false; message: string }) => {
-    if (!r.ok) view.showError(r.message);
-  };
+/** Sends the user's message, first creating the chat if none is open. */
+async function send(screen: ChatScreen, d: Action<'send'>) {
+  let chatId = d.chatId;
+  if (!chatId) {
+    const created = await screen.call('panel:chat-new', {});
+    if (!created.ok) return screen.view.showError(created.message);
+    screen.show(created.value);
+    chatId = created.value.id;
+  }
+  // The history list is read again when the run ends, not while the answer starts streaming.
+  screen.report(await screen.call('panel:chat-send', { chatId, text: d.text, blocks: d.blocks, disabledTools: d.disabledTools }));
+}
 
-  document.addEventListener(ChatActionEvent.type, (e) => {
-    const d = e.detail;
-    switch (d.action) {
-      case 'save-provider': {
-        if (d.provider.kind === 'builtin') {
-          void call('panel:chat-save-provider', d.provider).then((r) => {
-            if (!r.ok) return view.showError(r.message);
-            view.provider = r.value;
-            view.showSaved();
-          });
-          return;
-        }
-        let origin: string;
-        try {
-          origin = originPattern(d.provider.baseUrl);
-        } catch {
-          view.showError(t('chatProviderUrlInvalid', d.provider.baseUrl));
-          return;
-        }
-        const permission = chrome.permissions.request({ origins: [origin] }).catch(() => false);
-        void permission.then(async (granted) => {
-          const r = await call('panel:chat-save-provider', d.provider);
-          if (!r.ok) return view.showError(r.message);
-          view.provider = r.value;
-          view.showSaved();
-          if (!granted) view.showError(`Chrome did not grant access to ${new URL(d.provider.baseUrl).origin}; the chat cannot reach it.`);
-        });
-        return;
-      }
-      case 'send':
-        void (async () => {
-          let chatId = d.chatId;
-          if (!chatId) {
-            const created = await call('panel:chat-new', {});
-            if (!created.ok) return view.showError(created.message);
-            show(created.value);
-            chatId = created.value.id;
-          }
-          // The history list is read again when the run ends, not while the answer starts streaming.
-          report(await call('panel:chat-send', { chatId, text: d.text, blocks: d.blocks, disabledTools: d.disabledTools }));
-        })();
-        return;
-      case 'stop':
-        void call('panel:chat-stop', { chatId: d.chatId });
-        return;
-      case 'new':
-        void call('panel:chat-new', {}).then((r) => {
-          if (r.ok) show(r.value);
-          refreshList();
-        });
-        return;
-      case 'open':
-        open(d.chatId);
-        return;
-      case 'rename':
-        void call('panel:chat-rename', { chatId: d.chatId, title: d.title }).then((r) => {
-          report(r);
-          refreshList();
-        });
-        return;
-      case 'delete':
-        void call('panel:chat-delete', { chatId: d.chatId }).then((r) => {
-          report(r);
-          show(undefined);
-          refreshList();
-        });
-    }
-  });
+/** Turns one of the view's actions into its `panel:chat-*` request. */
+function act(screen: ChatScreen, d: ChatAction) {
+  const { call } = screen;
+  switch (d.action) {
+    case 'save-provider':
+      return saveProvider(screen, d);
+    case 'send':
+      return void send(screen, d);
+    case 'stop':
+      return void call('panel:chat-stop', { chatId: d.chatId });
+    case 'new':
+      return void call('panel:chat-new', {}).then((r) => {
+        if (r.ok) screen.show(r.value);
+        screen.refreshList();
+      });
+    case 'open':
+      return screen.open(d.chatId);
+    case 'rename':
+      return void call('panel:chat-rename', { chatId: d.chatId, title: d.title }).then((r) => {
+        screen.report(r);
+        screen.refreshList();
+      });
+    case 'delete':
+      return void call('panel:chat-delete', { chatId: d.chatId }).then((r) => {
+        screen.report(r);
+        screen.show(undefined);
+        screen.refreshList();
+      });
+  }
+}
 
+/** What `main.ts` keeps of the chat: its link to the worker's life, and its push handlers (push-router.ts). */
+export interface ChatPanel {
+  /** The open chat is answering: the panel keeps its link to the worker up while it does. */
+  running(): boolean;
+  /** The worker was stopped and woken again: a run it had may have ended as "interrupted" meanwhile. */
+  reattach(): void;
+  /** `panel:chat`: a chat changed; shown if it is the open one (or none is open). */
+  showChat(chat: ChatView): void;
+  /** `panel:chat-text`: an entry's streamed text so far. */
+  showText(push: { chatId: string; entryId: string; text: string }): void;
+  /** `panel:chat-tool-result`: a step's result for its MCP App view. */
+  showToolResult(push: { chatId: string; entryId: string; result: CallToolResult }): void;
+  /** `panel:chat-deleted`. */
+  deleted(chatId: string): void;
+  /** `panel:approvals`: every pending card; the chat shows its own. */
+  showApprovals(approvals: ApprovalView[]): void;
+  /** `panel:state`: the servers, for the tool picker. */
+  showServers(servers: ServerView[]): void;
+}
+
+function chatPanel(screen: ChatScreen): ChatPanel {
+  const { view } = screen;
   return {
-    view,
-    /** The open chat is answering: the panel keeps its link to the worker up while it does. */
     running: () => view.chat?.status === 'running',
-    /** The worker was stopped and woken again: a run it had may have ended as "interrupted" meanwhile. */
-    reattach: () => {
-      open(view.chat?.id);
-      refreshList();
+    reattach() {
+      screen.open(view.chat?.id);
+      screen.refreshList();
     },
-    onPush(message) {
-      const chat = ChatPanelPushSchema.safeParse(message);
-      if (chat.success) {
-        const m = chat.data;
-        if (m.type === 'panel:chat') {
-          if (!view.chat || view.chat.id === m.chat.id) {
-            const ended = view.chat?.status === 'running' && m.chat.status === 'idle';
-            show(m.chat);
-            if (ended) refreshList();
-          }
-        } else if (m.type === 'panel:chat-text') view.setText(m.chatId, m.entryId, m.text);
-        else if (m.type === 'panel:chat-tool-result') view.toolResult(m.chatId, m.entryId, m.result);
-        else if (view.chat?.id === m.chatId) show(undefined);
-        return;
-      }
-      const use = UsePanelPushSchema.safeParse(message);
-      if (use.success && use.data.type === 'panel:approvals') {
-        approvals = use.data.approvals;
-        showApprovals();
-        return;
-      }
-      const state = PanelPushSchema.safeParse(message);
-      if (state.success) view.servers = state.data.state.servers;
+    showChat(chat) {
+      if (view.chat && view.chat.id !== chat.id) return;
+      const ended = view.chat?.status === 'running' && chat.status === 'idle';
+      screen.show(chat);
+      if (ended) screen.refreshList();
     },
+    showText: ({ chatId, entryId, text }) => view.setText(chatId, entryId, text),
+    showToolResult: ({ chatId, entryId, result }) => view.toolResult(chatId, entryId, result),
+    deleted(chatId) {
+      if (view.chat?.id === chatId) screen.show(undefined);
+    },
+    showApprovals: (approvals) => screen.showApprovals(approvals),
+    showServers: (servers) => (view.servers = servers),
   };
+}
+
+export function wireChatPanel({ call }: ChatDeps): ChatPanel {
+  const screen = new ChatScreen(document.querySelector('mcp-chat-view')!, call);
+  void call('panel:chat-provider', {}).then((r) => {
+    screen.view.builtinAvailable = r.ok && r.value.builtinAvailable;
+    screen.view.provider = r.ok ? r.value.provider : undefined;
+  });
+  screen.open();
+  screen.refreshList();
+  document.addEventListener(ChatActionEvent.type, (e) => act(screen, e.detail));
+  return chatPanel(screen);
 }

@@ -6,17 +6,19 @@ import { defineAll } from '../components/define.js';
 import { t } from '../components/i18n.js';
 import { darkTokenDeclarations, tokenDeclarations } from '../components/tokens.js';
 import { createCall } from './call.js';
-import { setUpUsePanel } from './use-servers.js';
+import { setUpUsePanel } from './use-panel.js';
 import { setUpAppHost } from './app-host.js';
 import { setUpManagePanel } from './manage-panel.js';
 import { setUpStepUp } from './step-up.js';
 import { setUpServerActions } from './server-actions.js';
 import { setUpShell } from './shell.js';
 import { setUpStatePort } from './state-port.js';
-import { setUpChat } from './chat.js';
+import { wireChatPanel } from './chat.js';
 import { isChatApproval } from './chat-approvals.js';
 import { setUpServerForms } from './server-forms.js';
 import { setUpActivity } from './activity.js';
+import { PushRouter } from './push-router.js';
+import { PanelPushSchemas } from '../protocol/panel.js';
 
 defineAll();
 const page = new CSSStyleSheet();
@@ -27,10 +29,9 @@ document.title = t('panelTitle');
 const $ = <K extends keyof HTMLElementTagNameMap>(tag: K) => document.querySelector(tag)!;
 const runner = $('mcp-tool-runner');
 const shell = setUpShell({ runner });
-// Areas join the push handlers as they are set up; a Port message cannot arrive before this
+// The router is built once every area is set up; a Port message cannot arrive before this
 // script's first task ends.
-const pushHandlers: ((message: unknown) => void)[] = [];
-const port = setUpStatePort((message) => pushHandlers.forEach((handle) => handle(message)), {
+const port = setUpStatePort((message) => router.route(message), {
   // A chat shown as answering must not go silent when the worker stops: reconnecting at once wakes
   // it, and the chat is read again (its run either goes on or was closed as "interrupted").
   dropped: () => chat.running() && port.reconnect(),
@@ -38,17 +39,35 @@ const port = setUpStatePort((message) => pushHandlers.forEach((handle) => handle
 });
 const call = createCall(port.request);
 setUpAppHost(call);
-const onUsePush = setUpUsePanel({
+const usePanel = setUpUsePanel({
   runner,
   approvals: document.querySelector<HTMLElement>('#approvals')!,
   elicitations: document.querySelector<HTMLElement>('#elicitations')!,
   shownElsewhere: isChatApproval,
   call,
 });
-pushHandlers.push(onUsePush, (message) => shell.onPush(message));
-const chat = setUpChat({ call });
-pushHandlers.push(chat.onPush, setUpActivity({ call }));
+const chat = wireChatPanel({ call });
+const activityChanged = setUpActivity({ call });
 const stepUp = setUpStepUp({ call, after: runner });
 setUpServerForms({ call });
 const ping = setUpManagePanel({ call, importer: $('mcp-import') });
 setUpServerActions({ call, servers: () => shell.servers, runner, stepUp, ping });
+
+/** Every push type and its one handler (push-router.ts); a type left out does not compile. */
+const router = new PushRouter(PanelPushSchemas, {
+  'panel:state': ({ state }) => {
+    shell.showState(state);
+    chat.showServers(state.servers);
+  },
+  'panel:approvals': ({ approvals }) => {
+    usePanel.showApprovals(approvals);
+    chat.showApprovals(approvals);
+  },
+  'panel:elicitations': ({ elicitations }) => usePanel.showElicitations(elicitations),
+  'panel:progress': (push) => usePanel.showProgress(push),
+  'panel:chat': ({ chat: view }) => chat.showChat(view),
+  'panel:chat-text': (push) => chat.showText(push),
+  'panel:chat-tool-result': (push) => chat.showToolResult(push),
+  'panel:chat-deleted': ({ chatId }) => chat.deleted(chatId),
+  'panel:activity-changed': activityChanged,
+});

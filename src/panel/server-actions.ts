@@ -31,60 +31,80 @@ function requestOrigin(url: string): Promise<boolean> {
 /** The element an event came from, inside whatever shadow roots hold it. */
 const source = <T>(e: Event) => e.composedPath()[0] as T;
 
-export function setUpServerActions({ call, servers, runner, stepUp, ping }: ServerActionDeps) {
+/** What one action on a server needs: the card it came from, to show a refusal on. */
+interface ActionContext {
+  call: Call;
+  card: McpServerCardElement;
+  serverId: string;
+  server: ServerView | undefined;
+  report: (r: { ok: true } | { ok: false; message: string }) => void;
+}
+
+/** Grant access: Chrome's host-permission dialog, then the connect it allows. */
+function grant({ call, card, serverId, server, report }: ActionContext) {
+  if (!server) return;
+  void requestOrigin(server.url).then(async (granted) => {
+    if (granted) report(await call('panel:connect', { serverId }));
+    else card.showActionError(t('permissionDenied', new URL(server.url).origin));
+  });
+}
+
+/**
+ * Authorize. Asked inside the click, before any await (SPEC L1): the MCP origin and any
+ * authorization server origin an earlier attempt found missing (`authOrigins`, kept per server).
+ * The window itself opens in the worker (E2).
+ */
+function authorize({ call, serverId, server, report }: ActionContext, authOrigins: Map<string, string[]>) {
+  const origins = server ? [originPattern(server.url), ...(authOrigins.get(serverId) ?? [])] : [];
+  const permission = origins.length ? chrome.permissions.request({ origins }).catch(() => false) : Promise.resolve(false);
+  void permission.then(async () => {
+    // A server set up without authorization that challenged Bearer: this click switches it to OAuth (E3).
+    const r = await call('panel:authorize', { serverId, ...(server?.authKind === 'none' ? { switchToOAuth: true } : {}) });
+    if (r.ok && r.value.missingOrigins) authOrigins.set(serverId, r.value.missingOrigins);
+    report(r);
+  });
+}
+
+/** The row switch and the detail's actions. */
+function wireServerActions({ call, servers, ping }: Pick<ServerActionDeps, 'call' | 'servers' | 'ping'>) {
   /** Authorization-server origins the worker said are not granted yet, asked for on the next Authorize click. */
   const authOrigins = new Map<string, string[]>();
-
   document.addEventListener(ServerActionEvent.type, (e) => {
     const card = source<McpServerCardElement>(e);
-    const report = (r: { ok: true } | { ok: false; message: string }) => {
-      if (!r.ok) card.showActionError(r.message);
-    };
     const serverId = e.serverId;
-    const server = servers().find((s) => s.id === serverId);
+    const ctx: ActionContext = {
+      call,
+      card,
+      serverId,
+      server: servers().find((s) => s.id === serverId),
+      report: (r) => {
+        if (!r.ok) card.showActionError(r.message);
+      },
+    };
     switch (e.action) {
-      case 'grant': {
-        if (!server) return;
-        void requestOrigin(server.url).then(async (granted) => {
-          if (granted) report(await call('panel:connect', { serverId }));
-          else card.showActionError(t('permissionDenied', new URL(server.url).origin));
-        });
-        return;
-      }
+      case 'grant':
+        return grant(ctx);
       case 'connect':
-        void call('panel:connect', { serverId }).then(report);
-        return;
+        return void call('panel:connect', { serverId }).then(ctx.report);
       case 'disconnect':
-        void call('panel:disconnect', { serverId }).then(report);
-        return;
+        return void call('panel:disconnect', { serverId }).then(ctx.report);
       case 'enable':
       case 'disable':
-        void call('panel:set-enabled', { serverId, enabled: e.action === 'enable' }).then(report);
-        return;
+        return void call('panel:set-enabled', { serverId, enabled: e.action === 'enable' }).then(ctx.report);
       case 'delete':
-        void call('panel:remove-server', { serverId }).then(report);
-        return;
+        return void call('panel:remove-server', { serverId }).then(ctx.report);
       case 'ping':
-        ping(serverId, card);
-        return;
-      case 'authorize': {
-        // Asked inside the click, before any await (SPEC L1): the MCP origin and any authorization
-        // server origin an earlier attempt found missing. The window itself opens in the worker (E2).
-        const origins = server ? [originPattern(server.url), ...(authOrigins.get(serverId) ?? [])] : [];
-        const permission = origins.length ? chrome.permissions.request({ origins }).catch(() => false) : Promise.resolve(false);
-        void permission.then(async () => {
-          // A server set up without authorization that challenged Bearer: this click switches it to OAuth (E3).
-          const r = await call('panel:authorize', { serverId, ...(server?.authKind === 'none' ? { switchToOAuth: true } : {}) });
-          if (r.ok && r.value.missingOrigins) authOrigins.set(serverId, r.value.missingOrigins);
-          report(r);
-        });
-        return;
-      }
+        return ping(serverId, card);
+      case 'authorize':
+        return authorize(ctx, authOrigins);
       case 'forget-auth':
-        void call('panel:forget-authorization', { serverId }).then(report);
+        return void call('panel:forget-authorization', { serverId }).then(ctx.report);
     }
   });
+}
 
+/** A tool's switch and a server's "all tools" switch; a refusal shows on the list. */
+function wireToolToggles(call: Call) {
   document.addEventListener(ToolToggleEvent.type, (e) => {
     const list = source<McpToolListElement>(e);
     void call('panel:set-tool-enabled', { serverId: e.serverId, tool: e.tool, enabled: e.enabled }).then((r) => {
@@ -98,7 +118,10 @@ export function setUpServerActions({ call, servers, runner, stepUp, ping }: Serv
       if (!r.ok) list.showError(r.message);
     });
   });
+}
 
+/** Run in the tool runner. */
+function wireRun({ call, runner, stepUp }: Pick<ServerActionDeps, 'call' | 'runner' | 'stepUp'>) {
   document.addEventListener(RunToolEvent.type, (e) => {
     stepUp.clear();
     void call('panel:call-tool', {
@@ -113,4 +136,10 @@ export function setUpServerActions({ call, servers, runner, stepUp, ping }: Serv
       if (!r.ok && r.code === 'insufficient-scope') stepUp.offer(e.serverId, e.tool);
     });
   });
+}
+
+export function setUpServerActions(deps: ServerActionDeps) {
+  wireServerActions(deps);
+  wireToolToggles(deps.call);
+  wireRun(deps);
 }

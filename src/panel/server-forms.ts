@@ -7,13 +7,8 @@ import { AddServerEvent, ProbeServerEvent, ServerSettingsRequestEvent, UpdateSer
 import { t } from '../components/i18n.js';
 import type { McpAddServerElement } from '../components/mcp-add-server.js';
 import type { McpServerSettingsElement } from '../components/mcp-server-settings.js';
-import type { PanelMethod, PanelParams, PanelValue } from '../protocol/panel.js';
 import { originPattern } from '../common/url-rules.js';
-
-type Call = <M extends PanelMethod>(
-  type: M,
-  params: PanelParams<M>,
-) => Promise<{ ok: true; value: PanelValue<M> } | { ok: false; message: string }>;
+import type { Call } from './call.js';
 
 export interface ServerFormsDeps {
   call: Call;
@@ -26,7 +21,21 @@ function requestOrigin(url: string): Promise<boolean> {
 /** The element an event came from (events are composed: it is the first of the path). */
 const sourceOf = <T>(e: Event) => e.composedPath()[0] as T;
 
-export function setUpServerForms({ call }: ServerFormsDeps) {
+/** The add form's authorization as `panel:add-server` takes it: only what the user filled in. */
+function authOf({ authKind, token, clientId, clientSecret, scopes, clientMetadataUrl }: AddServerEvent['detail']) {
+  if (authKind === 'oauth')
+    return {
+      kind: 'oauth' as const,
+      ...(clientId ? { clientId } : {}),
+      ...(clientSecret ? { clientSecret } : {}),
+      ...(scopes ? { scopes } : {}),
+      ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
+    };
+  return authKind === 'bearer' && token ? { kind: 'bearer' as const, token } : { kind: 'none' as const };
+}
+
+/** Continue of the guided add: the origin's permission, then the probe of the server. */
+function wireProbe(call: Call) {
   document.addEventListener(ProbeServerEvent.type, (e) => {
     const form = sourceOf<McpAddServerElement>(e);
     const permission = requestOrigin(e.url);
@@ -37,30 +46,20 @@ export function setUpServerForms({ call }: ServerFormsDeps) {
       form.showProbe(r.ok ? { ok: true, ...r.value } : r);
     })();
   });
+}
 
+function wireAdd(call: Call) {
   document.addEventListener(AddServerEvent.type, (e) => {
     const form = sourceOf<McpAddServerElement>(e);
-    const { name, url, authKind, token, clientId, clientSecret, scopes, clientMetadataUrl, headers, connectTimeoutMs } = e.detail;
+    const { name, url, headers, connectTimeoutMs } = e.detail;
     // Usually granted at Continue already; asked again in this click in case it was refused there.
     const permission = requestOrigin(url);
     void (async () => {
       const granted = await permission;
-      const auth =
-        authKind === 'oauth'
-          ? {
-              kind: 'oauth' as const,
-              ...(clientId ? { clientId } : {}),
-              ...(clientSecret ? { clientSecret } : {}),
-              ...(scopes ? { scopes } : {}),
-              ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
-            }
-          : authKind === 'bearer' && token
-            ? { kind: 'bearer' as const, token }
-            : { kind: 'none' as const };
       const r = await call('panel:add-server', {
         name,
         url,
-        auth,
+        auth: authOf(e.detail),
         ...(headers ? { headers } : {}),
         ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
       });
@@ -69,7 +68,10 @@ export function setUpServerForms({ call }: ServerFormsDeps) {
       else form.showResult({ ok: true });
     })();
   });
+}
 
+/** The settings form: its stored settings when it opens, and Save (moving origin asks for the new one). */
+function wireSettings(call: Call) {
   document.addEventListener(ServerSettingsRequestEvent.type, (e) => {
     const form = sourceOf<McpServerSettingsElement>(e);
     void call('panel:get-server-settings', { serverId: e.serverId }).then((r) => {
@@ -89,4 +91,10 @@ export function setUpServerForms({ call }: ServerFormsDeps) {
       form.showSaveResult(granted ? { ok: true } : { ok: true, note: t('permissionDeniedSaved', new URL(e.detail.url).origin) });
     })();
   });
+}
+
+export function setUpServerForms({ call }: ServerFormsDeps) {
+  wireProbe(call);
+  wireAdd(call);
+  wireSettings(call);
 }

@@ -72,8 +72,8 @@ function deepActive(): HTMLElement | null {
   return a instanceof HTMLElement ? a : null;
 }
 
-export function setUpViews(deps: ViewsDeps): Views {
-  const sections = new Map([...document.querySelectorAll<HTMLElement>('section[data-view]')].map((s) => [s.dataset['view']!, s]));
+/** Marks the top-level sections as tab panels and gives every pushed one its Back bar. */
+function prepareSections(sections: Map<string, HTMLElement>, back: () => void): Map<string, HTMLButtonElement> {
   const backs = new Map<string, HTMLButtonElement>();
   for (const [name, section] of sections) {
     const label = TOP_LABEL[name];
@@ -82,60 +82,90 @@ export function setUpViews(deps: ViewsDeps): Views {
       section.setAttribute('aria-label', t(label));
       continue;
     }
-    const back = el('button', { type: 'button', class: 'back', 'data-role': 'quiet', 'data-action': 'back' }, icon('back', 16), t('back'));
-    back.addEventListener('click', () => views.show({ view: 'back' }));
-    backs.set(name, back);
+    const button = el(
+      'button',
+      { type: 'button', class: 'back', 'data-role': 'quiet', 'data-action': 'back' },
+      icon('back', 16),
+      t('back'),
+    );
+    button.addEventListener('click', back);
+    backs.set(name, button);
     const title = VIEW_TITLE[name];
-    section.prepend(el('div', { class: 'view-bar' }, back, title ? el('h2', {}, t(title)) : null));
+    section.prepend(el('div', { class: 'view-bar' }, button, title ? el('h2', {}, t(title)) : null));
+  }
+  return backs;
+}
+
+/** The stack of views shown: a top-level view under the pushed ones, each with its opener. */
+class ViewStack implements Views {
+  readonly #deps: ViewsDeps;
+  readonly #sections = new Map([...document.querySelectorAll<HTMLElement>('section[data-view]')].map((s) => [s.dataset['view']!, s]));
+  readonly #backs: Map<string, HTMLButtonElement>;
+  readonly #stack: { target: Shown; opener: Opener | null }[];
+
+  constructor(deps: ViewsDeps) {
+    this.#deps = deps;
+    this.#backs = prepareSections(this.#sections, () => this.show({ view: 'back' }));
+    const last = localStorage.getItem(LAST_VIEW);
+    const first = (last && TOP.includes(last) ? last : 'servers') as TopView;
+    this.#stack = [{ target: { view: first }, opener: null }];
   }
 
-  const last = localStorage.getItem(LAST_VIEW);
-  const first = (last && TOP.includes(last) ? last : 'servers') as TopView;
-  const stack: { target: Shown; opener: Opener | null }[] = [{ target: { view: first }, opener: null }];
+  get current(): Shown {
+    return this.#stack.at(-1)!.target;
+  }
 
-  const render = (focus: 'view' | HTMLElement | null | undefined) => {
-    const top = stack.at(-1)!;
-    deps.prepare(top.target);
-    for (const [name, section] of sections) section.hidden = name !== top.target.view;
-    deps.header.select(stack[0]!.target.view as TopView);
-    if (focus === 'view') (deps.focusTarget(top.target.view) ?? backs.get(top.target.view))?.focus();
+  /** Views pushed over the top-level one. */
+  get depth(): number {
+    return this.#stack.length - 1;
+  }
+
+  show(target: ViewTarget) {
+    if (target.view === 'back') {
+      if (this.#stack.length === 1) return;
+      const { opener } = this.#stack.pop()!;
+      this.render(findOpener(opener) ?? undefined);
+      return;
+    }
+    if (TOP.includes(target.view)) {
+      this.#stack.splice(0, this.#stack.length, { target, opener: null });
+      localStorage.setItem(LAST_VIEW, target.view);
+      this.render(null);
+      return;
+    }
+    this.#stack.push({ target, opener: openerOf(deepActive()) });
+    this.render('view');
+  }
+
+  reset(view: TopView) {
+    this.#stack.splice(0, this.#stack.length, { target: { view }, opener: null });
+    this.render(null);
+  }
+
+  /**
+   * Shows the top of the stack. The focus goes to the pushed view (`'view'`), back to an opener,
+   * to the header (undefined: the opener is gone), or is left where it is (null: a tab, a reset).
+   */
+  render(focus: 'view' | HTMLElement | null | undefined) {
+    const { target } = this.#stack.at(-1)!;
+    this.#deps.prepare(target);
+    for (const [name, section] of this.#sections) section.hidden = name !== target.view;
+    this.#deps.header.select(this.#stack[0]!.target.view as TopView);
+    if (focus === 'view') (this.#deps.focusTarget(target.view) ?? this.#backs.get(target.view))?.focus();
     else if (focus?.isConnected) focus.focus();
-    else if (focus !== null) deps.header.focus();
+    else if (focus !== null) this.#deps.header.focus();
     scrollTo(0, 0);
-  };
+  }
+}
 
-  const views: Views = {
-    get current() {
-      return stack.at(-1)!.target;
-    },
-    show(target) {
-      if (target.view === 'back') {
-        if (stack.length === 1) return;
-        const { opener } = stack.pop()!;
-        render(findOpener(opener) ?? undefined);
-        return;
-      }
-      if (TOP.includes(target.view)) {
-        stack.splice(0, stack.length, { target, opener: null });
-        localStorage.setItem(LAST_VIEW, target.view);
-        render(null);
-        return;
-      }
-      stack.push({ target, opener: openerOf(deepActive()) });
-      render('view');
-    },
-    reset(view) {
-      stack.splice(0, stack.length, { target: { view }, opener: null });
-      render(null);
-    },
-  };
-
+export function setUpViews(deps: ViewsDeps): Views {
+  const views = new ViewStack(deps);
   document.addEventListener(NavigateEvent.type, (e) => views.show(e.to));
   // Escape in a pushed view goes back, unless something inside used it (a search clearing itself).
   document.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && !e.defaultPrevented && stack.length > 1 && !(deepActive() instanceof HTMLInputElement))
+    if (e.key === 'Escape' && !e.defaultPrevented && views.depth > 0 && !(deepActive() instanceof HTMLInputElement))
       views.show({ view: 'back' });
   });
-  render(null);
+  views.render(null);
   return views;
 }

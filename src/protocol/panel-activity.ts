@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
+import type { PushOf } from './push.js';
 import { RequestLogViewSchema } from './request-log-view.js';
 
 const serverId = lazySchema(() => z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/)));
@@ -38,7 +39,8 @@ export const ActivityPanelResponseSchemas = {
   'panel:revoke-all-grants': lazySchema(() => z.object({ revoked: z.number() })),
 } as const;
 
-export const ActivityPanelPushSchema = lazySchema(() =>
-  z.object({ type: z.literal('panel:activity-changed'), what: z.enum(['log', 'grants']) }),
-);
-export type ActivityPanelPush = z.infer<typeof ActivityPanelPushSchema>;
+/** The Activity area's pushes, by `type` (protocol/push.ts). */
+export const ActivityPanelPushSchemas = {
+  'panel:activity-changed': lazySchema(() => z.object({ what: z.enum(['log', 'grants']) })),
+} as const;
+export type ActivityPanelPush = PushOf<typeof ActivityPanelPushSchemas>;

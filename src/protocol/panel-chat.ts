@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
+import type { PushOf } from './push.js';
 import { ContextBlockViewSchema } from './panel-composer.js';
 import { CallToolResultSchema } from './mcp-shapes.js';
 import { WordingSchema, type Said } from './wording.js';
@@ -170,13 +171,12 @@ export const ChatPanelResponseSchemas = {
   'panel:chat-delete': lazySchema(() => z.object({ deleted: z.boolean() })),
 } as const;
 
-export const ChatPanelPushSchema = lazySchema(() =>
-  z.discriminatedUnion('type', [
-    z.object({ type: z.literal('panel:chat'), chat: ChatViewSchema }),
-    z.object({ type: z.literal('panel:chat-text'), chatId: id, entryId: id, text }),
-    /** A step's result as its MCP App view gets it (cut to the budget, unfenced); never stored. */
-    z.object({ type: z.literal('panel:chat-tool-result'), chatId: id, entryId: id, result: CallToolResultSchema }),
-    z.object({ type: z.literal('panel:chat-deleted'), chatId: id }),
-  ]),
-);
-export type ChatPanelPush = z.infer<typeof ChatPanelPushSchema>;
+/** The chat's pushes, by `type` (protocol/push.ts). */
+export const ChatPanelPushSchemas = {
+  'panel:chat': lazySchema(() => z.object({ chat: ChatViewSchema })),
+  'panel:chat-text': lazySchema(() => z.object({ chatId: id, entryId: id, text })),
+  /** A step's result as its MCP App view gets it (cut to the budget, unfenced); never stored. */
+  'panel:chat-tool-result': lazySchema(() => z.object({ chatId: id, entryId: id, result: CallToolResultSchema })),
+  'panel:chat-deleted': lazySchema(() => z.object({ chatId: id })),
+} as const;
+export type ChatPanelPush = PushOf<typeof ChatPanelPushSchemas>;

@@ -2,10 +2,11 @@
  * Panel ↔ worker messages for *using* servers (SPEC G1, H1, H2, K3): tool-call approvals, call
  * progress and cancellation. Kept apart from `panel.ts` so the connection-management protocol
  * stays readable; its request schemas are spread into the one panel request table there.
- * Pushes travel over the same panel Port as `panel:state`, each validated on receipt.
+ * Pushes travel over the same panel Port as `panel:state`, each validated on receipt by the schema of its `type`.
  */
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
+import type { PushOf } from './push.js';
 import { CallToolResultSchema, ToolSchema } from './mcp-shapes.js';
 import { ComposerPanelRequestSchemas, ComposerPanelResponseSchemas } from './panel-composer.js';
 
@@ -67,20 +68,20 @@ const ElicitationViewSchema = lazySchema(() =>
 );
 export type ElicitationView = z.infer<typeof ElicitationViewSchema>;
 
-export const UsePanelPushSchema = lazySchema(() =>
-  z.discriminatedUnion('type', [
-    z.object({ type: z.literal('panel:elicitations'), elicitations: z.array(ElicitationViewSchema).check(z.maxLength(100)) }),
-    z.object({ type: z.literal('panel:approvals'), approvals: z.array(ApprovalViewSchema).check(z.maxLength(100)) }),
+/** The use area's pushes, by `type` (protocol/push.ts). */
+export const UsePanelPushSchemas = {
+  'panel:elicitations': lazySchema(() => z.object({ elicitations: z.array(ElicitationViewSchema).check(z.maxLength(100)) })),
+  'panel:approvals': lazySchema(() => z.object({ approvals: z.array(ApprovalViewSchema).check(z.maxLength(100)) })),
+  'panel:progress': lazySchema(() =>
     z.object({
-      type: z.literal('panel:progress'),
       operationId: id,
       progress: z.number(),
       total: z.optional(z.number()),
       message: z.optional(z.string().check(z.maxLength(1024))),
     }),
-  ]),
-);
-export type UsePanelPush = z.infer<typeof UsePanelPushSchema>;
+  ),
+} as const;
+export type UsePanelPush = PushOf<typeof UsePanelPushSchemas>;
 
 export const UsePanelRequestSchemas = {
   'panel:answer-approval': lazySchema(() => z.object({ approvalId: id, decision: z.enum(APPROVAL_DECISIONS) })),

@@ -12,12 +12,12 @@ import { CallToolResultSchema, ToolSchema, PromptSchema, ResourceSchema, Resourc
 import { resultSchema } from './result.js';
 import { ErrorActionSchema, WireErrorCodeSchema } from './error-codes.js';
 import { WordingSchema } from './wording.js';
-import { UsePanelRequestSchemas, UsePanelResponseSchemas } from './panel-use.js';
+import { UsePanelPushSchemas, UsePanelRequestSchemas, UsePanelResponseSchemas } from './panel-use.js';
 import { OAuthPanelRequestSchemas, OAuthPanelResponseSchemas } from './panel-oauth.js';
 import { ManagePanelRequestSchemas, ManagePanelResponseSchemas } from './panel-manage.js';
-import { ChatPanelRequestSchemas, ChatPanelResponseSchemas } from './panel-chat.js';
+import { ChatPanelPushSchemas, ChatPanelRequestSchemas, ChatPanelResponseSchemas } from './panel-chat.js';
 import { EditPanelRequestSchemas, EditPanelResponseSchemas } from './panel-edit.js';
-import { ActivityPanelRequestSchemas, ActivityPanelResponseSchemas } from './panel-activity.js';
+import { ActivityPanelPushSchemas, ActivityPanelRequestSchemas, ActivityPanelResponseSchemas } from './panel-activity.js';
 import { AppsPanelRequestSchemas, AppsPanelResponseSchemas } from './panel-apps.js';
 
 export const PANEL_PORT = 'mcp-panel';
@@ -202,7 +202,16 @@ export const PanelPortRequestSchema = lazySchema(() =>
 /** The worker's answer to the request with the same `id`: `result` is a Result envelope, validated by the panel per method. */
 export const PanelPortResponseSchema = lazySchema(() => z.object({ kind: z.literal('response'), id: requestId, result: z.unknown() }));
 
-export const PanelPushSchema = lazySchema(() => z.object({ type: z.literal('panel:state'), state: PanelStateSchema }));
+/**
+ * Every push the worker sends a panel, by `type` (protocol/push.ts): the one table the panel's
+ * router parses each push with. A push type is declared once, here or in its area's file.
+ */
+export const PanelPushSchemas = {
+  'panel:state': lazySchema(() => z.object({ state: PanelStateSchema })),
+  ...UsePanelPushSchemas,
+  ...ChatPanelPushSchemas,
+  ...ActivityPanelPushSchemas,
+} as const;
 
 export function panelResultSchema<M extends PanelMethod>(method: M) {
   return resultSchema(PanelResponseSchemas[method]);

@@ -4,8 +4,8 @@
  * runner, the Abort button → `panel:cancel-call`, answers and re-runs of interactions, the
  * composer's ContextBlock requests and the result viewer's resource reads. A question raised by
  * the call the user started in the tool runner is shown inside the runner, next to its buttons,
- * and focused; every other one stays in the elicitations container. `main.ts` feeds it the panel Port's messages and its `call`;
- * pushes and answers are validated on receipt.
+ * and focused; every other one stays in the elicitations container. `main.ts` gives it its `call`
+ * and routes it the pushes, each validated once on receipt (push-router.ts).
  */
 import {
   ApprovalDecisionEvent,
@@ -20,7 +20,7 @@ import type { McpElicitationCardElement } from '../components/mcp-elicitation-ca
 import type { McpResultViewElement } from '../components/mcp-result-view.js';
 import type { McpComposerElement } from '../components/mcp-composer.js';
 import type { McpToolRunnerElement } from '../components/mcp-tool-runner.js';
-import { UsePanelPushSchema, type ApprovalView, type ElicitationView } from '../protocol/panel-use.js';
+import type { ApprovalView, ElicitationView, UsePanelPush } from '../protocol/panel-use.js';
 import type { Call } from './call.js';
 
 export interface UsePanelElements {
@@ -75,7 +75,8 @@ function renderElicitations(container: HTMLElement, runner: McpToolRunnerElement
   }
 }
 
-export function setUpUsePanel({ runner, approvals, elicitations, shownElsewhere, call }: UsePanelElements): (message: unknown) => void {
+/** Approval and elicitation answers, Abort, and the dismissals of cards the user has read. */
+function wireAnswers(call: Call) {
   document.addEventListener(ApprovalDecisionEvent.type, (e) => {
     void call('panel:answer-approval', { approvalId: e.approvalId, decision: e.decision });
   });
@@ -93,6 +94,10 @@ export function setUpUsePanel({ runner, approvals, elicitations, shownElsewhere,
       ...(e.content ? { content: e.content } : {}),
     });
   });
+}
+
+/** Dismiss or re-run of a failed interaction's card; a re-run shows its outcome on the card. */
+function wireInteractionActions(call: Call) {
   document.addEventListener(InteractionActionEvent.type, (e) => {
     const card = e.target as HTMLElement & { showRerunOutcome?(text: string, isError: boolean): void; remove(): void };
     if (e.action === 'dismiss') {
@@ -110,6 +115,10 @@ export function setUpUsePanel({ runner, approvals, elicitations, shownElsewhere,
       else card.showRerunOutcome?.(r.message, true);
     });
   });
+}
+
+/** The composer's prompt and resource blocks and the result viewer's resource reads. */
+function wireReads(call: Call) {
   document.addEventListener(ComposerRequestEvent.type, (e) => {
     const d = e.detail;
     const pending =
@@ -126,12 +135,22 @@ export function setUpUsePanel({ runner, approvals, elicitations, shownElsewhere,
       view.showResource(e.uri, r.ok ? { text: r.value.text } : { error: r.message }),
     );
   });
-  return (message) => {
-    const push = UsePanelPushSchema.safeParse(message);
-    if (!push.success) return;
-    if (push.data.type === 'panel:approvals')
-      renderApprovals(approvals, shownElsewhere ? push.data.approvals.filter((a) => !shownElsewhere(a)) : push.data.approvals);
-    else if (push.data.type === 'panel:elicitations') renderElicitations(elicitations, runner, push.data.elicitations);
-    else runner.showProgress(push.data.operationId, push.data.progress, push.data.total, push.data.message);
+}
+
+/** The handlers of the use area's pushes (push-router.ts). */
+export interface UsePanel {
+  showApprovals(approvals: ApprovalView[]): void;
+  showElicitations(elicitations: ElicitationView[]): void;
+  showProgress(push: Omit<Extract<UsePanelPush, { type: 'panel:progress' }>, 'type'>): void;
+}
+
+export function setUpUsePanel({ runner, approvals, elicitations, shownElsewhere, call }: UsePanelElements): UsePanel {
+  wireAnswers(call);
+  wireInteractionActions(call);
+  wireReads(call);
+  return {
+    showApprovals: (list) => renderApprovals(approvals, shownElsewhere ? list.filter((a) => !shownElsewhere(a)) : list),
+    showElicitations: (list) => renderElicitations(elicitations, runner, list),
+    showProgress: (p) => runner.showProgress(p.operationId, p.progress, p.total, p.message),
   };
 }
