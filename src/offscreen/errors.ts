@@ -3,45 +3,18 @@
  * say what happened in plain words instead of "Streamable HTTP error: …".
  */
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { WireError } from '../protocol/result.js';
 import { say } from '../protocol/wording.js';
 import { QuestionExpiredError } from './call-timers.js';
 import { MalformedAnswerError } from './event-check.js';
-import { localFailureOf } from './jsonrpc-guard.js';
+import { describeHttpError } from './http-error.js';
+import { describeMcpError } from './mcp-error.js';
 import { RedirectRefusedError, ResponseLimitError } from './response-limits.js';
-
-/** The SDK's McpError puts "MCP error <code>: " before the server's message; say it once. */
-function withoutSdkPrefix(message: string): string {
-  let text = message;
-  for (let i = 0; i < 5 && /^MCP error -?\d+: /.test(text); i++) text = text.replace(/^MCP error -?\d+: /, '');
-  return text;
-}
 
 export function describeSdkError(e: unknown, url: string): WireError {
   const origin = safeOrigin(url);
-  if (e instanceof StreamableHTTPError) {
-    const status = e.code ?? -1;
-    if (status === 401 || status === 403) {
-      return {
-        code: 'auth',
-        ...say('reasonTokenRefused', { origin, status }),
-        httpStatus: status,
-      };
-    }
-    if (status === -1) {
-      const type = /Unexpected content type: (.*)$/.exec(e.message)?.[1] ?? 'unknown';
-      return {
-        code: 'protocol',
-        ...say('reasonNotMcpContentType', { origin, type: type.slice(0, 100) }),
-        action: 'edit',
-      };
-    }
-    if (status === 404) {
-      return { code: 'http-status', ...say('reasonNotFound', { origin }), httpStatus: 404 };
-    }
-    return { code: 'http-status', ...say('reasonHttpStatus', { origin, status, detail: e.message.slice(0, 300) }), httpStatus: status };
-  }
+  if (e instanceof StreamableHTTPError) return describeHttpError(e, origin);
   if (e instanceof QuestionExpiredError) {
     return {
       code: 'timeout',
@@ -54,14 +27,7 @@ export function describeSdkError(e: unknown, url: string): WireError {
   // Our own limits already name the origin and say what happened.
   if (e instanceof ResponseLimitError || e instanceof RedirectRefusedError) return { code: e.code, message: e.message };
   if (e instanceof MalformedAnswerError) return { code: 'protocol', message: e.message };
-  if (e instanceof McpError) {
-    const local = localFailureOf(e.data);
-    if (local) return { ...local };
-    // McpError.code is a plain number (servers send any code); ErrorCode's members are numbers too.
-    if (e.code === Number(ErrorCode.RequestTimeout)) return { code: 'timeout', ...say('reasonNoAnswerInTime', { origin }) };
-    if (e.code === Number(ErrorCode.ConnectionClosed)) return { code: 'network', ...say('reasonConnectionClosed', { origin }) };
-    return { code: 'protocol', ...say('reasonMcpError', { origin, code: e.code, detail: withoutSdkPrefix(e.message).slice(0, 500) }) };
-  }
+  if (e instanceof McpError) return describeMcpError(e, origin);
   if (e instanceof TypeError && /fetch/i.test(e.message)) {
     return { code: 'network', ...say('reasonUnreachable', { origin }) };
   }

@@ -10,7 +10,6 @@ import { createPkce, randomState } from './pkce.js';
 import { buildAuthorizationUrl, mapAuthorizeFailure, parseAuthorizationCallback } from './authorize.js';
 import { discover, withLegacyNote, type DiscoveryResult } from './discovery.js';
 import {
-  AuthorizationDeniedError,
   AuthorizationRequiredError,
   BearerRejectedError,
   ConfiguredClientIssuerError,
@@ -20,7 +19,7 @@ import {
 } from './errors.js';
 import { chooseAuthMethod, resolveClient } from './registration.js';
 import { revokeToken } from './revoke.js';
-import { selectScope } from './scope.js';
+import { flowScope, registersAgainForScope } from './flow-scope.js';
 import { exchangeCode, refreshTokens, type TokenSet } from './token.js';
 import { parseBearerChallenge, type BearerChallenge } from './www-authenticate.js';
 import { errorText } from './bounded-fetch.js';
@@ -388,39 +387,48 @@ export class AuthManager {
 
     // Kept whatever the reason for this authorization (step-up, Re-authorize): never narrowed (E7).
     const granted = (await ports.store.getAccessToken(key))?.scope ?? (await ports.store.getRefreshToken(key))?.scope;
-    const scope = selectScope({
-      ...(challenge?.scope !== undefined ? { challengeScope: challenge.scope } : {}),
-      ...(granted !== undefined ? { grantedScope: granted } : {}),
-      ...(d.prm?.scopes_supported ? { prmScopes: d.prm.scopes_supported } : {}),
-      ...(auth.scopes ? { configuredScopes: auth.scopes } : {}),
-      ...(d.metadata.scopes_supported ? { asScopes: d.metadata.scopes_supported } : {}),
-    });
+    const scope = flowScope({ challenge, granted, d, auth });
     if (auth.clientId && auth.clientIssuer && auth.clientIssuer !== d.issuer)
       throw new ConfiguredClientIssuerError(d.issuer, auth.clientIssuer);
+    const grant = await this.#authorizeWithClient(auth, key, d, scope, stepUp);
+    return this.#redeem(auth, key, d, grant, scope);
+  }
+
+  /**
+   * Authorizes with the configured or stored client, or one registered now. A step-up refused
+   * for the scope of the client it registered earlier registers once more with the wider scope
+   * and tries once more; that client is stored only if this succeeds.
+   */
+  async #authorizeWithClient(
+    auth: OAuthAuth,
+    key: CredentialKey,
+    d: DiscoveryResult,
+    scope: string | undefined,
+    stepUp: boolean,
+  ): Promise<AuthorizationGrant> {
     const stored = await this.#storedClient(auth, key, d);
-    let client = stored ?? (await this.#registerClient(auth, key, d, scope));
-    let result: { code: string; codeVerifier: string };
+    const client = stored ?? (await this.#registerClient(auth, key, d, scope));
     try {
-      result = await this.#authorizeCode(d, client, scope);
+      return { client, ...(await this.#authorizeCode(d, client, scope)) };
     } catch (e) {
-      // Step-up with a client we registered for the narrower first scope: an AS that holds
-      // clients to their registered scope answers invalid_scope. Register once more with the
-      // wider scope and try once more; the new client is stored only if that succeeds.
-      if (!(
-        stepUp &&
-        !auth.clientId &&
-        stored &&
-        d.metadata.registration_endpoint &&
-        e instanceof AuthorizationDeniedError &&
-        e.oauthError === 'invalid_scope'
-      ))
-        throw e;
-      client = await this.#registerClient(auth, key, d, scope, false);
-      result = await this.#authorizeCode(d, client, scope);
-      await ports.store.putClient(key, client);
+      if (!registersAgainForScope(e, { stepUp, storedRegistration: !!stored, auth, d })) throw e;
+      const wider = await this.#registerClient(auth, key, d, scope, false);
+      const grant = { client: wider, ...(await this.#authorizeCode(d, wider, scope)) };
+      await this.#ports.store.putClient(key, wider);
+      return grant;
     }
-    const { code, codeVerifier } = result;
-    const tokens = await exchangeCode(this.#fetch(cfg.id), {
+  }
+
+  /** Redeems the code, then records the binding, the issuer a configured client is now pinned to (E10), and the tokens. */
+  async #redeem(
+    auth: OAuthAuth,
+    key: CredentialKey,
+    d: DiscoveryResult,
+    { client, code, codeVerifier }: AuthorizationGrant,
+    scope: string | undefined,
+  ): Promise<string> {
+    const ports = this.#ports;
+    const tokens = await exchangeCode(this.#fetch(key.serverId), {
       tokenEndpoint: d.metadata.token_endpoint,
       client,
       code,
@@ -428,8 +436,8 @@ export class AuthManager {
       redirectUri: ports.redirectUri,
       ...(d.legacy ? {} : { resource: d.resource }),
     });
-    await ports.store.putBinding(cfg.id, { resource: key.resource, issuer: key.issuer });
-    if (auth.clientId && !auth.clientIssuer) await ports.store.pinClientIssuer?.(cfg.id, key.issuer);
+    await ports.store.putBinding(key.serverId, { resource: key.resource, issuer: key.issuer });
+    if (auth.clientId && !auth.clientIssuer) await ports.store.pinClientIssuer?.(key.serverId, key.issuer);
     await this.#storeTokens(key, tokens, scope, undefined);
     return tokens.accessToken;
   }
@@ -522,6 +530,13 @@ export class AuthManager {
     });
     if (refreshToken) await this.#ports.store.putRefreshToken(key, { token: refreshToken, ...(scope !== undefined ? { scope } : {}) });
   }
+}
+
+/** An authorization code, the client it was issued to and the PKCE verifier that redeems it. */
+interface AuthorizationGrant {
+  client: StoredClient;
+  code: string;
+  codeVerifier: string;
 }
 
 function requireOAuth(cfg: AuthServerConfig): OAuthAuth {

@@ -3,8 +3,8 @@
  * optional pre-registered client (its secret sealed at once, F2), "Authorize" — the only path
  * that opens the authorization window, reached from a click — and "Forget authorization".
  */
-import { say, type Said } from '../../protocol/wording.js';
-import { RemoteError, toWireError } from '../../protocol/result.js';
+import { say } from '../../protocol/wording.js';
+import { RemoteError } from '../../protocol/result.js';
 import type { McpServerConfig } from '../../storage/config-schema.js';
 import type { ConfigStore } from '../../storage/config-store.js';
 import type { AuthManager } from '../auth/auth-manager.js';
@@ -15,6 +15,8 @@ import { parseBearerChallenge } from '../auth/www-authenticate.js';
 import { missingAuthOrigins, type AsPermissionPorts } from '../chrome/as-permission.js';
 import { authConfigOf, sealClientSecret } from '../chrome/oauth-runtime.js';
 import { tryParseUrl } from '../auth/url-policy.js';
+import { authorizeFailure } from './authorize-failure.js';
+import { retryingSuperseded } from './superseded-retry.js';
 
 /** What the OAuth actions use, handed in by main.ts. */
 export interface OAuthHandlerDeps {
@@ -108,29 +110,16 @@ async function authorizeServer(
   try {
     token = await deps.auth.authorize(await authConfigOf(config), { wwwAuthenticate: challenge });
   } catch (e) {
-    const w = toWireError(e, 'auth');
-    const kind =
-      w.code === 'auth-cancelled' || w.code === 'auth-denied' ? 'auth-denied' : w.code === 'auth-discovery' ? 'auth-discovery' : 'auth';
-    const said: Said =
-      w.code !== 'auth-cancelled'
-        ? { message: w.message, ...(w.wording ? { wording: w.wording } : {}) }
-        : w.wording?.code === 'reasonAuthWindowClosed'
-          ? say('reasonAuthCancelledWindow')
-          : say('reasonAuthCancelled', { detail: w.message });
-    const action = w.action ?? 'authorize';
-    manager.authFailed(serverId, { kind, ...said, action });
-    throw new RemoteError({ code: w.code, ...said, action });
+    const failure = authorizeFailure(e);
+    manager.authFailed(serverId, failure.reason);
+    throw new RemoteError(failure.error);
   }
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await manager.connect(serverId);
-      // "Re-authorize" on a ready server: its live session switches to the new token now.
-      await deps.handTokenToLiveSessions(serverId, token);
-      return { status: 'ready' as const };
-    } catch (e) {
-      if (toWireError(e).code !== 'superseded' || attempt >= 2) throw e;
-    }
-  }
+  return retryingSuperseded(async () => {
+    await manager.connect(serverId);
+    // "Re-authorize" on a ready server: its live session switches to the new token now.
+    await deps.handTokenToLiveSessions(serverId, token);
+    return { status: 'ready' as const };
+  });
 }
 
 /** Revokes at the AS when it can, and always deletes the local credentials. */

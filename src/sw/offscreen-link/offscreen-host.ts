@@ -7,6 +7,7 @@
  */
 import { OFFSCREEN_PATH, OFFSCREEN_RECONNECT } from '../../protocol/offscreen.js';
 import { ChannelLink, ChannelOfferSchema, nonceOfPortName, type LinkChannel } from '../../protocol/offscreen-channel.js';
+import { RemoteError } from '../../protocol/result.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 /** How long a document that outlived the previous worker gets to open its Port to this one. */
@@ -208,7 +209,7 @@ export class OffscreenHost {
 
   async #createDocument(): Promise<ChannelLink> {
     const connected = this.#nextPort(CONNECT_TIMEOUT_MS).then((port) => {
-      if (!port) throw Object.assign(new Error('The MCP host document did not start.'), { code: 'offscreen-lost' });
+      if (!port) throw new RemoteError({ code: 'offscreen-lost', message: 'The MCP host document did not start.' });
       return port;
     });
     await chrome.offscreen.createDocument({

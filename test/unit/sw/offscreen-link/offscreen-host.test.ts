@@ -4,9 +4,10 @@
  * of the current Port; before pairing (or without it) requests stay on the Port; a new Port drops
  * the old channel.
  */
-import { afterEach, beforeEach, test } from 'node:test';
+import { afterEach, beforeEach, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { RemoteError } from '../../../../src/protocol/result.js';
 import { OffscreenHost } from '../../../../src/sw/offscreen-link/offscreen-host.js';
 import { offscreenPortName, OFFSCREEN_CHANNEL, type LinkChannel } from '../../../../src/protocol/offscreen-channel.js';
 
@@ -238,4 +239,34 @@ test('findExisting with no document: false, and nothing is waited for', async ()
   doc.answer();
   assert.equal(await found, false);
   assert.equal(doc.sent.length, 1);
+});
+
+test('a created document that never opens its Port fails offscreen-lost, as a RemoteError', async () => {
+  mock.timers.enable({ apis: ['setTimeout'] });
+  try {
+    let created = 0;
+    (globalThis as unknown as { chrome: unknown }).chrome = {
+      runtime: {
+        id: 'ext',
+        getURL: (p: string) => `${ORIGIN}${p}`,
+        getContexts: async () => [],
+        ContextType: { OFFSCREEN_DOCUMENT: 'OFFSCREEN_DOCUMENT' },
+      },
+      offscreen: { Reason: { WORKERS: 'WORKERS' }, createDocument: async () => void created++ },
+    };
+    const ensured = new OffscreenHost().ensure();
+    // Let the existence check and the creation run, then let the Port's wait run out.
+    for (let i = 0; i < 5 && created === 0; i++) await Promise.resolve();
+    await new Promise((r) => setImmediate(r));
+    mock.timers.tick(10_000);
+    await assert.rejects(ensured, (e: unknown) => {
+      assert.ok(e instanceof RemoteError);
+      assert.equal(e.code, 'offscreen-lost');
+      assert.equal(e.message, 'The MCP host document did not start.');
+      return true;
+    });
+    assert.equal(created, 1);
+  } finally {
+    mock.timers.reset();
+  }
 });
