@@ -31,10 +31,12 @@ export function invalidUrl(
 
 export type UrlCheck = { ok: true; url: string } | { ok: false; reason: Said };
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** The hosts on which plain HTTP is allowed, for local development (SPEC A1, E3, N2); the one list. */
+export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '[::1]'];
 
-function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname.toLowerCase());
+/** A URL's `hostname` (IPv6 in brackets, as `URL` gives it) is one of {@link LOOPBACK_HOSTS}, in any case. */
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.includes(hostname.toLowerCase());
 }
 
 /** Validates a complete URL and returns it normalised by the WHATWG parser. */
