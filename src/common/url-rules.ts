@@ -11,30 +11,29 @@ export function invalidUrl(
   detail: 'missing' | 'not text' | 'no host' | 'not absolute' | 'needs https' | 'credentials' | 'too long',
   scheme = '',
 ): Said {
-  switch (detail) {
-    case 'missing':
-      return say('reasonUrlMissing');
-    case 'not text':
-      return say('reasonUrlNotText');
-    case 'no host':
-      return say('reasonUrlNoHost');
-    case 'not absolute':
-      return scheme ? say('reasonUrlScheme', { scheme }) : say('reasonUrlNotAbsolute');
-    case 'needs https':
-      return scheme ? say('reasonUrlScheme', { scheme }) : say('reasonUrlNeedsHttps');
-    case 'credentials':
-      return say('reasonUrlCredentials');
-    case 'too long':
-      return say('reasonUrlTooLong', { max: MAX_URL_LENGTH });
-  }
+  // A scheme we do not speak is said as such, whichever check found it.
+  if (scheme && (detail === 'not absolute' || detail === 'needs https')) return say('reasonUrlScheme', { scheme });
+  if (detail === 'too long') return say('reasonUrlTooLong', { max: MAX_URL_LENGTH });
+  return say(PLAIN_URL_REASONS[detail]);
 }
+
+const PLAIN_URL_REASONS = {
+  missing: 'reasonUrlMissing',
+  'not text': 'reasonUrlNotText',
+  'no host': 'reasonUrlNoHost',
+  'not absolute': 'reasonUrlNotAbsolute',
+  'needs https': 'reasonUrlNeedsHttps',
+  credentials: 'reasonUrlCredentials',
+} as const;
 
 export type UrlCheck = { ok: true; url: string } | { ok: false; reason: Said };
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** The hosts on which plain HTTP is allowed, for local development (SPEC A1, E3, N2); the one list. */
+export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '[::1]'];
 
-function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname.toLowerCase());
+/** A URL's `hostname` (IPv6 in brackets, as `URL` gives it) is one of {@link LOOPBACK_HOSTS}, in any case. */
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.includes(hostname.toLowerCase());
 }
 
 /** Validates a complete URL and returns it normalised by the WHATWG parser. */

@@ -14,6 +14,7 @@
  */
 import * as z from 'zod/mini';
 import { APP_PROTOCOL_VERSION } from '../protocol/mcp-apps.js';
+import { EXTENSION_INFO } from '../protocol/extension-info.js';
 import type { CallToolResult, Tool } from '../protocol/mcp-shapes.js';
 import {
   HostMessageSchema,
@@ -180,7 +181,7 @@ export class AppBridge {
       case 'ui/initialize':
         return {
           protocolVersion: APP_PROTOCOL_VERSION,
-          hostInfo: { name: 'remote-mcp-for-chrome', version: '0.1.0' },
+          hostInfo: EXTENSION_INFO,
           hostCapabilities: {
             openLinks: {},
             serverTools: {},

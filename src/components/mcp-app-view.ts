@@ -16,6 +16,7 @@ import { AppBridge, type BridgeCall } from './app-bridge.js';
 import { viewCsp, withCsp } from '../common/app-csp.js';
 import { SandboxToPanelSchema } from '../protocol/app-view.js';
 import { APP_SANDBOX_PAGE } from '../protocol/mcp-apps.js';
+import { randomId } from '../common/random-id.js';
 import type { CallToolResult } from '../protocol/mcp-shapes.js';
 
 const css = sheet(`
@@ -36,8 +37,6 @@ iframe { display: block; width: 100%; height: 160px; border: 0; background: tran
 export interface AppViewCall extends BridgeCall {
   serverId: string;
 }
-
-const newOperationId = () => crypto.randomUUID().replace(/-/g, '');
 
 export class McpAppViewElement extends ElementBase {
   readonly #label = el('span', { class: 'label' });
@@ -121,7 +120,7 @@ export class McpAppViewElement extends ElementBase {
           this.#stop();
           this.#status.replaceChildren(el('p', { class: 'error' }, t('appViewStopped')));
         },
-        newOperationId,
+        newOperationId: randomId,
       },
       (message) => frame.contentWindow?.postMessage({ type: 'to-view', message }, '*'),
       () => ({

@@ -18,6 +18,7 @@ import type { ServerView } from '../protocol/panel.js';
 import { el, sheet } from './dom.js';
 import { CancelToolEvent, RunToolEvent } from './events.js';
 import { t } from './i18n.js';
+import { randomId } from '../common/random-id.js';
 import type { SchemaFormDraft } from './mcp-schema-form.js';
 
 const css = sheet(`
@@ -29,8 +30,6 @@ textarea { font-family: ui-monospace, monospace; min-height: 4em; }
 .waiting { margin: 0; font-weight: 600; color: var(--accent); }
 progress { width: 100%; }
 `);
-
-const newOperationId = () => crypto.randomUUID().replace(/-/g, '');
 
 export class McpToolRunnerElement extends ElementBase {
   #servers: ServerView[] = [];
@@ -158,7 +157,7 @@ export class McpToolRunnerElement extends ElementBase {
     const read = this.#args.read();
     if (!read.ok) return;
     const args = read.value;
-    const operationId = newOperationId();
+    const operationId = randomId();
     const chosen = this.#selectedTool();
     this.#running = { serverId, operationId, arguments: args, ...(chosen ? { tool: chosen } : {}) };
     this.#run.disabled = true;

@@ -4,12 +4,13 @@
  * things again (url-rules.ts, the panel protocol's schemas).
  */
 import type { MessageKey } from '../i18n/en.js';
-import { checkServerUrl } from '../common/url-rules.js';
+import { checkServerUrl, LOOPBACK_HOSTS } from '../common/url-rules.js';
 import { MAX_URL_LENGTH } from '../storage/config-schema.js';
 
 export type FieldCheck<T> = { ok: true; value: T } | { ok: false; key: MessageKey; subs?: string[] };
 
-const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/i;
+/** Typed text that starts with a loopback host (then a port, a path or nothing): gets `http://`. */
+const LOOPBACK = new RegExp(`^(${LOOPBACK_HOSTS.map((host) => host.replace(/[.[\]]/g, '\\$&')).join('|')})(:\\d+)?(/|$)`, 'i');
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/;
 /** Headers the extension sets itself (the transport, the token): a static header may not replace them. */

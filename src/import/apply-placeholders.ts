@@ -10,13 +10,11 @@ import type { ImportEntry, Placeholder } from './import-schema.js';
 import { MAX_HEADER_VALUE_LENGTH } from './limits.js';
 import { substitute } from './placeholders.js';
 import { checkUrl } from '../common/url-rules.js';
+import { hasValueControlChar } from '../common/control-chars.js';
 import { say, type Said } from '../protocol/wording.js';
 
 /** A refusal is said with a wording, so the panel shows it in the user's language. */
 export type ApplyResult = { ok: true; entry: ImportEntry } | { ok: false; error: Said; missing: string[] };
-
-// eslint-disable-next-line no-control-regex -- finds the control characters a value must not carry (tab allowed)
-const CONTROL_CHARS = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
 /** A skipped entry's own reason, with its wording when the preview gave one. */
 function skippedReason(entry: ImportEntry): Said {
@@ -42,7 +40,7 @@ export function applyPlaceholders(entry: ImportEntry, values: Record<string, str
       if (!missing.some((item) => item.token === placeholder.token)) missing.push(placeholder);
       continue;
     }
-    if (CONTROL_CHARS.test(value)) return { ok: false, error: say('reasonImportValueControl', { label: placeholder.label }), missing: [] };
+    if (hasValueControlChar(value)) return { ok: false, error: say('reasonImportValueControl', { label: placeholder.label }), missing: [] };
     chosen.set(placeholder.token, value);
   }
   if (missing.length > 0) {

@@ -19,6 +19,7 @@ import { type PlaceholderContext, findPlaceholders } from './placeholders.js';
 import type { RawEntry } from './raw-entry.js';
 import { invalidField, invalidUrl } from './reasons.js';
 import { checkUrl } from '../common/url-rules.js';
+import { controlsToSpaces } from '../common/control-chars.js';
 import { checkUrlWithPlaceholders } from './url-placeholders.js';
 
 /** Token standing for a bearer token our export leaves out. */
@@ -121,12 +122,9 @@ function headerPlaceholders(headers: ImportHeader[], context: PlaceholderContext
   });
 }
 
-// eslint-disable-next-line no-control-regex -- matches the control characters a name must not carry
-const NAME_CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
-
 /** Trimmed, control characters removed, bounded; '' when nothing usable is left. */
 function cleanName(name: string): string {
-  return name.replace(NAME_CONTROL_CHARS, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_NAME_LENGTH);
+  return controlsToSpaces(name).replace(/\s+/g, ' ').trim().slice(0, MAX_NAME_LENGTH);
 }
 
 function nameFromUrl(url: string | undefined): string {

@@ -8,9 +8,7 @@ import { MAX_ENTRIES } from './limits.js';
 import { EMPTY_CONTEXT, type InputDeclaration, type PlaceholderContext } from './placeholders.js';
 import { type RawEntry, isRecord } from './raw-entry.js';
 import { readServerEntry } from './server-entry.js';
-
-const EXPORT_FORMAT = 'remote-mcp-for-chrome';
-const EXPORT_VERSION = 1;
+import { EXPORT_FORMAT, EXPORT_VERSION } from '../storage/config-export.js';
 
 export interface DialectRead {
   dialect: Dialect;

@@ -10,6 +10,7 @@ import type { ImportHeader } from './import-schema.js';
 import { HEADER_NAME_PATTERN } from './import-schema.js';
 import { MAX_HEADER_NAME_LENGTH, MAX_HEADER_VALUE_LENGTH, MAX_HEADERS } from './limits.js';
 import { invalidField, invalidHeader } from './reasons.js';
+import { hasValueControlChar } from '../common/control-chars.js';
 
 export type HeaderResult = { ok: true; headers: ImportHeader[]; bearerToken?: string } | { ok: false; reason: Said };
 
@@ -43,8 +44,6 @@ const RESERVED = new Set([
   'via',
 ]);
 const RESERVED_PREFIXES = ['proxy-', 'sec-'];
-// eslint-disable-next-line no-control-regex -- finds the control characters a header value must not carry (tab allowed)
-const CONTROL_CHARS = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 const BEARER = /^bearer[ \t]+(\S[\s\S]*)$/i;
 
 /** Reads a `headers` object into checked name/value pairs. */
@@ -77,7 +76,7 @@ export function normaliseHeaders(pairs: readonly (readonly [string, unknown])[])
     const value = String(rawValue).trim();
     if (value.length > MAX_HEADER_VALUE_LENGTH)
       return { ok: false, reason: invalidHeader(name, `value longer than ${MAX_HEADER_VALUE_LENGTH / 1024} KiB`) };
-    if (CONTROL_CHARS.test(value)) return { ok: false, reason: invalidHeader(name, 'value contains a line break or control character') };
+    if (hasValueControlChar(value)) return { ok: false, reason: invalidHeader(name, 'value contains a line break or control character') };
     if (lower === 'authorization') {
       const bearer = BEARER.exec(value);
       if (bearer) {

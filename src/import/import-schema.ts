@@ -101,37 +101,8 @@ export const ImportPreviewSchema = lazySchema(() =>
 );
 export type ImportPreview = z.infer<typeof ImportPreviewSchema>;
 
-/**
- * JSON with object keys sorted at every level, so two contexts that hold equal values produce
- * byte-identical text to digest. Properties whose value is `undefined` are left out, as
- * `JSON.stringify` does; arrays keep their order.
- */
-export function canonicalJson(value: unknown): string {
-  return writeCanonical(value, 0);
-}
-
-const MAX_CANONICAL_DEPTH = 64;
-
-function writeCanonical(value: unknown, depth: number): string {
-  if (depth > MAX_CANONICAL_DEPTH) throw new RangeError('canonicalJson: value nested too deeply');
-  if (value === null || typeof value !== 'object') {
-    if (typeof value === 'number' && !Number.isFinite(value)) return 'null';
-    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return 'null';
-    if (typeof value === 'bigint') throw new TypeError('canonicalJson: bigint is not JSON');
-    return JSON.stringify(value);
-  }
-  if (Array.isArray(value)) {
-    return `[${value.map((item) => writeCanonical(item, depth + 1)).join(',')}]`;
-  }
-  const record = value as Record<string, unknown>;
-  const parts: string[] = [];
-  for (const key of Object.keys(record).sort()) {
-    const item = record[key];
-    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
-    parts.push(`${JSON.stringify(key)}:${writeCanonical(item, depth + 1)}`);
-  }
-  return `{${parts.join(',')}}`;
-}
+/** The digests' canonical text (B3); defined once, in src/common. */
+export { canonicalJson } from '../common/canonical-json.js';
 
 /** SHA-256 of the UTF-8 text as lowercase hex, for the B3 digest comparison. */
 export async function digest(text: string): Promise<string> {

@@ -8,6 +8,7 @@
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { OffscreenEvent, OffscreenParams, OffscreenValue } from '../protocol/offscreen.js';
 import { MAX_ELICITATION_MESSAGE } from '../protocol/offscreen-elicitation.js';
+import { randomId } from '../common/random-id.js';
 
 /** A schema bigger than this is declined rather than shipped to the panel (SPEC N8). */
 export const MAX_SCHEMA_JSON = 64 * 1024;
@@ -48,7 +49,7 @@ export class ElicitationRelay {
     if (!this.#calls.get(connectionId)?.size || this.pendingOn(connectionId) >= MAX_PENDING_PER_CONNECTION) {
       return Promise.resolve({ action: 'decline' });
     }
-    const elicitationId = crypto.randomUUID().replace(/-/g, '');
+    const elicitationId = randomId();
     const calls = this.#calls.get(connectionId);
     const operationId = calls?.size === 1 ? [...calls][0] : undefined;
     return new Promise<ElicitResult>((resolve, reject) => {

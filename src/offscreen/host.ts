@@ -23,6 +23,7 @@ import { McpSession } from './session.js';
 import { ElicitationRelay } from './elicitation-relay.js';
 import { droppedResponseLogger } from './dropped-log.js';
 import { appendRequestLog } from '../storage/request-log.js';
+import { randomId } from '../common/random-id.js';
 import { ChannelLink, newChannelNonce, offscreenPortName, OFFSCREEN_CHANNEL, type LinkChannel } from '../protocol/offscreen-channel.js';
 
 interface Held {
@@ -110,7 +111,7 @@ export function startOffscreenHost(runtime: HostRuntime = chrome.runtime, offerC
   /** The worker instance the document answers; set by a claim, or by the first request of a fresh document. */
   let owner: string | undefined;
   const lostWhileAway: { serverId: string; connectionId: string; error: WireError }[] = [];
-  const documentId = crypto.randomUUID().replace(/-/g, '');
+  const documentId = randomId();
 
   /** Form-mode elicitation questions waiting for the user's answer in the panel (SPEC I1). */
   const elicitations = new ElicitationRelay((event) => emit(event));

@@ -30,8 +30,7 @@ export type FetchFn = (input: string | URL | Request, init?: RequestInit) => Pro
 const NO_SDK_TIMEOUT = 2_147_483_647;
 
 import { APP_MIME_TYPE, UI_EXTENSION } from '../protocol/mcp-apps.js';
-
-const CLIENT_INFO = { name: 'remote-mcp-for-chrome', version: '0.1.0' };
+import { EXTENSION_INFO } from '../protocol/extension-info.js';
 
 export interface SessionOptions {
   url: string;
@@ -79,7 +78,7 @@ export class McpSession {
     this.#timeoutMs = options.timeoutMs;
     this.#callTimers = new CallTimers(options.questionLimitMs);
     const onElicitation = options.onElicitation;
-    this.client = new Client(CLIENT_INFO, {
+    this.client = new Client(EXTENSION_INFO, {
       capabilities: {
         ...(onElicitation ? { elicitation: { form: { applyDefaults: true } } } : {}),
         // MCP Apps: only when the panel can host views (SEP-1865, client capability `extensions`).

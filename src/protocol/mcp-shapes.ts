@@ -52,26 +52,19 @@ export const PromptSchema = lazySchema(() =>
 );
 export type Prompt = z.infer<typeof PromptSchema>;
 
-export const ResourceSchema = lazySchema(() =>
-  z.looseObject({
-    uri: z.string().check(z.minLength(1), z.maxLength(2048)),
-    name: boundedString(512),
-    title: z.optional(boundedString(512)),
-    description: z.optional(boundedString(8192)),
-    mimeType: z.optional(boundedString(256)),
-  }),
-);
+/** What a resource and a resource template both carry beside their URI (or URI template). */
+const resourceFields = () => ({
+  name: boundedString(512),
+  title: z.optional(boundedString(512)),
+  description: z.optional(boundedString(8192)),
+  mimeType: z.optional(boundedString(256)),
+});
+const uriText = () => z.string().check(z.minLength(1), z.maxLength(2048));
+
+export const ResourceSchema = lazySchema(() => z.looseObject({ uri: uriText(), ...resourceFields() }));
 export type Resource = z.infer<typeof ResourceSchema>;
 
-export const ResourceTemplateSchema = lazySchema(() =>
-  z.looseObject({
-    uriTemplate: z.string().check(z.minLength(1), z.maxLength(2048)),
-    name: boundedString(512),
-    title: z.optional(boundedString(512)),
-    description: z.optional(boundedString(8192)),
-    mimeType: z.optional(boundedString(256)),
-  }),
-);
+export const ResourceTemplateSchema = lazySchema(() => z.looseObject({ uriTemplate: uriText(), ...resourceFields() }));
 export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
 
 export const MAX_CATALOG_ITEMS = 1000;

@@ -12,6 +12,7 @@
  */
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
+import { randomId } from '../common/random-id.js';
 import { OFFSCREEN_PORT } from './offscreen.js';
 
 /** `type` of the service-worker message that carries the document's end of the channel. */
@@ -38,7 +39,7 @@ export function nonceOfPortName(name: string): string | undefined {
 }
 
 export function newChannelNonce(): string {
-  return crypto.randomUUID().replace(/-/g, '');
+  return randomId();
 }
 
 function isSwitch(message: unknown): boolean {

@@ -7,9 +7,9 @@
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
 import type { PushOf } from './push.js';
+import { ServerIdSchema as serverId } from './server-id.js';
 import { RequestLogViewSchema } from './request-log-view.js';
 
-const serverId = lazySchema(() => z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/)));
 const tool = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(128)));
 
 const GrantViewSchema = lazySchema(() =>

@@ -6,10 +6,10 @@
  */
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
+import { ServerIdSchema as serverId } from './server-id.js';
 import { CallToolResultSchema } from './mcp-shapes.js';
 import { UiResourceMetaSchema } from './mcp-apps.js';
 
-const serverId = lazySchema(() => z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/)));
 const toolName = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(128)));
 const uri = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(2048)));
 

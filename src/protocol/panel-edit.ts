@@ -5,8 +5,8 @@
  */
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
+import { ServerIdSchema as serverId } from './server-id.js';
 
-const serverId = lazySchema(() => z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/)));
 const url = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(2048)));
 const headerName = lazySchema(() => z.string().check(z.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/)));
 

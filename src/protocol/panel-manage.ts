@@ -5,11 +5,11 @@
  */
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
+import { ServerIdSchema as serverId } from './server-id.js';
 import { WordingSchema } from './wording.js';
 import { ImportPreviewSchema } from '../import/import-schema.js';
 import { MAX_INPUT_BYTES, MAX_TOOLS, MAX_TOOL_NAME_LENGTH } from '../import/limits.js';
 
-const serverId = lazySchema(() => z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/)));
 const importText = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(MAX_INPUT_BYTES)));
 
 export const ManagePanelRequestSchemas = {

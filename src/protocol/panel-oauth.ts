@@ -5,8 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
-
-const serverId = lazySchema(() => z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/)));
+import { ServerIdSchema as serverId } from './server-id.js';
 
 export const OAuthPanelRequestSchemas = {
   /**

@@ -7,11 +7,11 @@
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
 import type { PushOf } from './push.js';
+import { ServerIdSchema as serverId } from './server-id.js';
 import { CallToolResultSchema, ToolSchema } from './mcp-shapes.js';
 import { ComposerPanelRequestSchemas, ComposerPanelResponseSchemas } from './panel-composer.js';
 
 const id = lazySchema(() => z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)));
-const serverId = lazySchema(() => z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/)));
 
 const APPROVAL_DECISIONS = ['once', 'always', 'deny'] as const;
 export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];

@@ -8,6 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
+import { ServerIdSchema as serverId } from './server-id.js';
 import { CallToolResultSchema, ToolSchema, PromptSchema, ResourceSchema, ResourceTemplateSchema } from './mcp-shapes.js';
 import { resultSchema } from './result.js';
 import { ErrorActionSchema, WireErrorCodeSchema } from './error-codes.js';
@@ -26,8 +27,6 @@ export const PANEL_PORT = 'mcp-panel';
  * its state Port now rather than on the user's next action, so what the start brings shows.
  */
 export const PANEL_RECONNECT = 'panel:reconnect';
-
-const serverId = lazySchema(() => z.string().check(z.regex(/^[a-z0-9_-]{1,32}$/)));
 
 /**
  * Why a server is not usable, and the button that helps (`action`, never read from `message`).

@@ -6,8 +6,9 @@
  */
 import type { McpServerConfig } from './config-schema.js';
 
-const EXPORT_FORMAT = 'remote-mcp-for-chrome';
-const EXPORT_VERSION = 1;
+/** The export document's format and version, which the importer reads back (src/import/dialects.ts). */
+export const EXPORT_FORMAT = 'remote-mcp-for-chrome';
+export const EXPORT_VERSION = 1;
 
 /** One server as exported: names and settings, never a secret. */
 interface ExportedServer {

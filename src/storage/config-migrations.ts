@@ -12,8 +12,8 @@
  * otherwise invalid, because a plaintext secret at rest is the worse outcome (F3).
  */
 import type { SealedBlob } from './config-schema.js';
-import { SERVER_ID_PATTERN } from './config-schema.js';
-import { purposeFor } from './seal.js';
+import { SERVER_ID_PATTERN } from '../protocol/server-id.js';
+import { purposeFor, sealHeader } from './seal.js';
 import { slugify } from './slug.js';
 
 export type Sealer = (plaintext: string, purpose: string) => Promise<SealedBlob>;
@@ -65,9 +65,7 @@ async function migrateAuth(auth: unknown, serverId: string, seal: Sealer): Promi
 
 async function migrateHeaders(headers: unknown, serverId: string, seal: Sealer): Promise<unknown> {
   const sealOne = async (name: unknown, value: unknown) =>
-    typeof name === 'string' && typeof value === 'string'
-      ? { name, value: await seal(value, purposeFor('header', { serverId, headerName: name })) }
-      : undefined;
+    typeof name === 'string' && typeof value === 'string' ? { name, value: await sealHeader(serverId, name, value, seal) } : undefined;
   if (Array.isArray(headers)) {
     const out: unknown[] = [];
     for (const h of headers) out.push((isObject(h) && (await sealOne(h['name'], h['value']))) || h);

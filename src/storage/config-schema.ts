@@ -8,6 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { lazySchema } from '../protocol/lazy-schema.js';
+import { ServerIdSchema } from '../protocol/server-id.js';
 
 /** Key of the server array in `chrome.storage.local`. */
 export const SERVERS_KEY = 'mcp_servers';
@@ -15,8 +16,6 @@ export const SERVERS_KEY = 'mcp_servers';
 export const SCHEMA_VERSION_KEY = 'mcp_schema_version';
 export const CURRENT_SCHEMA_VERSION = 1;
 
-/** Ids are slugs that can be embedded in tool names `mcp__{id}__{tool}` (SPEC B5, G1). */
-export const SERVER_ID_PATTERN = /^[a-z0-9_-]{1,32}$/;
 export const MAX_NAME_LENGTH = 120;
 export const MAX_URL_LENGTH = 2048;
 
@@ -82,7 +81,7 @@ const StaticHeaderSchema = lazySchema(() =>
 
 export const McpServerConfigSchema = lazySchema(() =>
   z.object({
-    id: z.string().check(z.regex(SERVER_ID_PATTERN)),
+    id: ServerIdSchema,
     name: z.string().check(z.minLength(1), z.maxLength(MAX_NAME_LENGTH)),
     url: z.string().check(z.minLength(1), z.maxLength(MAX_URL_LENGTH)),
     auth: ServerAuthSchema,

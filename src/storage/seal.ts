@@ -142,3 +142,11 @@ export function purposeFor(kind: SecretKind, scope: PurposeScope): string {
   // JSON of a fixed key order keeps the encoding unambiguous whatever the values contain.
   return `remote-mcp/v1/${kind}:${JSON.stringify(parts)}`;
 }
+
+/**
+ * Seals a static header's value (F2) for its server and header name: the one place a header's
+ * sealing purpose is built. `sealWith` is the v0 migration's injected sealer.
+ */
+export function sealHeader(serverId: string, headerName: string, value: string, sealWith = seal): Promise<SealedBlob> {
+  return sealWith(value, purposeFor('header', { serverId, headerName }));
+}

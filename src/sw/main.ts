@@ -44,9 +44,9 @@ import { setUpUseServers } from './use/use-servers.js';
 import { startChatService } from './chat/chat-service.js';
 import { languageModelOf } from './chat/providers/builtin.js';
 import { ChatStore } from '../storage/chat-store.js';
+import { randomId as newId } from '../common/random-id.js';
 import { PROVIDER_KEY, ProviderSettingsStore } from '../storage/provider-settings.js';
 
-const newId = () => crypto.randomUUID().replace(/-/g, '');
 /** storage.session key: start (epoch ms) of each connect attempt in progress, read by the next worker instance. */
 const ATTEMPTS_KEY = 'mcp_connect_attempts';
 

@@ -8,7 +8,7 @@
 import { say } from '../../protocol/wording.js';
 import * as z from 'zod/mini';
 import { lazySchema } from '../../protocol/lazy-schema.js';
-import { guardedFetch, readJsonCapped } from './bounded-fetch.js';
+import { firstWellKnownJson } from './well-known.js';
 import { DiscoveryError, MetadataError, MultipleAuthorizationServersError, ResourceMismatchError } from './errors.js';
 import { authServerMetadataUrls, defaultEndpointsMetadata, fetchAuthServerMetadata, type AuthServerMetadata } from './metadata.js';
 import type { FetchLike } from './ports.js';
@@ -48,24 +48,19 @@ export async function fetchProtectedResourceMetadata(
   mcpUrl: string,
   challengeUrl?: string,
 ): Promise<{ prm: ProtectedResourceMetadata; url: string } | undefined> {
-  for (const url of protectedResourceMetadataUrls(mcpUrl, challengeUrl)) {
-    const res = await guardedFetch(fetchFn, url, { headers: { accept: 'application/json' } }, 'protected resource metadata');
-    if (res.status >= 400 && res.status < 500) {
-      await res.body?.cancel().catch(() => undefined);
-      continue;
-    }
-    if (!res.ok) {
-      await res.body?.cancel().catch(() => undefined);
-      throw new DiscoveryError(say('reasonPrmUnreadable', { url, status: res.status }), url);
-    }
-    const json = await readJsonCapped(res, url, 'protected resource metadata');
-    const parsed = ProtectedResourceMetadataSchema.safeParse(json);
-    if (!parsed.success) {
-      throw new DiscoveryError(`The protected resource metadata at ${url} is invalid (${describeIssues(parsed.error)}).`, url);
-    }
-    return { prm: parsed.data, url };
+  const found = await firstWellKnownJson(
+    fetchFn,
+    protectedResourceMetadataUrls(mcpUrl, challengeUrl),
+    'protected resource metadata',
+    (url, status) => new DiscoveryError(say('reasonPrmUnreadable', { url, status }), url),
+  );
+  if (!found) return undefined;
+  const { json, url } = found;
+  const parsed = ProtectedResourceMetadataSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new DiscoveryError(`The protected resource metadata at ${url} is invalid (${describeIssues(parsed.error)}).`, url);
   }
-  return undefined;
+  return { prm: parsed.data, url };
 }
 
 /**

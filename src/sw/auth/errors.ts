@@ -47,6 +47,13 @@ abstract class AuthError extends Error {
   }
 }
 
+/** The base of an error that adds nothing but its code; the subclass keeps its own name. */
+function codedAuthError(code: AuthErrorCode) {
+  return class extends AuthError {
+    readonly code: AuthErrorCode = code;
+  };
+}
+
 /** Protected-resource discovery failed (no usable PRM, bad `authorization_servers`, …). */
 export class DiscoveryError extends AuthError {
   readonly code: AuthErrorCode = 'auth-discovery';
@@ -126,14 +133,10 @@ export class AuthorizationDeniedError extends AuthError {
 }
 
 /** The callback failed a check (state, issuer, missing code): possibly an attack (N3). */
-export class AuthorizationResponseError extends AuthError {
-  readonly code: AuthErrorCode = 'auth-response';
-}
+export class AuthorizationResponseError extends codedAuthError('auth-response') {}
 
 /** The user closed or rejected the authorization window. */
-export class AuthorizationCancelledError extends AuthError {
-  readonly code: AuthErrorCode = 'auth-cancelled';
-}
+export class AuthorizationCancelledError extends codedAuthError('auth-cancelled') {}
 
 /**
  * No usable credentials and no interaction allowed: the server is in `needs-auth` (C1, E9).
@@ -150,39 +153,25 @@ export class AuthorizationRequiredError extends AuthError {
 }
 
 /** An endpoint is neither HTTPS nor explicit loopback HTTP; refused before any request (N2). */
-export class InsecureEndpointError extends AuthError {
-  readonly code: AuthErrorCode = 'insecure-endpoint';
-}
+export class InsecureEndpointError extends codedAuthError('insecure-endpoint') {}
 
 /** A discovery or OAuth endpoint tried to redirect us (N2, E6). */
-export class RedirectRefusedError extends AuthError {
-  readonly code: AuthErrorCode = 'redirect-refused';
-}
+export class RedirectRefusedError extends codedAuthError('redirect-refused') {}
 
 /** A response body exceeded its byte cap (N1). */
-export class ResponseTooLargeError extends AuthError {
-  readonly code: AuthErrorCode = 'response-too-large';
-}
+export class ResponseTooLargeError extends codedAuthError('response-too-large') {}
 
 /** A response was not the JSON it should be (wrong content type, unparsable). */
-export class BadResponseError extends AuthError {
-  readonly code: AuthErrorCode = 'bad-response';
-}
+export class BadResponseError extends codedAuthError('bad-response') {}
 
 /** The network request itself failed (DNS, TLS, connection refused, CORS). */
-export class AuthNetworkError extends AuthError {
-  readonly code: AuthErrorCode = 'network';
-}
+export class AuthNetworkError extends codedAuthError('network') {}
 
 /** More than the allowed number of step-up authorizations for one request (N5). */
-export class StepUpLimitError extends AuthError {
-  readonly code: AuthErrorCode = 'step-up-limit';
-}
+export class StepUpLimitError extends codedAuthError('step-up-limit') {}
 
 /** A 403 that is not an `insufficient_scope` challenge: more authorization will not help. */
-export class ForbiddenError extends AuthError {
-  readonly code: AuthErrorCode = 'forbidden';
-}
+export class ForbiddenError extends codedAuthError('forbidden') {}
 
 /** A static bearer token was rejected; only the user can fix it (E1). */
 export class BearerRejectedError extends AuthError {

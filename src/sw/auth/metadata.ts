@@ -6,7 +6,7 @@
 import { say } from '../../protocol/wording.js';
 import * as z from 'zod/mini';
 import { lazySchema } from '../../protocol/lazy-schema.js';
-import { guardedFetch, readJsonCapped } from './bounded-fetch.js';
+import { firstWellKnownJson } from './well-known.js';
 import { MetadataError } from './errors.js';
 import type { FetchLike } from './ports.js';
 import { describeIssues } from './schema-util.js';
@@ -73,20 +73,13 @@ export async function fetchAuthServerMetadata(
   issuer: string,
   options: FetchMetadataOptions = {},
 ): Promise<AuthServerMetadata | undefined> {
-  for (const url of authServerMetadataUrls(issuer)) {
-    const res = await guardedFetch(fetchFn, url, { headers: { accept: 'application/json' } }, 'authorization server metadata');
-    if (res.status >= 400 && res.status < 500) {
-      await res.body?.cancel().catch(() => undefined);
-      continue;
-    }
-    if (!res.ok) {
-      await res.body?.cancel().catch(() => undefined);
-      throw new MetadataError(say('reasonAsMetadataUnreadable', { url, status: res.status }), url);
-    }
-    const json = await readJsonCapped(res, url, 'authorization server metadata');
-    return validateAuthServerMetadata(json, issuer, url, options);
-  }
-  return undefined;
+  const found = await firstWellKnownJson(
+    fetchFn,
+    authServerMetadataUrls(issuer),
+    'authorization server metadata',
+    (url, status) => new MetadataError(say('reasonAsMetadataUnreadable', { url, status }), url),
+  );
+  return found && validateAuthServerMetadata(found.json, issuer, found.url, options);
 }
 
 /** Check a metadata document against the issuer we expected and our security floor. */

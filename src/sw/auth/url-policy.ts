@@ -4,9 +4,7 @@
  * made (SPEC N2), so a hostile metadata document cannot point us at plain HTTP.
  */
 import { InsecureEndpointError } from './errors.js';
-
-/** Hosts for which plain HTTP is accepted: explicit loopback only, for local development. */
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+import { isLoopbackHost } from '../../common/url-rules.js';
 
 /** Parse without throwing; `undefined` for anything `URL` rejects. */
 export function tryParseUrl(value: string): URL | undefined {
@@ -41,7 +39,7 @@ export function isAllowedEndpoint(value: string): boolean {
   if (!url) return false;
   if (url.username || url.password) return false;
   if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+  return url.protocol === 'http:' && isLoopbackHost(url.hostname);
 }
 
 /** Throw {@link InsecureEndpointError} naming `what` unless {@link isAllowedEndpoint}. */

@@ -11,7 +11,7 @@ import type { EditPanelRequestSchemas, EditPanelResponseSchemas } from '../../pr
 import { RemoteError } from '../../protocol/result.js';
 import type { McpServerConfig } from '../../storage/config-schema.js';
 import type { ConfigStore } from '../../storage/config-store.js';
-import { purposeFor, seal } from '../../storage/seal.js';
+import { sealHeader } from '../../storage/seal.js';
 import { checkServerUrl } from '../../common/url-rules.js';
 import { editDrops, oauthBindingChanged, originChanged, type EditBefore } from '../../common/edit-drops.js';
 import { sealBearer } from '../chrome/credentials.js';
@@ -99,7 +99,7 @@ async function nextHeaders(old: McpServerConfig, p: Update): Promise<McpServerCo
   const out: NonNullable<McpServerConfig['headers']> = [];
   for (const h of p.headers) {
     if (h.value !== undefined && h.value !== '') {
-      out.push({ name: h.name, value: await seal(h.value, purposeFor('header', { serverId: old.id, headerName: h.name })) });
+      out.push({ name: h.name, value: await sealHeader(old.id, h.name, h.value) });
       continue;
     }
     const kept = stored.get(h.name.toLowerCase());

@@ -5,7 +5,7 @@
  */
 import type { ManagePanelRequestSchemas, ManagePanelResponseSchemas } from '../../protocol/panel-manage.js';
 import { exportConfig } from '../../storage/config-export.js';
-import { purposeFor, seal } from '../../storage/seal.js';
+import { sealHeader } from '../../storage/seal.js';
 import type * as z from 'zod/mini';
 import type { ConfigStore } from '../../storage/config-store.js';
 import { sealBearer } from '../chrome/credentials.js';
@@ -38,7 +38,7 @@ export function managePanelHandlers({ configStore, importChannel }: ManageHandle
       await configStore.update(async (servers, { takenIds }) => {
         outcome = await applyImport(preview, { values: p.values, overwrite: p.overwrite }, servers, takenIds, {
           bearer: sealBearer,
-          header: (serverId, headerName, value) => seal(value, purposeFor('header', { serverId, headerName })),
+          header: sealHeader,
         });
         return outcome.servers;
       });

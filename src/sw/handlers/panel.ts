@@ -24,7 +24,7 @@ import { newOAuthAuth, oauthPanelHandlers, type OAuthHandlerDeps } from './panel
 import { stepUpPanelHandlers } from './panel-step-up.js';
 import { managePanelHandlers, type ManageHandlerDeps } from './panel-manage.js';
 import { editPanelHandlers, type EditHandlerDeps } from './panel-edit.js';
-import { purposeFor, seal } from '../../storage/seal.js';
+import { sealHeader } from '../../storage/seal.js';
 import { activityPanelHandlers } from './panel-activity.js';
 import type { ApprovalStore } from '../use/approval-store.js';
 import { authConfigOf } from '../chrome/oauth-runtime.js';
@@ -91,7 +91,7 @@ export function createPanelApi(deps: PanelApiDeps) {
           config.headers = await Promise.all(
             p.headers.map(async (h) => ({
               name: h.name,
-              value: await seal(h.value, purposeFor('header', { serverId, headerName: h.name })),
+              value: await sealHeader(serverId, h.name, h.value),
             })),
           );
         }

@@ -13,6 +13,7 @@ import {
   type OffscreenValue,
 } from '../../protocol/offscreen.js';
 import { RemoteError } from '../../protocol/result.js';
+import { randomId } from '../../common/random-id.js';
 import { say, type Said } from '../../protocol/wording.js';
 
 export interface PortLike {
@@ -41,7 +42,7 @@ export class McpWorkerClient {
    */
   constructor(
     private readonly getPort: () => Promise<PortLike>,
-    readonly owner: string = crypto.randomUUID().replace(/-/g, ''),
+    readonly owner: string = randomId(),
   ) {}
 
   onEvent(listener: (event: OffscreenEvent) => void): () => void {

@@ -9,6 +9,7 @@
  * the store runs unchanged in Node tests.
  */
 import { fnv1a32 } from './tool-names.js';
+import { canonicalJson } from '../../common/canonical-json.js';
 
 export const APPROVALS_KEY = 'mcp_tool_approvals';
 
@@ -24,22 +25,11 @@ export interface ApprovalGrant {
   grantedAt: number;
 }
 
-/** JSON with object keys sorted, so two equal schemas hash equally whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.keys(value as Record<string, unknown>)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 /** Hash of an input schema; two hashes (different seeds) make an accidental match negligible. */
 export function schemaHash(inputSchema: unknown): string {
-  const text = canonicalJson(inputSchema);
+  // Keys sorted, so two equal schemas hash equally whatever their key order; no depth limit,
+  // as before the importer's canonical form became the one.
+  const text = canonicalJson(inputSchema, Infinity);
   return `${fnv1a32(text)}${fnv1a32(`\u0001${text}`)}`;
 }
 

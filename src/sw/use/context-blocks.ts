@@ -12,6 +12,7 @@
  * single-line, bounded copies of server strings.
  */
 import { fenceBlock } from '../../common/untrusted-fence.js';
+import { flattenToOneLine } from '../../common/control-chars.js';
 import { formatBytes, truncateUtf8 } from './truncate.js';
 
 /** Bound on the fenced content, in UTF-8 bytes. */
@@ -187,8 +188,7 @@ function defang(text: string): string {
 
 /** Single line, no control characters, bounded; for labels built from server strings. */
 function oneLine(value: string): string {
-  // eslint-disable-next-line no-control-regex -- strips control characters from server strings
-  const flat = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
+  const flat = flattenToOneLine(value);
   const cut = truncateUtf8(flat, MAX_LABEL_LENGTH);
   return defang(cut.cutBytes > 0 ? `${cut.text}\u2026` : cut.text);
 }

@@ -2,7 +2,7 @@ import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { freshIndexedDb, simulateWorkerRestart } from './helpers.js';
 import { DB_NAME, STORE_KEYS, idbRequest, openStorageDb } from '../../../src/storage/idb.js';
-import { SealError, open, purposeFor, resetKeyCacheForTests, seal } from '../../../src/storage/seal.js';
+import { SealError, open, purposeFor, resetKeyCacheForTests, seal, sealHeader } from '../../../src/storage/seal.js';
 
 beforeEach(freshIndexedDb);
 
@@ -109,4 +109,14 @@ test('purposes are deterministic, distinct per kind and owner, and refuse missin
   assert.throws(() => purposeFor('refresh', { serverId: 'a' }), TypeError);
   assert.throws(() => purposeFor('header', { serverId: 'a' }), TypeError);
   assert.throws(() => purposeFor('bearer', {}), TypeError);
+});
+
+test('a sealed header opens with its server and header name, in any case, and no other', async () => {
+  const blob = await sealHeader('github', 'X-Api-Key', 'k3y');
+  assert.equal(await open(blob, purposeFor('header', { serverId: 'github', headerName: 'x-api-key' })), 'k3y');
+  await assert.rejects(open(blob, purposeFor('header', { serverId: 'gitlab', headerName: 'X-Api-Key' })), SealError);
+  await assert.rejects(open(blob, purposeFor('header', { serverId: 'github', headerName: 'X-Other' })), SealError);
+  const purposes: string[] = [];
+  await sealHeader('github', 'X-Api-Key', 'k3y', async (_plaintext, purpose) => (purposes.push(purpose), blob));
+  assert.deepEqual(purposes, [purposeFor('header', { serverId: 'github', headerName: 'X-Api-Key' })]);
 });

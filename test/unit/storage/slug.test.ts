@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { slugify } from '../../../src/storage/config-store.js';
-import { SERVER_ID_PATTERN } from '../../../src/storage/config-schema.js';
+import { SERVER_ID_PATTERN } from '../../../src/protocol/server-id.js';
 
 test('slugs use only [a-z0-9_-] and fold accents and case', () => {
   assert.equal(slugify('My GitHub  Server!'), 'my-github-server');

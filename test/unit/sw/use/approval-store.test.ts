@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { APPROVALS_KEY, ApprovalStore, canonicalJson, schemaHash } from '../../../../src/sw/use/approval-store.js';
+import { APPROVALS_KEY, ApprovalStore, schemaHash } from '../../../../src/sw/use/approval-store.js';
+import { canonicalJson } from '../../../../src/common/canonical-json.js';
 import { ApprovalBroker } from '../../../../src/sw/use/approval-broker.js';
 import { memoryArea, tool } from './fakes.js';
 
