@@ -12,7 +12,7 @@ import { setUpManagePanel } from './manage-panel.js';
 import { setUpStepUp } from './step-up.js';
 import { setUpServerActions } from './server-actions.js';
 import { setUpShell } from './shell.js';
-import { setUpStatePort } from './state-port.js';
+import { setUpPanelPort } from './panel-port.js';
 import { setUpChat } from './chat.js';
 import { isChatApproval } from './chat-approvals.js';
 import { setUpServerForms } from './server-forms.js';
@@ -30,7 +30,7 @@ const shell = setUpShell({ runner });
 // Areas join the push handlers as they are set up; a Port message cannot arrive before this
 // script's first task ends.
 const pushHandlers: ((message: unknown) => void)[] = [];
-const port = setUpStatePort((message) => pushHandlers.forEach((handle) => handle(message)), {
+const port = setUpPanelPort((message) => pushHandlers.forEach((handle) => handle(message)), {
   // A chat shown as answering must not go silent when the worker stops: reconnecting at once wakes
   // it, and the chat is read again (its run either goes on or was closed as "interrupted").
   dropped: () => chat.running() && port.reconnect(),
