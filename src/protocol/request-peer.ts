@@ -73,13 +73,13 @@ export class RequestPeer<T extends PeerTransport = PeerTransport> {
     const answer = new Promise<unknown>((resolve, reject) => (waiting = { transport, resolve, reject, release: () => undefined }));
     // Waiting before posting: a transport that delivers at once must still find the request.
     this.#waiting.set(id, waiting);
+    waiting.release = this.#bound(id, timeoutMs, signal);
     try {
       transport.postMessage(wire);
     } catch (e) {
       this.#take(id);
       throw e;
     }
-    waiting.release = this.#bound(id, timeoutMs, signal);
     return answer;
   }
 
