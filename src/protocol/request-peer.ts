@@ -69,11 +69,11 @@ export class RequestPeer<T extends PeerTransport = PeerTransport> {
     signal?.throwIfAborted();
     const id = this.#nextId++;
     const wire = message(id);
-    let waiting!: Waiting;
-    const answer = new Promise<unknown>((resolve, reject) => (waiting = { transport, resolve, reject, release: () => undefined }));
-    // Waiting before posting: a transport that delivers at once must still find the request.
-    this.#waiting.set(id, waiting);
-    waiting.release = this.#bound(id, timeoutMs, signal);
+    // Waiting before posting (the executor runs at once): a transport that delivers at once must
+    // still find the request.
+    const answer = new Promise<unknown>((resolve, reject) =>
+      this.#waiting.set(id, { transport, resolve, reject, release: this.#bound(id, timeoutMs, signal) }),
+    );
     try {
       transport.postMessage(wire);
     } catch (e) {
