@@ -25,6 +25,7 @@ import {
   type HostMessage,
   type ViewRequestMethod,
 } from '../protocol/app-view.js';
+import { RequestPeer, type PeerTransport, type ReadAnswer } from '../protocol/request-peer.js';
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -73,6 +74,29 @@ class RpcError extends Error {
   }
 }
 
+/** What the host answered, or the view's request fails with its message. */
+function valueOf<T>(outcome: Outcome<T>): T {
+  if (!outcome.ok) throw new RpcError(SERVER_ERROR, outcome.message);
+  return outcome.value;
+}
+
+/** `url` when it parses as an http(s) URL: a view may offer no other kind of link. */
+function httpUrl(url: string): URL | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed : undefined;
+}
+
+/** The view's answers to the host's requests (only teardown asks): matched by numeric id, result or error alike. */
+function readViewAnswer(message: unknown): ReadAnswer {
+  const id = (message as { id?: unknown }).id;
+  return typeof id === 'number' ? { id, result: message } : 'malformed';
+}
+
 export class AppBridge {
   #tokens = VIEW_RATE.burst;
   #lastRefill: number;
@@ -83,8 +107,14 @@ export class AppBridge {
   #cancelled: string | undefined;
   #closed = false;
   readonly #calls = new Set<string>();
-  #nextId = 1;
-  readonly #waiting = new Map<number, (ok: boolean) => void>();
+  /** The host's own requests to the view, on the shared peer: its transport is {@link AppBridge.#send}. */
+  readonly #peer = new RequestPeer({
+    label: 'app-view',
+    read: readViewAnswer,
+    lost: () => new Error('The view was closed before it answered'),
+    timedOut: () => new Error('The view did not answer in time'),
+  });
+  readonly #toView: PeerTransport = { postMessage: (message) => this.#send(message as HostMessage) };
   #displayMode: 'inline' | 'fullscreen' = 'inline';
 
   constructor(
@@ -148,8 +178,8 @@ export class AppBridge {
     if ('method' in message) {
       if ('id' in message) void this.#request(message.id, message.method, message.params);
       else this.#notification(message.method, message.params);
-    } else if (typeof message.id === 'number') {
-      this.#waiting.get(message.id)?.('result' in message);
+    } else {
+      this.#peer.receive(message);
     }
   }
 
@@ -179,64 +209,66 @@ export class AppBridge {
   async #answer(method: ViewRequestMethod, params: unknown): Promise<Record<string, unknown>> {
     switch (method) {
       case 'ui/initialize':
-        return {
-          protocolVersion: APP_PROTOCOL_VERSION,
-          hostInfo: EXTENSION_INFO,
-          hostCapabilities: {
-            openLinks: {},
-            serverTools: {},
-            serverResources: {},
-            logging: {},
-            ...(this.host.message ? { message: { text: {} } } : {}),
-          },
-          hostContext: this.#context(),
-        };
+        return this.#initialize();
       case 'ping':
         return {};
-      case 'tools/call': {
-        const p = params as z.infer<(typeof ViewRequestParams)['tools/call']>;
-        if (this.#calls.size >= MAX_CALLS_IN_FLIGHT) throw new RpcError(SERVER_ERROR, 'Too many tool calls in flight from this view.');
-        const operationId = this.host.newOperationId();
-        this.#calls.add(operationId);
-        try {
-          const outcome = await this.host.callTool(p.name, p.arguments ?? {}, operationId);
-          if (!outcome.ok) throw new RpcError(SERVER_ERROR, outcome.message);
-          return outcome.value;
-        } finally {
-          this.#calls.delete(operationId);
-        }
-      }
-      case 'resources/read': {
-        const outcome = await this.host.readResource((params as { uri: string }).uri);
-        if (!outcome.ok) throw new RpcError(SERVER_ERROR, outcome.message);
-        return outcome.value;
-      }
-      case 'ui/open-link': {
-        const url = (params as { url: string }).url;
-        let parsed: URL | undefined;
-        try {
-          parsed = new URL(url);
-        } catch {
-          parsed = undefined;
-        }
-        if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:')
-          throw new RpcError(INVALID_PARAMS, 'Only http(s) links can be opened.');
-        return (await this.host.offerLink(parsed.href)) ? {} : { isError: true };
-      }
-      case 'ui/message': {
-        if (!this.host.message) return { isError: true };
-        const text = (params as { content: { type: string; text?: string }[] }).content
-          .map((c) => (c.type === 'text' ? (c.text ?? '') : ''))
-          .join('\n')
-          .trim();
-        return text && (await this.host.message(text)) ? {} : { isError: true };
-      }
-      case 'ui/request-display-mode': {
-        const wanted = (params as { mode: string }).mode;
-        if (wanted === 'inline' || wanted === 'fullscreen') this.setDisplayMode(this.host.setDisplayMode(wanted));
-        return { mode: this.#displayMode };
-      }
+      case 'tools/call':
+        return this.#callTool(params as z.infer<(typeof ViewRequestParams)['tools/call']>);
+      case 'resources/read':
+        return valueOf(await this.host.readResource((params as { uri: string }).uri));
+      case 'ui/open-link':
+        return this.#openLink((params as { url: string }).url);
+      case 'ui/message':
+        return this.#chatMessage((params as { content: { type: string; text?: string }[] }).content);
+      case 'ui/request-display-mode':
+        return this.#requestDisplayMode((params as { mode: string }).mode);
     }
+  }
+
+  #initialize(): Record<string, unknown> {
+    return {
+      protocolVersion: APP_PROTOCOL_VERSION,
+      hostInfo: EXTENSION_INFO,
+      hostCapabilities: {
+        openLinks: {},
+        serverTools: {},
+        serverResources: {},
+        logging: {},
+        ...(this.host.message ? { message: { text: {} } } : {}),
+      },
+      hostContext: this.#context(),
+    };
+  }
+
+  async #callTool(p: z.infer<(typeof ViewRequestParams)['tools/call']>): Promise<Record<string, unknown>> {
+    if (this.#calls.size >= MAX_CALLS_IN_FLIGHT) throw new RpcError(SERVER_ERROR, 'Too many tool calls in flight from this view.');
+    const operationId = this.host.newOperationId();
+    this.#calls.add(operationId);
+    try {
+      return valueOf(await this.host.callTool(p.name, p.arguments ?? {}, operationId));
+    } finally {
+      this.#calls.delete(operationId);
+    }
+  }
+
+  async #openLink(url: string): Promise<Record<string, unknown>> {
+    const parsed = httpUrl(url);
+    if (!parsed) throw new RpcError(INVALID_PARAMS, 'Only http(s) links can be opened.');
+    return (await this.host.offerLink(parsed.href)) ? {} : { isError: true };
+  }
+
+  async #chatMessage(content: { type: string; text?: string }[]): Promise<Record<string, unknown>> {
+    if (!this.host.message) return { isError: true };
+    const text = content
+      .map((c) => (c.type === 'text' ? (c.text ?? '') : ''))
+      .join('\n')
+      .trim();
+    return text && (await this.host.message(text)) ? {} : { isError: true };
+  }
+
+  #requestDisplayMode(wanted: string): Record<string, unknown> {
+    if (wanted === 'inline' || wanted === 'fullscreen') this.setDisplayMode(this.host.setDisplayMode(wanted));
+    return { mode: this.#displayMode };
   }
 
   #notification(method: string, params: unknown) {
@@ -314,14 +346,12 @@ export class AppBridge {
   async teardown(timeoutMs = TEARDOWN_TIMEOUT_MS): Promise<boolean> {
     if (this.#closed) return false;
     for (const op of this.#calls) this.host.cancel(op);
-    const id = this.#nextId++;
-    const answered = new Promise<boolean>((resolve) => {
-      this.#waiting.set(id, () => resolve(true));
-      setTimeout(() => resolve(false), timeoutMs);
-    });
-    this.#send({ jsonrpc: '2.0', id, method: 'ui/resource-teardown', params: {} });
-    const ok = await answered;
-    this.#waiting.delete(id);
+    const ok = await this.#peer
+      .request(this.#toView, (id) => ({ jsonrpc: '2.0', id, method: 'ui/resource-teardown', params: {} }), { timeoutMs })
+      .then(
+        () => true,
+        () => false,
+      );
     this.#closed = true;
     return ok;
   }
@@ -330,5 +360,7 @@ export class AppBridge {
   close() {
     for (const op of this.#calls) this.host.cancel(op);
     this.#closed = true;
+    // A teardown still waiting ends now, unanswered.
+    this.#peer.closed(this.#toView);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The panel's one way to ask the worker: a typed request on the panel's Port (state-port.ts),
+ * The panel's one way to ask the worker: a typed request on the panel's Port (panel-port.ts),
  * the answer validated against the method's result schema. Sending connects the Port if it is
  * down (a click is when the panel wakes a stopped worker, not a timer).
  */

@@ -12,7 +12,7 @@ import { setUpManagePanel } from './manage-panel.js';
 import { setUpStepUp } from './step-up.js';
 import { setUpServerActions } from './server-actions.js';
 import { setUpShell } from './shell.js';
-import { setUpStatePort } from './state-port.js';
+import { setUpPanelPort } from './panel-port.js';
 import { wireChatPanel } from './chat.js';
 import { isChatApproval } from './chat-approvals.js';
 import { setUpServerForms } from './server-forms.js';
@@ -31,7 +31,7 @@ const runner = $('mcp-tool-runner');
 const shell = setUpShell({ runner });
 // The router is built once every area is set up; a Port message cannot arrive before this
 // script's first task ends.
-const port = setUpStatePort((message) => router.route(message), {
+const port = setUpPanelPort((message) => router.route(message), {
   // A chat shown as answering must not go silent when the worker stops: reconnecting at once wakes
   // it, and the chat is read again (its run either goes on or was closed as "interrupted").
   dropped: () => chat.running() && port.reconnect(),

@@ -157,13 +157,11 @@ export const OffscreenEventSchema = lazySchema(() =>
 );
 export type OffscreenEvent = z.infer<typeof OffscreenEventSchema>;
 
-/** Everything the offscreen document sends: responses (validated per method later) and events. */
-export const OffscreenInboundSchema = lazySchema(() =>
-  z.union([
-    z.object({ kind: z.literal('response'), id: z.number().check(z.int()), result: z.unknown() }),
-    z.object({ kind: z.literal('event'), event: OffscreenEventSchema }),
-  ]),
+/** What the offscreen document sends: responses (their result validated per method later) and events. */
+export const OffscreenResponseEnvelopeSchema = lazySchema(() =>
+  z.object({ kind: z.literal('response'), id: z.number().check(z.int()), result: z.unknown() }),
 );
+export const OffscreenEventEnvelopeSchema = lazySchema(() => z.object({ kind: z.literal('event'), event: OffscreenEventSchema }));
 
 function buildResultSchema<M extends OffscreenMethod>(method: M) {
   return resultSchema(OffscreenResponseSchemas[method]);

@@ -1,6 +1,6 @@
 /**
  * Asking the worker from the side panel page the way the panel asks it (src/panel/port-requests.ts,
- * src/panel/state-port.ts): on a Port named PANEL_PORT, `{ kind: 'request', id, type, params }`,
+ * src/panel/panel-port.ts): on a Port named PANEL_PORT, `{ kind: 'request', id, type, params }`,
  * answered `{ kind: 'response', id, result }` on the same Port. The worker answers the panel only
  * there, and only the side panel page may open that Port. Connecting wakes a stopped worker, as
  * the panel's own reconnect does.

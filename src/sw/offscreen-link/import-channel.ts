@@ -8,16 +8,29 @@ import { canonicalJson, digest, type ImportPreview } from '../../import/import-s
 import { IMPORT_PORT, importInput } from '../../protocol/import-channel.js';
 import { RemoteError } from '../../protocol/result.js';
 import { OFFSCREEN_PATH } from '../../protocol/offscreen.js';
+import { RequestPeer, type ReadAnswer } from '../../protocol/request-peer.js';
 import { verifyImportReply } from './import-verify.js';
 
 const PORT_WAIT_MS = 10_000;
 const REPLY_WAIT_MS = 20_000;
 
+/** A message with a numeric id answers that request; the whole message is checked afterwards (import-verify.ts). */
+function readImportReply(message: unknown): ReadAnswer {
+  const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
+  return typeof id === 'number' ? { id, result: message } : 'malformed';
+}
+
+const retry = (code: 'offscreen-lost' | 'timeout', message: string) => () => new RemoteError({ code, message, action: 'retry' });
+
 export class ImportChannel {
   #current: chrome.runtime.Port | undefined;
   readonly #waiters = new Set<(port: chrome.runtime.Port) => void>();
-  readonly #pending = new Map<number, { resolve: (raw: unknown) => void; reject: (e: Error) => void }>();
-  #nextId = 1;
+  readonly #peer = new RequestPeer<chrome.runtime.Port>({
+    label: 'import-channel',
+    read: readImportReply,
+    lost: retry('offscreen-lost', 'The import check stopped before it answered; try again.'),
+    timedOut: retry('timeout', 'The import check took too long; try again.'),
+  });
 
   /** `ensureOffscreen` creates the offscreen document, which then opens this Port. */
   constructor(private readonly ensureOffscreen: () => Promise<unknown>) {}
@@ -29,23 +42,18 @@ export class ImportChannel {
       port.disconnect();
       return true;
     }
-    this.#current?.disconnect();
+    const replaced = this.#current;
+    if (replaced) {
+      // disconnect() fires no onDisconnect on this end: the requests on the old Port fail here.
+      replaced.disconnect();
+      this.#peer.closed(replaced);
+    }
     this.#current = port;
-    port.onMessage.addListener((message: unknown) => {
-      const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
-      const waiter = typeof id === 'number' ? this.#pending.get(id) : undefined;
-      if (!waiter) return;
-      this.#pending.delete(id as number);
-      waiter.resolve(message);
-    });
+    port.onMessage.addListener((message: unknown) => void this.#peer.receive(message));
     port.onDisconnect.addListener(() => {
       if (this.#current !== port) return;
       this.#current = undefined;
-      for (const w of this.#pending.values())
-        w.reject(
-          new RemoteError({ code: 'offscreen-lost', message: 'The import check stopped before it answered; try again.', action: 'retry' }),
-        );
-      this.#pending.clear();
+      this.#peer.closed(port);
     });
     for (const w of this.#waiters) w(port);
     this.#waiters.clear();
@@ -58,7 +66,7 @@ export class ImportChannel {
     return new Promise<chrome.runtime.Port>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiters.delete(done);
-        reject(new RemoteError({ code: 'offscreen-lost', message: 'The import check could not start; try again.', action: 'retry' }));
+        reject(retry('offscreen-lost', 'The import check could not start; try again.')());
       }, PORT_WAIT_MS);
       const done = (port: chrome.runtime.Port) => {
         clearTimeout(timer);
@@ -71,26 +79,12 @@ export class ImportChannel {
   /** The validated preview of `text` against the saved servers, computed in the offscreen document. */
   async preview(text: string, existing: readonly { name: string; url: string }[]): Promise<ImportPreview> {
     const port = await this.#port();
-    const id = this.#nextId++;
     const list = existing.map((s) => ({ name: s.name, url: s.url }));
     const inputDigest = await digest(canonicalJson(importInput(text, list)));
-    const raw = await new Promise<unknown>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#pending.delete(id);
-        reject(new RemoteError({ code: 'timeout', message: 'The import check took too long; try again.', action: 'retry' }));
-      }, REPLY_WAIT_MS);
-      this.#pending.set(id, {
-        resolve: (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        reject: (e) => {
-          clearTimeout(timer);
-          reject(e);
-        },
-      });
-      port.postMessage({ kind: 'import:preview', id, text, existing: list, inputDigest });
+    let sentId = -1;
+    const raw = await this.#peer.request(port, (id) => ({ kind: 'import:preview', id: (sentId = id), text, existing: list, inputDigest }), {
+      timeoutMs: REPLY_WAIT_MS,
     });
-    return verifyImportReply(inputDigest, id, raw);
+    return verifyImportReply(inputDigest, sentId, raw);
   }
 }

@@ -4,17 +4,18 @@
  * and a response for an unknown id is never delivered to another request (SPEC N6).
  */
 import {
-  OffscreenEventSchema,
-  OffscreenInboundSchema,
+  OffscreenEventEnvelopeSchema,
+  OffscreenResponseEnvelopeSchema,
   offscreenResultSchema,
   type OffscreenEvent,
   type OffscreenMethod,
   type OffscreenParams,
   type OffscreenValue,
 } from '../../protocol/offscreen.js';
+import { RequestPeer, type ReadAnswer } from '../../protocol/request-peer.js';
 import { RemoteError } from '../../protocol/result.js';
 import { randomId } from '../../common/random-id.js';
-import { say, type Said } from '../../protocol/wording.js';
+import { say } from '../../protocol/wording.js';
 
 export interface PortLike {
   postMessage(message: unknown): void;
@@ -22,19 +23,26 @@ export interface PortLike {
   onDisconnect: { addListener(cb: () => void): void };
 }
 
-interface Pending {
-  method: OffscreenMethod;
-  resolve(value: unknown): void;
-  reject(error: Error): void;
+/** Anything but an event is taken as a response: a message of neither kind is a malformed answer. */
+function readOffscreenAnswer(message: unknown): ReadAnswer {
+  if ((message as { kind?: unknown } | null)?.kind === 'event') return undefined;
+  const response = OffscreenResponseEnvelopeSchema.safeParse(message);
+  return response.success ? response.data : 'malformed';
 }
+
+type HostLoss = 'reasonHostClosedUnsent' | 'reasonHostClosedMidRequest' | 'reasonHostReplaced';
+const hostLost = (reason: HostLoss) => () => new RemoteError({ code: 'offscreen-lost', ...say(reason) });
 
 export class McpWorkerClient {
   #port: PortLike | undefined;
-  #nextId = 1;
-  readonly #pending = new Map<number, Pending>();
+  readonly #peer = new RequestPeer<PortLike>({
+    label: 'worker-client',
+    read: readOffscreenAnswer,
+    lost: hostLost('reasonHostClosedMidRequest'),
+  });
   readonly #eventListeners = new Set<(event: OffscreenEvent) => void>();
-  /** Count of dropped malformed inbound messages, exposed for tests and the log drawer. */
-  dropped = 0;
+  /** Malformed events and results; the peer counts the answers it dropped. */
+  #droppedHere = 0;
 
   /**
    * @param owner this worker instance's token: the offscreen document answers only the instance
@@ -45,6 +53,11 @@ export class McpWorkerClient {
     readonly owner: string = randomId(),
   ) {}
 
+  /** Count of dropped malformed inbound messages, exposed for tests and the log drawer. */
+  get dropped(): number {
+    return this.#peer.dropped + this.#droppedHere;
+  }
+
   onEvent(listener: (event: OffscreenEvent) => void): () => void {
     this.#eventListeners.add(listener);
     return () => this.#eventListeners.delete(listener);
@@ -52,17 +65,14 @@ export class McpWorkerClient {
 
   async request<M extends OffscreenMethod>(method: M, params: OffscreenParams<M>): Promise<OffscreenValue<M>> {
     const port = await this.#attach();
-    const id = this.#nextId++;
-    return new Promise<OffscreenValue<M>>((resolve, reject) => {
-      this.#pending.set(id, { method, resolve: resolve, reject });
-      try {
-        port.postMessage({ kind: 'request', id, owner: this.owner, method, params });
-      } catch {
-        // A Port that died between attach and send: fail this request rather than leave it pending.
-        this.#pending.delete(id);
-        reject(new RemoteError({ code: 'offscreen-lost', ...say('reasonHostClosedUnsent') }));
-      }
-    });
+    let answer: Promise<unknown>;
+    try {
+      answer = this.#peer.request(port, (id) => ({ kind: 'request', id, owner: this.owner, method, params }));
+    } catch {
+      // A Port that died between attach and send: nothing was sent.
+      throw hostLost('reasonHostClosedUnsent')();
+    }
+    return this.#checked(method, await answer);
   }
 
   async #attach(): Promise<PortLike> {
@@ -70,63 +80,47 @@ export class McpWorkerClient {
     if (port === this.#port) return port;
     // A new port means the old document was replaced without our seeing its onDisconnect
     // (it never fires on the end that disconnected): its requests can no longer be answered.
-    if (this.#port) this.#failAll(say('reasonHostReplaced'));
+    if (this.#port) this.#peer.closed(this.#port, hostLost('reasonHostReplaced'));
     this.#port = port;
     port.onMessage.addListener((message) => {
-      if (this.#port === port) this.#receive(message);
+      if (this.#port === port && !this.#peer.receive(message)) this.#event(message);
     });
     port.onDisconnect.addListener(() => {
       if (this.#port !== port) return;
       this.#port = undefined;
-      this.#failAll(say('reasonHostClosedMidRequest'));
+      this.#peer.closed(port);
     });
     return port;
   }
 
-  #failAll({ message, wording }: Required<Said>) {
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
-    for (const p of pending) p.reject(new RemoteError({ code: 'offscreen-lost', message, wording }));
+  #event(message: unknown) {
+    const envelope = OffscreenEventEnvelopeSchema.safeParse(message);
+    if (!envelope.success) {
+      this.#droppedHere++;
+      console.warn('[worker-client] dropped a malformed event from the offscreen document');
+      return;
+    }
+    for (const l of this.#eventListeners) {
+      // One failing listener must not keep the event from the others.
+      try {
+        l(envelope.data.event);
+      } catch (e) {
+        console.error('[worker-client] an event listener failed', e);
+      }
+    }
   }
 
-  #receive(message: unknown) {
-    const inbound = OffscreenInboundSchema.safeParse(message);
-    if (!inbound.success) {
-      this.dropped++;
-      console.warn('[worker-client] dropped a malformed message from the offscreen document');
-      return;
-    }
-    if (inbound.data.kind === 'event') {
-      const event = OffscreenEventSchema.parse(inbound.data.event);
-      for (const l of this.#eventListeners) {
-        // One failing listener must not keep the event from the others.
-        try {
-          l(event);
-        } catch (e) {
-          console.error('[worker-client] an event listener failed', e);
-        }
-      }
-      return;
-    }
-    const pending = this.#pending.get(inbound.data.id);
-    if (!pending) {
-      this.dropped++;
-      console.warn(`[worker-client] dropped a response for unknown request ${inbound.data.id}`);
-      return;
-    }
-    this.#pending.delete(inbound.data.id);
-    const result = offscreenResultSchema(pending.method).safeParse(inbound.data.result);
+  /** The answer's Result checked against `method`'s schema: its value, or the error it carries. */
+  #checked<M extends OffscreenMethod>(method: M, raw: unknown): OffscreenValue<M> {
+    const result = offscreenResultSchema(method).safeParse(raw);
     if (!result.success) {
-      this.dropped++;
-      pending.reject(
-        new RemoteError({
-          code: 'protocol',
-          message: `The server's answer to ${pending.method.replace('offscreen:', '')} was malformed and was rejected.`,
-        }),
-      );
-      return;
+      this.#droppedHere++;
+      throw new RemoteError({
+        code: 'protocol',
+        message: `The server's answer to ${method.replace('offscreen:', '')} was malformed and was rejected.`,
+      });
     }
-    if (result.data.ok) pending.resolve(result.data.value);
-    else pending.reject(new RemoteError(result.data.error));
+    if (result.data.ok) return result.data.value as OffscreenValue<M>;
+    throw new RemoteError(result.data.error);
   }
 }

@@ -1,6 +1,7 @@
 /**
- * The panel's Port to the worker: the worker pushes state on it, and the panel's requests and
- * their answers travel on it (port-requests.ts). It is lazy: when the worker stops (about 30 s idle) the
+ * The panel's Port to the worker: every request of the panel and its answer travel on it
+ * (port-requests.ts, on the shared request peer), and the worker pushes on it (state, approvals,
+ * chat, activity). It is lazy: when the worker stops (about 30 s idle) the
  * Port drops and stays down until the user does something in the panel (a key, a pointer), the
  * panel becomes visible or focused again, or a request is sent. Connecting brings a fresh state
  * (the worker pushes it on connect) and wakes a stopped worker. An idle open panel therefore lets the worker sleep; reconnecting
@@ -10,21 +11,21 @@
 import { PANEL_PORT, PANEL_RECONNECT } from '../protocol/panel.js';
 import { PortRequests } from './port-requests.js';
 
-export interface StatePortHooks {
+export interface PanelPortHooks {
   /** The Port dropped (the worker stopped). */
   dropped?(): void;
   /** The Port is up again after a drop. */
   reconnected?(): void;
 }
 
-export interface StatePort {
+export interface PanelPort {
   /** Connects the Port now if it is down (waking a stopped worker). */
   reconnect: () => void;
   /** Sends a request on the Port, connecting it first if it is down; settles with the answer's `result`. */
   request: (type: string, params: unknown) => Promise<unknown>;
 }
 
-export function setUpStatePort(onPush: (message: unknown) => void, hooks: StatePortHooks = {}): StatePort {
+export function setUpPanelPort(onPush: (message: unknown) => void, hooks: PanelPortHooks = {}): PanelPort {
   const requests = new PortRequests();
   let port: chrome.runtime.Port | undefined;
   let connectedBefore = false;
