@@ -4,13 +4,31 @@
  */
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { WireError } from '../protocol/result.js';
-import { say } from '../protocol/wording.js';
+import { RemoteError, type WireError } from '../protocol/result.js';
+import { say, type Said } from '../protocol/wording.js';
 import { QuestionExpiredError } from './call-timers.js';
 import { MalformedAnswerError } from './event-check.js';
 import { describeHttpError } from './http-error.js';
 import { describeMcpError } from './mcp-error.js';
 import { RedirectRefusedError, ResponseLimitError } from './response-limits.js';
+
+/**
+ * The offscreen document's own refusals, as the typed error whose code and wording the
+ * dispatcher carries across to the worker and the panel.
+ */
+export function saidError(code: 'session-lost' | 'cancelled' | 'stale-connection', said: Said): RemoteError {
+  return new RemoteError({ code, ...said });
+}
+
+/**
+ * What the SDK threw, described for the user (see {@link describeSdkError}). The challenge of a
+ * refused request goes along to the worker's AuthManager (SPEC E3, E7).
+ */
+export function sdkFailure(e: unknown, url: string, challenge?: string): RemoteError {
+  const w = describeSdkError(e, url);
+  if ((w.httpStatus === 401 || w.httpStatus === 403) && challenge) w.wwwAuthenticate = challenge;
+  return new RemoteError(w);
+}
 
 export function describeSdkError(e: unknown, url: string): WireError {
   const origin = safeOrigin(url);

@@ -207,40 +207,19 @@ export class McpSession {
     };
   }
 
-  /** Lists one category; a category the server does not declare is empty. */
+  /** Lists one category; a category the server does not declare is empty (templates come with `resources`). */
   async listCategory(category: CatalogCategory): Promise<unknown[]> {
     const caps = this.client.getServerCapabilities() ?? {};
+    if (!caps[category === 'resourceTemplates' ? 'resources' : category]) return [];
     const opts = { timeout: this.#timeoutMs };
-    switch (category) {
-      case 'tools':
-        return caps.tools
-          ? collect(
-              (cursor) => this.client.listTools({ cursor }, opts),
-              (r) => r.tools,
-            )
-          : [];
-      case 'prompts':
-        return caps.prompts
-          ? collect(
-              (cursor) => this.client.listPrompts({ cursor }, opts),
-              (r) => r.prompts,
-            )
-          : [];
-      case 'resources':
-        return caps.resources
-          ? collect(
-              (cursor) => this.client.listResources({ cursor }, opts),
-              (r) => r.resources,
-            )
-          : [];
-      case 'resourceTemplates':
-        return caps.resources
-          ? collect(
-              (cursor) => this.client.listResourceTemplates({ cursor }, opts),
-              (r) => r.resourceTemplates,
-            )
-          : [];
-    }
+    const c = this.client;
+    const lists: { [C in CatalogCategory]: () => Promise<unknown[]> } = {
+      tools: () => collect((cursor) => c.listTools({ cursor }, opts), 'tools'),
+      prompts: () => collect((cursor) => c.listPrompts({ cursor }, opts), 'prompts'),
+      resources: () => collect((cursor) => c.listResources({ cursor }, opts), 'resources'),
+      resourceTemplates: () => collect((cursor) => c.listResourceTemplates({ cursor }, opts), 'resourceTemplates'),
+    };
+    return lists[category]();
   }
 
   async callTool(
@@ -319,15 +298,15 @@ function requestIdsOf(body: unknown): RequestId[] {
   }
 }
 
-async function collect<R extends { nextCursor?: string | undefined }, T>(
+async function collect<K extends string, R extends { nextCursor?: string | undefined } & Record<K, unknown[]>>(
   page: (cursor: string | undefined) => Promise<R>,
-  items: (r: R) => T[],
-): Promise<T[]> {
-  const out: T[] = [];
+  key: K,
+): Promise<unknown[]> {
+  const out: unknown[] = [];
   let cursor: string | undefined;
   for (let pages = 0; pages < 100; pages++) {
     const r = await page(cursor);
-    out.push(...items(r));
+    out.push(...r[key]);
     if (out.length >= MAX_CATALOG_ITEMS) return out.slice(0, MAX_CATALOG_ITEMS);
     cursor = r.nextCursor;
     if (!cursor) break;

@@ -1,13 +1,13 @@
 /**
- * The guided add's probe (issue 16): the `initialize` a client would send, without credentials,
- * tells which authorization the server calls for — a 200 needs none (and names the server in
+ * The guided add's reading of the `initialize` probe (initialize-probe.ts), sent without credentials:
+ * it tells which authorization the server calls for — a 200 needs none (and names the server in
  * `serverInfo`), a 401 whose protected resource metadata names an authorization server calls for
  * OAuth (SPEC E3), any other 401 or a 403 for a bearer token. A session the probe opened is ended
  * at once, so nothing stays open on the server.
  */
 import { RemoteError } from '../../protocol/result.js';
-import { errorText, guardedFetch, readBodyCapped } from './bounded-fetch.js';
-import { endSession, INITIALIZE } from './challenge-probe.js';
+import { errorText, readBodyCapped } from './bounded-fetch.js';
+import { endSession, postInitialize } from './initialize-probe.js';
 import { fetchProtectedResourceMetadata } from './discovery.js';
 import type { FetchLike } from './ports.js';
 import { parseBearerChallenge } from './www-authenticate.js';
@@ -17,7 +17,6 @@ export interface ProbeResult {
   name?: string;
 }
 
-const PROBE_TIMEOUT_MS = 10_000;
 const MAX_PROBE_BODY = 256 * 1024;
 const MAX_NAME = 120;
 
@@ -53,17 +52,7 @@ export async function probeServer(fetchFn: FetchLike, url: string): Promise<Prob
   const origin = new URL(url).origin;
   let res: Response;
   try {
-    res = await guardedFetch(
-      fetchFn,
-      url,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: INITIALIZE,
-        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-      },
-      'MCP endpoint',
-    );
+    res = await postInitialize(fetchFn, url);
   } catch (e) {
     throw new RemoteError({ code: 'network', message: `Could not reach ${origin}: ${errorText(e)}` });
   }

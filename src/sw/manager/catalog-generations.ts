@@ -124,55 +124,70 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
  * storm ended.
  */
 export function coalesce(run: () => Promise<void>, options: CoalesceOptions = {}): Coalesced {
-  const { minIntervalMs = 0, now = Date.now, sleep = realSleep } = options;
-  let inFlight: Promise<void> | null = null;
-  let queuedRun: Promise<void> | null = null;
-  let lastStart = -Infinity;
+  return new Coalescer(run, options);
+}
+
+class Coalescer implements Coalesced {
+  readonly #run: () => Promise<void>;
+  readonly #minIntervalMs: number;
+  readonly #now: () => number;
+  readonly #sleep: (ms: number) => Promise<void>;
+  #inFlight: Promise<void> | null = null;
+  #queuedRun: Promise<void> | null = null;
+  #lastStart = -Infinity;
   /** The run in flight is still waiting out the interval: a request now is served by it. */
-  let waiting = false;
+  #waiting = false;
 
-  const start = (): Promise<void> => {
-    const p = (async () => {
-      try {
-        const wait = lastStart + minIntervalMs - now();
-        if (wait > 0) {
-          waiting = true;
-          await sleep(wait);
-          waiting = false;
-        }
-        lastStart = now();
-        await run();
-      } finally {
-        inFlight = null;
-      }
-    })();
-    inFlight = p;
+  constructor(run: () => Promise<void>, { minIntervalMs = 0, now = Date.now, sleep = realSleep }: CoalesceOptions) {
+    this.#run = run;
+    this.#minIntervalMs = minIntervalMs;
+    this.#now = now;
+    this.#sleep = sleep;
+  }
+
+  trigger(): Promise<void> {
+    if (this.#queuedRun) return this.#queuedRun;
+    if (!this.#inFlight) return this.#start();
+    if (this.#waiting) return this.#inFlight;
+    const next = this.#inFlight
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        this.#queuedRun = null;
+        return this.#start();
+      });
+    this.#queuedRun = next;
+    return next;
+  }
+
+  get running() {
+    return this.#inFlight !== null;
+  }
+
+  get queued() {
+    return this.#queuedRun !== null;
+  }
+
+  #start(): Promise<void> {
+    const p = this.#paced();
+    this.#inFlight = p;
     return p;
-  };
+  }
 
-  return {
-    trigger(): Promise<void> {
-      if (queuedRun) return queuedRun;
-      if (!inFlight) return start();
-      if (waiting) return inFlight;
-      const waitFor = inFlight;
-      const next = waitFor
-        .then(
-          () => undefined,
-          () => undefined,
-        )
-        .then(() => {
-          queuedRun = null;
-          return start();
-        });
-      queuedRun = next;
-      return next;
-    },
-    get running() {
-      return inFlight !== null;
-    },
-    get queued() {
-      return queuedRun !== null;
-    },
-  };
+  async #paced(): Promise<void> {
+    try {
+      const wait = this.#lastStart + this.#minIntervalMs - this.#now();
+      if (wait > 0) {
+        this.#waiting = true;
+        await this.#sleep(wait);
+        this.#waiting = false;
+      }
+      this.#lastStart = this.#now();
+      await this.#run();
+    } finally {
+      this.#inFlight = null;
+    }
+  }
 }

@@ -45,55 +45,76 @@ export interface SanitizedCatalog {
   warnings: Said[];
 }
 
+/** The names each limit touched, for its warning. */
+interface Tally {
+  invalid: string[];
+  duplicates: string[];
+  tasksOnly: string[];
+  truncated: string[];
+  oversized: string[];
+  refused: number;
+}
+
 /** Applies every limit; the order of surviving tools is the server's order. */
 export function sanitizeTools(raw: readonly unknown[]): SanitizedCatalog {
-  const invalid: string[] = [];
-  const duplicates: string[] = [];
-  const truncated: string[] = [];
-  const oversized: string[] = [];
-  const tasksOnly: string[] = [];
+  const tally: Tally = { invalid: [], duplicates: [], tasksOnly: [], truncated: [], oversized: [], refused: 0 };
   const seen = new Set<string>();
   const tools: SanitizedTool[] = [];
-  let refused = 0;
-
   for (const entry of raw) {
-    if (!isRecord(entry) || typeof entry.name !== 'string' || !TOOL_NAME_PATTERN.test(entry.name)) {
-      invalid.push(!isRecord(entry) ? '(not an object)' : typeof entry.name === 'string' ? entry.name : '(no name)');
-      continue;
-    }
-    const name = entry.name;
-    if (seen.has(name)) {
-      duplicates.push(name);
-      continue;
-    }
-    seen.add(name);
-    if (isRecord(entry.execution) && entry.execution.taskSupport === 'required') {
-      tasksOnly.push(name);
-      continue;
-    }
-    if (tools.length >= MAX_TOOLS) {
-      refused += 1;
-      continue;
-    }
-    const tool: SanitizedTool = { ...entry, name, inputSchema: entry.inputSchema ?? PLACEHOLDER_SCHEMA };
-    if (typeof entry.description === 'string') {
-      if (entry.description.length > MAX_DESCRIPTION_LENGTH) {
-        tool.description =
-          cutChars(entry.description, MAX_DESCRIPTION_LENGTH - DESCRIPTION_TRUNCATED_MARKER.length) + DESCRIPTION_TRUNCATED_MARKER;
-        tool.descriptionTruncated = true;
-        truncated.push(name);
-      }
-    } else {
-      delete tool.description;
-    }
-    if (!schemaFits(entry.inputSchema)) {
-      tool.inputSchema = PLACEHOLDER_SCHEMA;
-      tool.schemaTooLarge = true;
-      oversized.push(name);
-    }
-    tools.push(tool);
+    const admitted = admit(entry, seen, tools.length, tally);
+    if (admitted) tools.push(trimmed(admitted, tally));
   }
+  return { tools, warnings: warningsOf(tally) };
+}
 
+/** The entry if it may be offered at all, else undefined with the reason tallied. */
+function admit(entry: unknown, seen: Set<string>, kept: number, tally: Tally): (Record<string, unknown> & { name: string }) | undefined {
+  if (!isRecord(entry) || typeof entry.name !== 'string' || !TOOL_NAME_PATTERN.test(entry.name)) {
+    tally.invalid.push(!isRecord(entry) ? '(not an object)' : typeof entry.name === 'string' ? entry.name : '(no name)');
+    return undefined;
+  }
+  const name = entry.name;
+  if (seen.has(name)) {
+    tally.duplicates.push(name);
+    return undefined;
+  }
+  seen.add(name);
+  if (isRecord(entry.execution) && entry.execution.taskSupport === 'required') {
+    tally.tasksOnly.push(name);
+    return undefined;
+  }
+  if (kept >= MAX_TOOLS) {
+    tally.refused += 1;
+    return undefined;
+  }
+  return { ...entry, name };
+}
+
+/** An admitted tool with its description cut and an oversized schema replaced, each tallied. */
+function trimmed(entry: Record<string, unknown> & { name: string }, tally: Tally): SanitizedTool {
+  const name = entry.name;
+  const tool: SanitizedTool = { ...entry, name, inputSchema: entry.inputSchema ?? PLACEHOLDER_SCHEMA };
+  if (typeof entry.description === 'string') {
+    if (entry.description.length > MAX_DESCRIPTION_LENGTH) {
+      tool.description =
+        cutChars(entry.description, MAX_DESCRIPTION_LENGTH - DESCRIPTION_TRUNCATED_MARKER.length) + DESCRIPTION_TRUNCATED_MARKER;
+      tool.descriptionTruncated = true;
+      tally.truncated.push(name);
+    }
+  } else {
+    delete tool.description;
+  }
+  if (!schemaFits(entry.inputSchema)) {
+    tool.inputSchema = PLACEHOLDER_SCHEMA;
+    tool.schemaTooLarge = true;
+    tally.oversized.push(name);
+  }
+  return tool;
+}
+
+/** One warning per limit that touched any tool, in a fixed order. */
+function warningsOf(tally: Tally): Said[] {
+  const { invalid, duplicates, tasksOnly, truncated, oversized, refused } = tally;
   const warnings: Said[] = [];
   if (refused > 0) warnings.push(say('reasonToolsRefused', { count: refused, max: MAX_TOOLS }));
   if (invalid.length > 0) {
@@ -109,7 +130,7 @@ export function sanitizeTools(raw: readonly unknown[]): SanitizedCatalog {
   if (oversized.length > 0) {
     warnings.push(say('reasonSchemasReplaced', { count: oversized.length, kib: MAX_SCHEMA_BYTES / 1024, names: listNames(oversized) }));
   }
-  return { tools, warnings };
+  return warnings;
 }
 
 function schemaFits(schema: unknown): boolean {

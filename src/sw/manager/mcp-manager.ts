@@ -9,16 +9,15 @@
  *   current state is simply ignored, which is how late messages from superseded attempts die);
  * - connect/disconnect per server go through one {@link KeyedSerialQueue} (shared attempts,
  *   disconnect barrier, epoch for drift detection);
- * - catalog listings commit through {@link CatalogGenerations} (newest wins, a failing category
- *   keeps its last valid list) after {@link checkCatalogItems} checked it item by item.
+ * - each server's catalog is a {@link CatalogMirror} (listing, paced refreshes, warnings).
  */
 import type { McpServerConfig } from '../../storage/config-schema.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../../storage/config-schema.js';
 import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/mcp-shapes.js';
 import { MAX_SERVER_WARNINGS, MAX_WARNING_LENGTH, type ServerView } from '../../protocol/panel.js';
 import { RemoteError, toWireError, type WireError } from '../../protocol/result.js';
-import { say, type ReasonCode, type Said } from '../../protocol/wording.js';
-import type { ErrorAction, WireErrorCode } from '../../protocol/error-codes.js';
+import { say, type Said } from '../../protocol/wording.js';
+import type { ErrorAction } from '../../protocol/error-codes.js';
 import type { OffscreenEvent, OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
 import { bindingFingerprint, sameBinding } from './binding.js';
 import {
@@ -31,15 +30,8 @@ import {
   type ErrorReason,
 } from './connection-state.js';
 import { KeyedSerialQueue } from './serial-queue.js';
-import {
-  CATALOG_CATEGORIES,
-  CatalogGenerations,
-  coalesce,
-  type CatalogCategory,
-  type Coalesced,
-  type ListResult,
-} from './catalog-generations.js';
-import { checkCatalogItems } from './catalog-items.js';
+import { CATALOG_CATEGORIES, CatalogGenerations, type CatalogCategory } from './catalog-generations.js';
+import { CatalogMirror, listingRefusal, LOST_CODES } from './catalog-mirror.js';
 import { cancelledBeforeSending, UnsentCalls, unlessAborted } from './unsent-calls.js';
 import { settleIncludeTools } from './include-tools.js';
 
@@ -117,12 +109,7 @@ interface Runtime {
   candidateChanged: Set<CatalogCategory>;
   /** The candidate's session was reported lost before it could commit. */
   candidateLost?: boolean;
-  /** Categories a list_changed asked to refresh and no refresh has picked up yet. */
-  dirty: Set<CatalogCategory>;
-  /** One paced refresher per category: one refresh in flight, one trailing (N5). */
-  refreshers: Map<CatalogCategory, Coalesced>;
-  /** Catalog-limit warnings of the last committed list of each category (SPEC N8). */
-  warnings: Map<CatalogCategory, Said[]>;
+  catalog: CatalogMirror;
   /** Set while the catalog kept from an earlier session is shown without a live session (C2). */
   cachedSince?: number;
   /** The user pressed Disconnect: listing tools does not wake it again until something connects it. */
@@ -133,18 +120,6 @@ interface Runtime {
   resumeSince?: number;
   /** Bumped when an attempt runs out of time: a handshake of an older value commits nothing. */
   attemptSeq: number;
-}
-
-/** Codes that mean "the session the call ran on is gone", whatever layer noticed it. */
-const LOST_CODES = new Set<WireErrorCode>(['session-lost', 'offscreen-lost', 'stale-connection']);
-
-/** A listing's outcome, remembering whether it failed because the session was gone. */
-type Listed = ListResult<unknown> & { lost?: boolean };
-
-/** The categories a server declared in its capabilities (templates come with `resources`). */
-function declaredCategories(capabilities: Record<string, unknown> | undefined): CatalogCategory[] {
-  const caps = capabilities ?? {};
-  return CATALOG_CATEGORIES.filter((c) => Boolean(caps[c === 'resourceTemplates' ? 'resources' : c]));
 }
 
 /**
@@ -195,12 +170,18 @@ const superseded = () => new RemoteError({ code: 'superseded', ...say('reasonSup
 
 const noop = () => undefined;
 
-const REFRESH_FAILED: Record<CatalogCategory, ReasonCode & `reasonRefresh${string}`> = {
-  tools: 'reasonRefreshToolsFailed',
-  prompts: 'reasonRefreshPromptsFailed',
-  resources: 'reasonRefreshResourcesFailed',
-  resourceTemplates: 'reasonRefreshTemplatesFailed',
-};
+/** What the caller of a tool hears when its call's session was lost: it is never resent (H3, N7). */
+function callLostError(w: WireError, name: string, tool: string): RemoteError {
+  // The server refused the call for an unknown session id: it never ran (N7).
+  if (w.code === 'session-lost' && (w.httpStatus === 400 || w.httpStatus === 404)) {
+    return new RemoteError({ code: 'session-lost', ...say('reasonCallSessionGone', { name, tool }), action: 'retry' });
+  }
+  // The offscreen host refuses a call on a superseded connection before sending it.
+  if (w.code === 'stale-connection') {
+    return new RemoteError({ code: 'session-lost', ...say('reasonCallConnectionReplaced', { name, tool }), action: 'retry' });
+  }
+  return new RemoteError({ code: 'session-lost', ...say('reasonCallConnectionLost', { name, tool }), action: 'retry' });
+}
 
 export class McpManager {
   readonly #servers = new Map<string, Runtime>();
@@ -285,17 +266,25 @@ export class McpManager {
       config,
       state: DISCONNECTED,
       candidateChanged: new Set(),
-      dirty: new Set(),
-      warnings: new Map(),
-      refreshers: new Map(),
       attemptSeq: 0,
+      catalog: this.#mirrorOf(config.id, () => rt),
     };
-    for (const category of CATALOG_CATEGORIES)
-      rt.refreshers.set(
-        category,
-        coalesce(() => this.#refresh(rt, category), { minIntervalMs: this.#refreshIntervalMs, now: this.#now }),
-      );
     return rt;
+  }
+
+  /** The catalog mirror of a server's runtime: it refreshes on the runtime's live connection. */
+  #mirrorOf(serverId: string, runtime: () => Runtime): CatalogMirror {
+    return new CatalogMirror(
+      serverId,
+      this.#catalogs,
+      {
+        request: (method, params) => this.ports.request(method, params),
+        live: () => this.#live(runtime()),
+        changed: () => this.#changed(),
+        toolsCommitted: () => this.#settleIncludeTools(runtime()),
+      },
+      { refreshIntervalMs: this.#refreshIntervalMs, now: this.#now },
+    );
   }
 
   /**
@@ -316,14 +305,13 @@ export class McpManager {
       const rt = this.#create(config);
       this.#servers.set(config.id, rt);
       const listed = CATALOG_CATEGORIES.filter((c) => held.catalog[c] !== undefined);
-      this.#commit(
-        rt,
-        this.#catalogs.begin(config.id),
+      rt.catalog.commit(
+        rt.catalog.begin(),
         listed,
         listed.map((c) => ({ ok: true, items: held.catalog[c]! })),
       );
       this.#setState(rt, { status: 'ready', connectionId: held.connectionId });
-      for (const c of CATALOG_CATEGORIES) if (held.stale.includes(c) || held.catalog[c] === undefined) this.#markDirty(rt, c);
+      for (const c of CATALOG_CATEGORIES) if (held.stale.includes(c) || held.catalog[c] === undefined) rt.catalog.markDirty(c);
     }
     const resume = new Map(Object.entries(found.attempts));
     // A session that ended while no worker listened was live: it is rebuilt like a lost one.
@@ -458,20 +446,8 @@ export class McpManager {
    */
   async #handshake(rt: Runtime, epoch: number): Promise<void> {
     const config = rt.config;
-    const seq = rt.attemptSeq;
-    const stillWanted = () =>
-      this.#queue.isCurrent(config.id, epoch) &&
-      this.#servers.get(config.id) === rt &&
-      rt.attemptSeq === seq &&
-      rt.config.enabled &&
-      sameBinding(rt.config, config);
-    if (!(await this.ports.hasHostPermission(config.url))) {
-      throw new RemoteError({
-        code: 'permission',
-        ...say('reasonNoHostPermission', { origin: new URL(config.url).origin }),
-        action: 'grant-permission',
-      });
-    }
+    const stillWanted = this.#stillWanted(rt, epoch);
+    await this.#checkHostPermission(config);
     const headers = await this.ports.headersFor(config);
     if (!stillWanted()) throw superseded();
     const connectionId = this.ports.newId();
@@ -480,45 +456,66 @@ export class McpManager {
     rt.candidateLost = false;
     let opened = false;
     try {
-      const info = await this.ports.request('offscreen:connect', {
-        serverId: config.id,
-        connectionId,
-        url: config.url,
-        headers,
-        timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        fingerprint: bindingFingerprint(config),
-        ...(this.#appViews ? { appViews: true } : {}),
-      });
+      const info = await this.ports.request('offscreen:connect', this.#connectParams(config, connectionId, headers));
       opened = true;
       if (!stillWanted()) throw superseded();
-      const generation = this.#catalogs.begin(config.id);
-      const results = await Promise.all(CATALOG_CATEGORIES.map((c) => this.#list(connectionId, c)));
+      const generation = rt.catalog.begin();
+      const results = await Promise.all(CATALOG_CATEGORIES.map((c) => rt.catalog.list(connectionId, c)));
       if (!stillWanted()) throw superseded();
-      // A session that died while listing is never committed: its "empty" lists mean nothing (C7).
-      if (rt.candidateLost || results.some((r) => r.lost)) {
-        throw new RemoteError({ code: 'session-lost', ...say('reasonSessionLostListing') });
-      }
-      const failed = results.find((r): r is { ok: false; error: string } => !r.ok);
-      const declared = declaredCategories(info.capabilities);
-      // Undeclared categories are empty by definition; they cannot make a failed listing a success (D1).
-      const declaredFailed = declared.length > 0 && declared.every((c) => !results[CATALOG_CATEGORIES.indexOf(c)]!.ok);
-      if (failed && (declaredFailed || results.every((r) => !r.ok))) {
-        throw new RemoteError({ code: 'protocol', ...say('reasonCatalogUnlisted', { detail: failed.error }) });
-      }
+      const refusal = listingRefusal(results, info.capabilities, rt.candidateLost);
+      if (refusal) throw refusal;
       const next = transition(rt.state, { type: 'connected', connectionId });
       if (next === rt.state) throw superseded();
-      this.#commit(rt, generation, CATALOG_CATEGORIES, results);
-      rt.cachedSince = undefined;
-      const changedMeanwhile = [...rt.candidateChanged];
-      rt.candidate = undefined;
-      this.#setState(rt, next);
-      this.#changed();
-      for (const c of changedMeanwhile) this.#markDirty(rt, c);
+      rt.catalog.commit(generation, CATALOG_CATEGORIES, results);
+      this.#commitCandidate(rt, next);
     } catch (e) {
       if (rt.candidate === connectionId) rt.candidate = undefined;
       if (opened) await this.ports.request('offscreen:close', { connectionId }).catch(noop);
       throw e;
     }
+  }
+
+  /** Whether an attempt begun now may still commit later: same queue epoch, runtime, time slot and binding. */
+  #stillWanted(rt: Runtime, epoch: number): () => boolean {
+    const config = rt.config;
+    const seq = rt.attemptSeq;
+    return () =>
+      this.#queue.isCurrent(config.id, epoch) &&
+      this.#servers.get(config.id) === rt &&
+      rt.attemptSeq === seq &&
+      rt.config.enabled &&
+      sameBinding(rt.config, config);
+  }
+
+  async #checkHostPermission(config: McpServerConfig): Promise<void> {
+    if (await this.ports.hasHostPermission(config.url)) return;
+    throw new RemoteError({
+      code: 'permission',
+      ...say('reasonNoHostPermission', { origin: new URL(config.url).origin }),
+      action: 'grant-permission',
+    });
+  }
+
+  #connectParams(config: McpServerConfig, connectionId: string, headers: Record<string, string>): OffscreenParams<'offscreen:connect'> {
+    return {
+      serverId: config.id,
+      connectionId,
+      url: config.url,
+      headers,
+      timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      fingerprint: bindingFingerprint(config),
+      ...(this.#appViews ? { appViews: true } : {}),
+    };
+  }
+
+  /** The candidate becomes the live connection; list changes seen during its handshake are refreshed now. */
+  #commitCandidate(rt: Runtime, next: ConnectionState) {
+    rt.cachedSince = undefined;
+    const changedMeanwhile = [...rt.candidateChanged];
+    rt.candidate = undefined;
+    this.#setState(rt, next);
+    this.#changed();
+    for (const c of changedMeanwhile) rt.catalog.markDirty(c);
   }
 
   /**
@@ -575,12 +572,11 @@ export class McpManager {
     if (keepCatalog && hadCatalog) {
       rt.cachedSince ??= this.#now();
     } else {
-      this.#catalogs.forget(id);
-      rt.warnings.clear();
+      rt.catalog.forget();
       rt.cachedSince = undefined;
       this.#changed();
     }
-    rt.dirty.clear();
+    rt.catalog.clearDirty();
     const closing = connectionId ? this.ports.request('offscreen:close', { connectionId }).then(noop, noop) : Promise.resolve();
     const done = this.#queue.disconnect(id, () => closing);
     this.#disconnects.add(done);
@@ -622,21 +618,7 @@ export class McpManager {
   }
 
   async #callTool(serverId: string, tool: string, args: Record<string, unknown>, operationId: string): Promise<CallToolResult> {
-    // Until it is sent, the call may wait for a lazy connect or a recovery; a cancel wins (H2).
-    const unsent = this.#unsent.begin(operationId);
-    let rt: Runtime;
-    try {
-      rt = await unlessAborted(this.ensureReady(serverId), unsent, () => cancelledBeforeSending(tool));
-      if (unsent.aborted) throw cancelledBeforeSending(tool);
-    } finally {
-      this.#unsent.sent(operationId);
-    }
-    if (rt.config.disabledTools.includes(tool)) {
-      throw new RemoteError({ code: 'tool-disabled', ...say('reasonToolDisabled', { tool }) });
-    }
-    if (!this.#items<Tool>(rt, 'tools').some((t) => t.name === tool)) {
-      throw new RemoteError({ code: 'unknown-tool', ...say('reasonUnknownTool', { tool }) });
-    }
+    const rt = await this.#readyToCall(serverId, tool, operationId);
     const connectionId = this.#connectionOf(rt);
     try {
       return await this.ports.request('offscreen:call-tool', {
@@ -653,28 +635,28 @@ export class McpManager {
       if (!LOST_CODES.has(w.code)) throw new RemoteError(w);
       // Any loss code on the live connection means its session is gone: recover (C7).
       this.#sessionLost(rt, connectionId, reasonOf(w, rt.config.auth.kind));
-      if (w.code === 'session-lost' && (w.httpStatus === 400 || w.httpStatus === 404)) {
-        // The server refused the call for an unknown session id: it never ran (N7).
-        throw new RemoteError({
-          code: 'session-lost',
-          ...say('reasonCallSessionGone', { name: rt.config.name, tool }),
-          action: 'retry',
-        });
-      }
-      if (w.code === 'stale-connection') {
-        // The offscreen host refuses a call on a superseded connection before sending it.
-        throw new RemoteError({
-          code: 'session-lost',
-          ...say('reasonCallConnectionReplaced', { name: rt.config.name, tool }),
-          action: 'retry',
-        });
-      }
-      throw new RemoteError({
-        code: 'session-lost',
-        ...say('reasonCallConnectionLost', { name: rt.config.name, tool }),
-        action: 'retry',
-      });
+      throw callLostError(w, rt.config.name, tool);
     }
+  }
+
+  /** The server's runtime once it is ready for `tool`. */
+  async #readyToCall(serverId: string, tool: string, operationId: string): Promise<Runtime> {
+    // Until it is sent, the call may wait for a lazy connect or a recovery; a cancel wins (H2).
+    const unsent = this.#unsent.begin(operationId);
+    let rt: Runtime;
+    try {
+      rt = await unlessAborted(this.ensureReady(serverId), unsent, () => cancelledBeforeSending(tool));
+      if (unsent.aborted) throw cancelledBeforeSending(tool);
+    } finally {
+      this.#unsent.sent(operationId);
+    }
+    if (rt.config.disabledTools.includes(tool)) {
+      throw new RemoteError({ code: 'tool-disabled', ...say('reasonToolDisabled', { tool }) });
+    }
+    if (!this.#items<Tool>(rt, 'tools').some((t) => t.name === tool)) {
+      throw new RemoteError({ code: 'unknown-tool', ...say('reasonUnknownTool', { tool }) });
+    }
+    return rt;
   }
 
   /**
@@ -725,7 +707,7 @@ export class McpManager {
       return;
     }
     if (rt) {
-      this.#markDirty(rt, event.category);
+      rt.catalog.markDirty(event.category);
       return;
     }
     // A change during the handshake would otherwise be lost between listing and commit.
@@ -745,61 +727,13 @@ export class McpManager {
     }
   }
 
-  #markDirty(rt: Runtime, category: 'tools' | 'prompts' | 'resources' | CatalogCategory) {
-    const categories: CatalogCategory[] = category === 'resources' ? ['resources', 'resourceTemplates'] : [category];
-    for (const c of categories) {
-      rt.dirty.add(c);
-      void rt.refreshers.get(c)!.trigger().catch(noop);
-    }
-  }
-
-  /**
-   * One paced refresh of one dirty category on the current connection (D2, N5). A failed listing
-   * keeps the last good list, marked stale, so a storm of changes cannot empty the catalog.
-   */
-  async #refresh(rt: Runtime, category: CatalogCategory): Promise<void> {
-    const connectionId = this.#live(rt);
-    if (!rt.dirty.delete(category) || !connectionId) return;
-    const generation = this.#catalogs.begin(rt.config.id);
-    const result = await this.#list(connectionId, category);
-    if (this.#live(rt) !== connectionId) return;
-    this.#commit(rt, generation, [category], [result]);
-    this.#changed();
-  }
-
-  async #list(connectionId: string, category: CatalogCategory): Promise<Listed> {
-    try {
-      const answer = await this.ports.request('offscreen:list-category', { connectionId, category });
-      if (answer.category !== category) return { ok: false, error: `The answer listed ${answer.category}, not ${category}.` };
-      return { ok: true, items: answer.items };
-    } catch (e) {
-      const w = toWireError(e);
-      return { ok: false, error: w.message, ...(LOST_CODES.has(w.code) ? { lost: true } : {}) };
-    }
-  }
-
-  #commit(rt: Runtime, generation: number, categories: readonly CatalogCategory[], results: ListResult<unknown>[]) {
-    categories.forEach((category, i) => {
-      let result = results[i]!;
-      let warnings: Said[] | undefined;
-      if (result.ok) {
-        const checked = checkCatalogItems(category, result.items);
-        result = { ok: true, items: checked.items };
-        warnings = checked.warnings;
-      }
-      if (this.#catalogs.commit(rt.config.id, generation, category, result) === 'committed' && warnings)
-        rt.warnings.set(category, warnings);
-    });
-    if (categories.includes('tools')) this.#settleIncludeTools(rt);
-  }
-
   /**
    * Once the tools are first known, an imported allow-list becomes disabled tools — before any
    * view or agent sees the list, so a tool left out is never offered, not even briefly.
    */
   #settleIncludeTools(rt: Runtime) {
     if (rt.config.includeTools === undefined) return;
-    const tools = this.#catalogs.get<Tool>(rt.config.id, 'tools').items;
+    const tools = rt.catalog.get<Tool>('tools').items;
     if (tools === null) return;
     const names = tools.map((tool) => tool.name);
     rt.config = settleIncludeTools(rt.config, names);
@@ -811,7 +745,7 @@ export class McpManager {
     // a catalog kept from its last session that first use will refresh (C1, C2).
     const cached = rt.state.status === 'disconnected' && rt.config.enabled && rt.cachedSince !== undefined;
     if (rt.state.status !== 'ready' && rt.state.status !== 'connecting' && !cached) return [];
-    return [...(this.#catalogs.get<T>(rt.config.id, category).items ?? [])];
+    return [...(rt.catalog.get<T>(category).items ?? [])];
   }
 
   /**
@@ -819,20 +753,8 @@ export class McpManager {
    * session, or a category could not be refreshed and keeps its last good list (D2).
    */
   #staleSince(rt: Runtime): number | undefined {
-    const times = CATALOG_CATEGORIES.map((c) => this.#catalogs.get(rt.config.id, c))
-      .filter((state) => state.items !== null && state.staleSince !== null)
-      .map((state) => state.staleSince!);
-    if (rt.cachedSince !== undefined) times.push(rt.cachedSince);
+    const times = [rt.catalog.staleSince(), rt.cachedSince].filter((t) => t !== undefined);
     return times.length > 0 ? Math.min(...times) : undefined;
-  }
-
-  /** Warnings for categories whose latest listing failed: the list shown is the last good one. */
-  #refreshWarnings(rt: Runtime): Said[] {
-    if (rt.state.status !== 'ready') return [];
-    return CATALOG_CATEGORIES.flatMap((c) => {
-      const state = this.#catalogs.get(rt.config.id, c);
-      return state.error !== null && state.items !== null ? [say(REFRESH_FAILED[c], { detail: state.error })] : [];
-    });
   }
 
   #require(serverId: string): Runtime {
@@ -850,7 +772,8 @@ export class McpManager {
   warnings(serverId: string): Said[] {
     const rt = this.#servers.get(serverId);
     if (!rt) return [];
-    return [...this.#refreshWarnings(rt), ...[...rt.warnings.values()].flat()];
+    // A refresh failure is news only while the server is ready: otherwise the state says more.
+    return [...(rt.state.status === 'ready' ? rt.catalog.refreshWarnings() : []), ...rt.catalog.limitWarnings()];
   }
 
   views(): ServerView[] {

@@ -1,0 +1,149 @@
+/**
+ * The offscreen document's table of MCP sessions: which sessions it holds, which connection is
+ * the current one of each server (an older one is stale and refused, SPEC C6), and the sessions
+ * that ended while no worker listened, kept (bounded) for the next claim (SPEC C7).
+ */
+import type { HeldSession } from '../protocol/offscreen.js';
+import type { WireError } from '../protocol/result.js';
+import { say } from '../protocol/wording.js';
+import { CancelRecords } from './cancel-records.js';
+import { saidError } from './errors.js';
+
+/** What the table needs of a session; the host holds `McpSession`s, unit tests a fake. */
+export interface ClosableSession {
+  close(): Promise<void>;
+}
+
+export interface Held<S extends ClosableSession> {
+  serverId: string;
+  url: string;
+  fingerprint: string;
+  session: S;
+  cancels: CancelRecords;
+  /** Calls in flight: cancelled when the worker that asked for them goes away. */
+  calls: Set<string>;
+  /** The last valid listing of each category, handed to a worker that adopts the session. */
+  catalog: HeldSession['catalog'];
+  stale: Set<HeldSession['stale'][number]>;
+  catalogGeneration: number;
+}
+
+export interface LostSession {
+  serverId: string;
+  connectionId: string;
+  error: WireError;
+}
+
+/** Sessions that ended with no worker connected, kept (bounded) for the next claim. */
+export const MAX_LOST_WHILE_AWAY = 64;
+
+export class SessionTable<S extends ClosableSession> {
+  readonly #sessions = new Map<string, Held<S>>();
+  /** serverId → the connectionId the worker most recently opened for it; older ones are stale. */
+  readonly #currentByServer = new Map<string, string>();
+  readonly #lostWhileAway: LostSession[] = [];
+
+  /** `onDrop` hears each connection the table forgets (its elicitation questions end with it). */
+  constructor(private readonly onDrop: (connectionId: string) => void) {}
+
+  /** Whether `connectionId` names a session the table holds, current or not. */
+  has(connectionId: string): boolean {
+    return this.#sessions.has(connectionId);
+  }
+
+  /** The session of `connectionId` while it is its server's current connection. */
+  current(connectionId: string): Held<S> | undefined {
+    const h = this.#sessions.get(connectionId);
+    return h && this.#currentByServer.get(h.serverId) === connectionId ? h : undefined;
+  }
+
+  /** {@link current}, or the `stale-connection` refusal a request for any other connection gets. */
+  held(connectionId: string): Held<S> {
+    const h = this.current(connectionId);
+    if (!h) throw saidError('stale-connection', say('reasonStaleConnection'));
+    return h;
+  }
+
+  /** The entry of `connectionId` if it holds `session`: hooks of a superseded or uncommitted session find none. */
+  entryOf(connectionId: string, session: S): Held<S> | undefined {
+    const h = this.#sessions.get(connectionId);
+    return h?.session === session ? h : undefined;
+  }
+
+  /** Whether `connectionId` is still the connection the worker most recently opened for `serverId`. */
+  isCurrent(serverId: string, connectionId: string): boolean {
+    return this.#currentByServer.get(serverId) === connectionId;
+  }
+
+  /** Makes `connectionId` the current connection of `serverId`; returns the one it supersedes. */
+  open(serverId: string, connectionId: string): string | undefined {
+    const previous = this.#currentByServer.get(serverId);
+    this.#currentByServer.set(serverId, connectionId);
+    return previous;
+  }
+
+  /** An opening that failed: `serverId` has no current connection, unless a newer one took over. */
+  abandon(serverId: string, connectionId: string): void {
+    if (this.isCurrent(serverId, connectionId)) this.#currentByServer.delete(serverId);
+  }
+
+  /** Records the session of a handshake that succeeded. */
+  commit(connectionId: string, entry: { serverId: string; url: string; fingerprint: string; session: S }): void {
+    this.#sessions.set(connectionId, {
+      ...entry,
+      cancels: new CancelRecords(),
+      calls: new Set(),
+      catalog: {},
+      stale: new Set(),
+      catalogGeneration: 0,
+    });
+  }
+
+  /** Closes `connectionId` if it is current; false for a stale or unknown one. */
+  async close(connectionId: string, reason: string): Promise<boolean> {
+    const h = this.current(connectionId);
+    if (!h) return false;
+    this.#currentByServer.delete(h.serverId);
+    await this.drop(connectionId, reason);
+    return true;
+  }
+
+  /** Forgets a session, aborts its calls and closes it; safe to call twice. */
+  async drop(connectionId: string, reason: string): Promise<void> {
+    const h = this.#sessions.get(connectionId);
+    if (!h) return;
+    this.#sessions.delete(connectionId);
+    this.onDrop(connectionId);
+    h.cancels.close(reason);
+    await h.session.close().catch(() => undefined);
+  }
+
+  /** A session that ended while no worker listened, reported at the next claim. */
+  rememberLost(lost: LostSession): void {
+    this.#lostWhileAway.push(lost);
+    this.#lostWhileAway.splice(0, Math.max(0, this.#lostWhileAway.length - MAX_LOST_WHILE_AWAY));
+  }
+
+  /** What a claiming worker adopts: the current sessions, and the ones lost meanwhile (handed over once). */
+  claim(): { sessions: HeldSession[]; lost: LostSession[] } {
+    const sessions: HeldSession[] = [...this.#sessions.entries()]
+      .filter(([connectionId, h]) => this.isCurrent(h.serverId, connectionId))
+      .map(([connectionId, h]) => ({
+        serverId: h.serverId,
+        connectionId,
+        fingerprint: h.fingerprint,
+        catalogGeneration: h.catalogGeneration,
+        catalog: h.catalog,
+        stale: [...h.stale],
+      }));
+    return { sessions, lost: this.#lostWhileAway.splice(0) };
+  }
+
+  /**
+   * The worker that asked for the calls in flight is gone and cannot receive their results: they
+   * are cancelled (the server is told to stop) and never resent (SPEC H3). Sessions stay.
+   */
+  cancelCalls(reason: string): void {
+    for (const h of this.#sessions.values()) for (const op of [...h.calls]) h.cancels.cancel(op, reason);
+  }
+}

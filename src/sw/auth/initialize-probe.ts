@@ -1,0 +1,41 @@
+/**
+ * The one `initialize` probe: the request a client sends first, without credentials, sent only
+ * to see how the server answers it. The guided add reads the answer for the authorization the
+ * server calls for (server-probe.ts); Authorize reads the 401's challenge (challenge-probe.ts,
+ * SPEC E3). Both are bounded by {@link PROBE_TIMEOUT_MS}, so a server that never answers fails the
+ * probe instead of leaving the add or the authorization waiting.
+ */
+import { guardedFetch } from './bounded-fetch.js';
+import type { FetchLike } from './ports.js';
+
+/** How long the server has to answer the probe (headers and body). */
+export const PROBE_TIMEOUT_MS = 10_000;
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'Remote MCP for Chrome', version: '0' } },
+});
+
+/** Sends the probe; rejects on a network error, a redirect, or no answer within `timeoutMs`. */
+export function postInitialize(fetchFn: FetchLike, mcpUrl: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<Response> {
+  return guardedFetch(
+    fetchFn,
+    mcpUrl,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: INITIALIZE,
+      signal: AbortSignal.timeout(timeoutMs),
+    },
+    'MCP endpoint',
+  );
+}
+
+/** Ends a session a probe opened (best effort: a server may not support DELETE). */
+export async function endSession(fetchFn: FetchLike, mcpUrl: string, sessionId: string): Promise<void> {
+  await guardedFetch(fetchFn, mcpUrl, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } }, 'MCP endpoint')
+    .then((r) => r.body?.cancel())
+    .catch(() => undefined);
+}
