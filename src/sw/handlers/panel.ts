@@ -39,7 +39,7 @@ export interface PanelApiDeps extends OAuthHandlerDeps, ManageHandlerDeps, Omit<
   stepUps: Pick<StepUpTracker, 'track' | 'grant'>;
   state(): PanelState;
   newOperationId(): string;
-  /** Approval, cancellation and MCP App view handlers (src/sw/use/use-servers.ts). */
+  /** Approval, cancellation and MCP App view handlers (src/sw/use/use-service.ts). */
   useHandlers: UseHandlers;
   /** The chat's handlers (src/sw/chat/chat-service.ts). */
   chatHandlers: ChatHandlers;
