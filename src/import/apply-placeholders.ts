@@ -6,11 +6,11 @@
  */
 import { type ExistingServer, withConflict } from './conflicts.js';
 import { normaliseHeaders } from './headers.js';
-import type { ImportEntry, Placeholder } from './import-schema.js';
+import type { ImportEntry, ImportHeader } from './import-schema.js';
+import { chooseValues, valuesInField } from './placeholder-values.js';
 import { MAX_HEADER_VALUE_LENGTH } from './limits.js';
 import { substitute } from './placeholders.js';
 import { checkUrl } from '../common/url-rules.js';
-import { hasValueControlChar } from '../common/control-chars.js';
 import { say, type Said } from '../protocol/wording.js';
 
 /** A refusal is said with a wording, so the panel shows it in the user's language. */
@@ -30,40 +30,14 @@ function skippedReason(entry: ImportEntry): Said {
 export function applyPlaceholders(entry: ImportEntry, values: Record<string, string>, existing?: readonly ExistingServer[]): ApplyResult {
   if (entry.status === 'skip')
     return { ok: false, error: entry.reason ? skippedReason(entry) : say('reasonImportNotImportable'), missing: [] };
-  const chosen = new Map<string, string>();
-  const missing: Placeholder[] = [];
-  for (const placeholder of entry.placeholders) {
-    if (chosen.has(placeholder.token)) continue;
-    const given = Object.hasOwn(values, placeholder.token) ? values[placeholder.token] : undefined;
-    const value = typeof given === 'string' && given !== '' ? given : placeholder.defaultValue;
-    if (value === undefined) {
-      if (!missing.some((item) => item.token === placeholder.token)) missing.push(placeholder);
-      continue;
-    }
-    if (hasValueControlChar(value)) return { ok: false, error: say('reasonImportValueControl', { label: placeholder.label }), missing: [] };
-    chosen.set(placeholder.token, value);
-  }
-  if (missing.length > 0) {
-    return {
-      ok: false,
-      error: say('reasonImportFillIn', { labels: missing.map((item) => item.label).join(', ') }),
-      missing: missing.map((item) => item.token),
-    };
-  }
-
-  const inField = (field: string): Map<string, string> => {
-    const map = new Map<string, string>();
-    for (const placeholder of entry.placeholders) {
-      const value = chosen.get(placeholder.token);
-      if (placeholder.field === field && value !== undefined) map.set(placeholder.token, value);
-    }
-    return map;
-  };
+  const chosen = chooseValues(entry.placeholders, values);
+  if (!chosen.ok) return chosen;
+  const inField = (field: string) => valuesInField(entry.placeholders, chosen.chosen, field);
 
   let url = entry.url;
   if (url !== undefined) {
     const check = checkUrl(substitute(url, inField('url')));
-    if (!check.ok) return { ok: false, error: check.reason, missing: [] };
+    if (!check.ok) return refused(check.reason);
     url = check.url;
   }
   const pairs: [string, string][] = entry.headers.map((header) => [
@@ -71,29 +45,48 @@ export function applyPlaceholders(entry: ImportEntry, values: Record<string, str
     substitute(header.value, inField(`header:${header.name}`)),
   ]);
   const headers = normaliseHeaders(pairs);
-  if (!headers.ok) return { ok: false, error: headers.reason, missing: [] };
-  const filledToken = entry.bearerToken === undefined ? undefined : substitute(entry.bearerToken, inField('bearerToken')).trim();
-  if (filledToken !== undefined && headers.bearerToken !== undefined) {
-    return { ok: false, error: say('reasonImportTwoTokens'), missing: [] };
-  }
-  const bearerToken = filledToken ?? headers.bearerToken;
-  if (bearerToken === '') return { ok: false, error: say('reasonImportEmptyToken'), missing: [] };
-  if (bearerToken !== undefined && bearerToken.length > MAX_HEADER_VALUE_LENGTH) {
+  if (!headers.ok) return refused(headers.reason);
+  const bearer = filledBearer(entry.bearerToken, inField('bearerToken'), headers.bearerToken);
+  if (!bearer.ok) return bearer;
+
+  let filled = filledEntry(entry, url, bearer.token, headers.headers);
+  if (existing !== undefined && filled.status === 'add') filled = withConflict(filled, existing);
+  return { ok: true, entry: filled };
+}
+
+const refused = (error: Said): ApplyResult => ({ ok: false, error, missing: [] });
+
+/**
+ * The bearer token after filling in: from the entry's own token field or from an
+ * `Authorization: Bearer …` header, never both, never empty and within the header bound.
+ */
+export function filledBearer(
+  entryToken: string | undefined,
+  values: ReadonlyMap<string, string>,
+  headerToken: string | undefined,
+): { ok: true; token: string | undefined } | { ok: false; error: Said; missing: [] } {
+  const filledToken = entryToken === undefined ? undefined : substitute(entryToken, values).trim();
+  if (filledToken !== undefined && headerToken !== undefined) return { ok: false, error: say('reasonImportTwoTokens'), missing: [] };
+  const token = filledToken ?? headerToken;
+  if (token === '') return { ok: false, error: say('reasonImportEmptyToken'), missing: [] };
+  if (token !== undefined && token.length > MAX_HEADER_VALUE_LENGTH) {
     return { ok: false, error: say('reasonImportTokenTooLong', { kib: MAX_HEADER_VALUE_LENGTH / 1024 }), missing: [] };
   }
+  return { ok: true, token };
+}
 
+/** The entry with its URL, token and headers filled in: a token makes it bearer, none leaves a bearer entry without auth. */
+function filledEntry(entry: ImportEntry, url: string | undefined, bearerToken: string | undefined, headers: ImportHeader[]): ImportEntry {
   const { bearerToken: _old, clientId, scopes, ...rest } = entry;
   const authKind = bearerToken !== undefined ? 'bearer' : entry.authKind === 'bearer' ? 'none' : entry.authKind;
-  let filled: ImportEntry = {
+  return {
     ...rest,
     ...(url !== undefined ? { url } : {}),
     authKind,
     ...(bearerToken !== undefined ? { bearerToken } : {}),
     ...(authKind === 'oauth' && clientId !== undefined ? { clientId } : {}),
     ...(authKind === 'oauth' && scopes !== undefined ? { scopes } : {}),
-    headers: headers.headers,
+    headers,
     placeholders: [],
   };
-  if (existing !== undefined && filled.status === 'add') filled = withConflict(filled, existing);
-  return { ok: true, entry: filled };
 }

@@ -6,20 +6,12 @@
 import type { Said } from '../protocol/wording.js';
 import { normaliseHeaders } from './headers.js';
 import type { ImportEntry, ImportHeader, Placeholder } from './import-schema.js';
-import {
-  MAX_NAME_LENGTH,
-  MAX_PLACEHOLDERS,
-  MAX_TIMEOUT_MS,
-  MAX_TOOL_NAME_LENGTH,
-  MAX_TOOLS,
-  MAX_URL_LENGTH,
-  MIN_TIMEOUT_MS,
-} from './limits.js';
+import { MAX_PLACEHOLDERS, MAX_URL_LENGTH } from './limits.js';
+import { cleanName, clientIdOf, nameFromUrl, readTimeout, scopeList, toolList } from './entry-fields.js';
 import { type PlaceholderContext, findPlaceholders } from './placeholders.js';
 import type { RawEntry } from './raw-entry.js';
 import { invalidField, invalidUrl } from './reasons.js';
 import { checkUrl } from '../common/url-rules.js';
-import { controlsToSpaces } from '../common/control-chars.js';
 import { checkUrlWithPlaceholders } from './url-placeholders.js';
 
 /** Token standing for a bearer token our export leaves out. */
@@ -32,54 +24,23 @@ function exportHeaderToken(name: string): string {
 export function buildEntry(raw: RawEntry, index: number, context: PlaceholderContext): ImportEntry {
   const url = typeof raw.url === 'string' ? raw.url.trim() : undefined;
   const name = cleanName(raw.name) || nameFromUrl(url) || `server-${index + 1}`;
-  const base = {
-    name,
-    authKind: 'none' as const,
-    headers: [],
-    placeholders: [],
-    enabled: raw.enabled,
-    disabledTools: [],
-    connectOnStartup: true,
-  };
-  const skip = (reason: Said): ImportEntry => ({
-    ...base,
-    ...(url !== undefined && url.length <= MAX_URL_LENGTH ? { url } : {}),
-    status: 'skip',
-    reason: reason.message,
-    ...(reason.wording ? { reasonWording: reason.wording } : {}),
-  });
+  const skip = (reason: Said): ImportEntry => skippedEntry(name, raw.enabled, url, reason);
   if (raw.skip !== undefined) return skip(raw.skip);
   if (url === undefined || url === '') return skip(raw.url === undefined ? invalidUrl('missing') : invalidUrl('not text'));
 
-  const placeholders: Placeholder[] = findPlaceholders(url, 'url', context, false);
-  let finalUrl = url;
-  if (placeholders.length === 0) {
-    const check = checkUrl(url);
-    if (!check.ok) return skip(check.reason);
-    finalUrl = check.url;
-  } else {
-    const check = checkUrlWithPlaceholders(
-      url,
-      placeholders.map((placeholder) => placeholder.token),
-    );
-    if (!check.ok) return skip(check.reason);
-  }
-
-  const pairs: [string, unknown][] = [...raw.headers];
-  for (const headerName of raw.headerNamesToFill ?? []) pairs.push([headerName, exportHeaderToken(headerName.trim())]);
-  const headers = normaliseHeaders(pairs);
-  if (!headers.ok) return skip(headers.reason);
-  let bearerToken = headers.bearerToken;
-  if (bearerToken === undefined && raw.authKind === 'bearer') bearerToken = EXPORT_BEARER_TOKEN;
-  if (bearerToken !== undefined) placeholders.push(...bearerPlaceholders(bearerToken, context));
-  placeholders.push(...headerPlaceholders(headers.headers, context));
+  const checked = entryUrl(url, context);
+  if (!checked.ok) return skip(checked.reason);
+  const auth = entryHeaders(raw, context);
+  if (!auth.ok) return skip(auth.reason);
+  const { bearerToken, headers } = auth;
+  const placeholders = [...checked.placeholders, ...auth.placeholders];
   if (placeholders.length > MAX_PLACEHOLDERS) return skip(invalidField('entry', `more than ${MAX_PLACEHOLDERS} values to fill in`));
 
   const tools = toolList(raw.disabledTools, 'disabledTools');
   if (tools !== undefined && !Array.isArray(tools)) return skip(tools);
   const include = raw.includeTools === undefined ? undefined : toolList(raw.includeTools, 'includeTools');
   if (include !== undefined && !Array.isArray(include)) return skip(include);
-  const clientId = typeof raw.clientId === 'string' && raw.clientId.trim() !== '' ? raw.clientId.trim().slice(0, 512) : undefined;
+  const clientId = clientIdOf(raw.clientId);
   const scopes = scopeList(raw.scopes);
   const notes = [...raw.notes];
   const timeoutMs = readTimeout(raw.timeout, notes);
@@ -90,13 +51,13 @@ export function buildEntry(raw: RawEntry, index: number, context: PlaceholderCon
   const authKind = bearerToken !== undefined ? 'bearer' : raw.authKind === 'oauth' || clientId !== undefined ? 'oauth' : 'none';
   return {
     name,
-    url: finalUrl,
+    url: checked.url,
     status: 'add',
     authKind,
     ...(bearerToken !== undefined ? { bearerToken } : {}),
     ...(authKind === 'oauth' && clientId !== undefined ? { clientId } : {}),
     ...(authKind === 'oauth' && scopes !== undefined ? { scopes } : {}),
-    headers: headers.headers,
+    headers,
     placeholders,
     enabled: raw.enabled,
     disabledTools: tools ?? [],
@@ -105,6 +66,65 @@ export function buildEntry(raw: RawEntry, index: number, context: PlaceholderCon
     connectOnStartup: typeof raw.connectOnStartup === 'boolean' ? raw.connectOnStartup : true,
     ...(notes.length > 0 ? { notes: notes.slice(0, 16).map((note) => note.slice(0, 500)) } : {}),
   };
+}
+
+/** An entry that will not be imported, with its reason; it keeps the URL when that is not too long to show. */
+function skippedEntry(name: string, enabled: boolean, url: string | undefined, reason: Said): ImportEntry {
+  return {
+    name,
+    authKind: 'none',
+    headers: [],
+    placeholders: [],
+    enabled,
+    disabledTools: [],
+    connectOnStartup: true,
+    ...(url !== undefined && url.length <= MAX_URL_LENGTH ? { url } : {}),
+    status: 'skip',
+    reason: reason.message,
+    ...(reason.wording ? { reasonWording: reason.wording } : {}),
+  };
+}
+
+/**
+ * The URL by the URL rules: a literal one normalised, one with placeholders checked in the
+ * parts it already has (the filled-in URL is checked again when applied).
+ */
+export function entryUrl(
+  url: string,
+  context: PlaceholderContext,
+): { ok: true; url: string; placeholders: Placeholder[] } | { ok: false; reason: Said } {
+  const placeholders = findPlaceholders(url, 'url', context, false);
+  if (placeholders.length === 0) {
+    const check = checkUrl(url);
+    return check.ok ? { ok: true, url: check.url, placeholders } : { ok: false, reason: check.reason };
+  }
+  const check = checkUrlWithPlaceholders(
+    url,
+    placeholders.map((placeholder) => placeholder.token),
+  );
+  return check.ok ? { ok: true, url, placeholders } : { ok: false, reason: check.reason };
+}
+
+/**
+ * The headers by the header rules, with an `Authorization: Bearer …` taken out as the bearer
+ * token, the values our export left out standing as fields to fill, and the placeholders of
+ * the token and the header values.
+ */
+export function entryHeaders(
+  raw: Pick<RawEntry, 'headers' | 'headerNamesToFill' | 'authKind'>,
+  context: PlaceholderContext,
+): { ok: true; headers: ImportHeader[]; bearerToken: string | undefined; placeholders: Placeholder[] } | { ok: false; reason: Said } {
+  const pairs: [string, unknown][] = [...raw.headers];
+  for (const headerName of raw.headerNamesToFill ?? []) pairs.push([headerName, exportHeaderToken(headerName.trim())]);
+  const headers = normaliseHeaders(pairs);
+  if (!headers.ok) return headers;
+  let bearerToken = headers.bearerToken;
+  if (bearerToken === undefined && raw.authKind === 'bearer') bearerToken = EXPORT_BEARER_TOKEN;
+  const placeholders = [
+    ...(bearerToken !== undefined ? bearerPlaceholders(bearerToken, context) : []),
+    ...headerPlaceholders(headers.headers, context),
+  ];
+  return { ok: true, headers: headers.headers, bearerToken, placeholders };
 }
 
 function bearerPlaceholders(token: string, context: PlaceholderContext): Placeholder[] {
@@ -120,48 +140,4 @@ function headerPlaceholders(headers: ImportHeader[], context: PlaceholderContext
     }
     return findPlaceholders(header.value, field, context, true);
   });
-}
-
-/** Trimmed, control characters removed, bounded; '' when nothing usable is left. */
-function cleanName(name: string): string {
-  return controlsToSpaces(name).replace(/\s+/g, ' ').trim().slice(0, MAX_NAME_LENGTH);
-}
-
-function nameFromUrl(url: string | undefined): string {
-  if (url === undefined) return '';
-  try {
-    return cleanName(new URL(url).hostname);
-  } catch {
-    return '';
-  }
-}
-
-/** A tool list, `undefined` when absent, or the skip reason when malformed. */
-function toolList(value: unknown, field: string): string[] | undefined | Said {
-  if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value) || value.length > MAX_TOOLS) return invalidField(field, `expected a list of at most ${MAX_TOOLS} tool names`);
-  if (!value.every((item) => typeof item === 'string' && item.length <= MAX_TOOL_NAME_LENGTH)) {
-    return invalidField(field, `tool names must be text of at most ${MAX_TOOL_NAME_LENGTH} characters`);
-  }
-  return [...new Set(value as string[])];
-}
-
-function scopeList(value: unknown): string[] | undefined {
-  const list = typeof value === 'string' ? value.split(/\s+/) : Array.isArray(value) ? value : undefined;
-  if (list === undefined) return undefined;
-  const scopes = list.filter((item): item is string => typeof item === 'string' && item !== '' && item.length <= 256).slice(0, 64);
-  return scopes.length > 0 ? scopes : undefined;
-}
-
-/** Milliseconds clamped to what the stored config accepts; a non-number is ignored with a note. */
-function readTimeout(value: unknown, notes: string[]): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    notes.push('timeout ignored: expected a positive number of milliseconds');
-    return undefined;
-  }
-  const clamped = Math.min(MAX_TIMEOUT_MS, Math.max(MIN_TIMEOUT_MS, Math.round(value)));
-  if (clamped !== Math.round(value))
-    notes.push(`timeout ${value} ms changed to ${clamped} ms (allowed: ${MIN_TIMEOUT_MS}–${MAX_TIMEOUT_MS} ms)`);
-  return clamped;
 }

@@ -40,7 +40,7 @@ import { RequestLogBatch } from './offscreen-link/request-log-batch.js';
 import { McpWorkerClient } from './offscreen-link/worker-client.js';
 import { APPROVALS_KEY, ApprovalStore } from './use/approval-store.js';
 import type { AgentToolRegistry } from './use/tool-registry.js';
-import { setUpUseServers } from './use/use-servers.js';
+import { setUpUseService } from './use/use-service.js';
 import { startChatService } from './chat/chat-service.js';
 import { languageModelOf } from './chat/providers/builtin.js';
 import { ChatStore } from '../storage/chat-store.js';
@@ -211,7 +211,7 @@ void ready.then(() => chrome.runtime.sendMessage({ type: PANEL_RECONNECT })).cat
 void ready.then(() => performance.mark('mcp:ready'));
 const approvals = new ApprovalStore(chrome.storage.local);
 approvals.onChange(() => pushActivity('grants'));
-const use = setUpUseServers({
+const use = setUpUseService({
   manager,
   approvals,
   interactions: new InteractionStore(),

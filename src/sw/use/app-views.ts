@@ -1,5 +1,5 @@
 /**
- * The worker's half of MCP App views (issue 18): it reads a tool's view resource, and it is the
+ * The worker's half of MCP App views (Q1, Q2): it reads a tool's view resource, and it is the
  * one path by which a view reaches its server. A view's `tools/call` passes the same checks as an
  * agent's: the tool must be enabled, the server's, and visible to apps (`_meta.ui.visibility`
  * includes `app`, or is absent); a tool that does not claim to only read data waits for the
@@ -7,15 +7,15 @@
  * budget (H4). The operationId is the panel's, so `panel:cancel-call` cancels it end to end.
  * Results go back to the view unfenced: the view is the server's own code, not a model.
  */
-import { APP_MIME_TYPE, UiResourceMetaSchema, toolUi } from '../../protocol/mcp-apps.js';
+import { toolUi } from '../../protocol/mcp-apps.js';
 import type { CallToolResult, Tool } from '../../protocol/mcp-shapes.js';
 import type { OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
 import type { AppViewResource } from '../../protocol/panel-apps.js';
-import { MAX_VIEW_HTML } from '../../protocol/panel-apps.js';
 import type { PanelParams, PanelValue, ServerView } from '../../protocol/panel.js';
 import { RemoteError } from '../../protocol/result.js';
 import type { ApprovalRequest } from './approval-broker.js';
 import { truncateToolResult } from './truncate.js';
+import { appViewOf } from './app-view-resource.js';
 
 export interface AppViewsDeps {
   views(): ServerView[];
@@ -30,67 +30,56 @@ function refused(message: string): RemoteError {
   return new RemoteError({ code: 'unknown-tool', message });
 }
 
-/** Decodes base64 as UTF-8 text; undefined when it is not base64. */
-function fromBase64(blob: string): string | undefined {
-  try {
-    return new TextDecoder().decode(Uint8Array.from(atob(blob), (c) => c.charCodeAt(0)));
-  } catch {
-    return undefined;
-  }
+/** The enabled server of that id; a view of a disabled or removed server reaches nothing. */
+function enabledServer(views: ServerView[], serverId: string): ServerView {
+  const server = views.find((v) => v.id === serverId && v.enabled);
+  if (!server) throw new RemoteError({ code: 'unknown-server', message: `No enabled server "${serverId}".` });
+  return server;
+}
+
+function enabledTool(server: ServerView, name: string): Tool | undefined {
+  return server.disabledTools.includes(name) ? undefined : server.tools.find((t) => t.name === name);
+}
+
+/**
+ * The tools of a view's call: the view's own tool must have a view, and the called tool must be
+ * enabled on the same server and visible to apps.
+ */
+export function viewCallTools(
+  server: ServerView,
+  p: Pick<PanelParams<'panel:app-call-tool'>, 'viewTool' | 'tool'>,
+): { viewTool: Tool; tool: Tool } {
+  const viewTool = enabledTool(server, p.viewTool);
+  if (!viewTool || !toolUi(viewTool).resourceUri) throw refused(`"${p.viewTool}" on "${server.name}" has no view.`);
+  const tool = enabledTool(server, p.tool);
+  if (!tool) throw refused(`No enabled tool is called "${p.tool}" on "${server.name}".`);
+  if (!toolUi(tool).app) throw refused(`"${p.tool}" on "${server.name}" is not callable from a view.`);
+  return { viewTool, tool };
 }
 
 export function appViewHandlers(deps: AppViewsDeps) {
   /** Calls still waiting for the user's approval, by operationId: a cancel withdraws the card. */
   const waiting = new Map<string, AbortController>();
-  const serverOf = (serverId: string): ServerView => {
-    const server = deps.views().find((v) => v.id === serverId && v.enabled);
-    if (!server) throw new RemoteError({ code: 'unknown-server', message: `No enabled server "${serverId}".` });
-    return server;
-  };
-  const enabledTool = (server: ServerView, name: string): Tool | undefined =>
-    server.disabledTools.includes(name) ? undefined : server.tools.find((t) => t.name === name);
 
   const view = async (p: PanelParams<'panel:app-view'>): Promise<AppViewResource> => {
-    const server = serverOf(p.serverId);
+    const server = enabledServer(deps.views(), p.serverId);
     const tool = enabledTool(server, p.tool);
     const uri = tool && toolUi(tool).resourceUri;
     if (!uri) throw refused(`"${p.tool}" on "${server.name}" has no view.`);
     const { connectionId } = await deps.live(p.serverId);
     const { contents } = await deps.request('offscreen:read-resource', { connectionId, uri });
-    const content = contents.find((c) => c.uri === uri && c.mimeType?.replace(/\s+/g, '').toLowerCase() === APP_MIME_TYPE);
-    const html =
-      typeof content?.text === 'string' ? content.text : typeof content?.blob === 'string' ? fromBase64(content.blob) : undefined;
-    if (html === undefined)
-      throw new RemoteError({ code: 'bad-response', message: `The server sent no view (${APP_MIME_TYPE}) for ${uri}.` });
-    if (html.length > MAX_VIEW_HTML)
-      throw new RemoteError({ code: 'response-too-large', message: `The view of "${p.tool}" is larger than 4 MiB.` });
-    const meta = UiResourceMetaSchema.safeParse((content as { _meta?: { ui?: unknown } })._meta?.ui ?? {});
-    return { html, meta: meta.success ? meta.data : {} };
+    return appViewOf(contents, uri, p.tool);
   };
 
   const callTool = async (p: PanelParams<'panel:app-call-tool'>): Promise<PanelValue<'panel:app-call-tool'>> => {
-    const server = serverOf(p.serverId);
-    const viewTool = enabledTool(server, p.viewTool);
-    if (!viewTool || !toolUi(viewTool).resourceUri) throw refused(`"${p.viewTool}" on "${server.name}" has no view.`);
-    const tool = enabledTool(server, p.tool);
-    if (!tool) throw refused(`No enabled tool is called "${p.tool}" on "${server.name}".`);
-    if (!toolUi(tool).app) throw refused(`"${p.tool}" on "${server.name}" is not callable from a view.`);
+    const server = enabledServer(deps.views(), p.serverId);
+    const { viewTool, tool } = viewCallTools(server, p);
     // A claim to only read data spares the prompt here (a view refreshing its data); anything else asks.
     if (tool.annotations?.readOnlyHint !== true) {
       const abort = new AbortController();
       waiting.set(p.operationId, abort);
       const allowed = await deps
-        .approve(
-          {
-            serverId: server.id,
-            serverName: server.name,
-            serverUrl: server.url,
-            tool,
-            agentName: `View of "${viewTool.title ?? viewTool.name}"`,
-            arguments: p.arguments,
-          },
-          abort.signal,
-        )
+        .approve(viewCallApproval(server, viewTool, tool, p.arguments), abort.signal)
         .finally(() => waiting.delete(p.operationId));
       if (abort.signal.aborted) throw new RemoteError({ code: 'cancelled', message: `The call of "${tool.name}" was cancelled.` });
       if (!allowed) throw new RemoteError({ code: 'denied', message: `The user denied the call of "${tool.name}" on "${server.name}".` });
@@ -99,7 +88,7 @@ export function appViewHandlers(deps: AppViewsDeps) {
   };
 
   const readResource = async (p: PanelParams<'panel:app-read-resource'>): Promise<PanelValue<'panel:app-read-resource'>> => {
-    serverOf(p.serverId);
+    enabledServer(deps.views(), p.serverId);
     const { connectionId } = await deps.live(p.serverId);
     return await deps.request('offscreen:read-resource', { connectionId, uri: p.uri });
   };
@@ -112,5 +101,17 @@ export function appViewHandlers(deps: AppViewsDeps) {
       abort?.abort();
       return abort !== undefined;
     },
+  };
+}
+
+/** The approval card of a view's call: the view is named as the one who asks. */
+function viewCallApproval(server: ServerView, viewTool: Tool, tool: Tool, args: Record<string, unknown>): ApprovalRequest {
+  return {
+    serverId: server.id,
+    serverName: server.name,
+    serverUrl: server.url,
+    tool,
+    agentName: `View of "${viewTool.title ?? viewTool.name}"`,
+    arguments: args,
   };
 }

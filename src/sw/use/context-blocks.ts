@@ -13,7 +13,7 @@
  */
 import { fenceBlock } from '../../common/untrusted-fence.js';
 import { flattenToOneLine } from '../../common/control-chars.js';
-import { formatBytes, truncateUtf8 } from './truncate.js';
+import { formatBytes, truncateUtf8 } from './utf8.js';
 
 /** Bound on the fenced content, in UTF-8 bytes. */
 export const MAX_CONTEXT_TEXT_BYTES = 100 * 1024;

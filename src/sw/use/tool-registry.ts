@@ -81,7 +81,7 @@ export interface RegistryDeps {
   newOperationId(): string;
 }
 
-interface Entry {
+export interface Entry {
   tool: AgentTool;
   server: ServerView;
   raw: Tool;
@@ -230,18 +230,7 @@ export class AgentToolRegistry {
     const operationId = options.operationId ?? this.deps.newOperationId();
     const cancelled = () => new RemoteError({ code: 'cancelled', message: `The call of "${entry.raw.name}" was cancelled.` });
     if (signal?.aborted) throw cancelled();
-    const allowed = await this.deps.approve(
-      {
-        serverId: entry.server.id,
-        serverName: entry.server.name,
-        serverUrl: entry.server.url,
-        tool: entry.raw,
-        agentName: options.agentName ?? 'Agent',
-        ...(options.runId ? { runId: options.runId } : {}),
-        arguments: parsed,
-      },
-      signal,
-    );
+    const allowed = await this.deps.approve(approvalRequestOf(entry, parsed, options), signal);
     if (signal?.aborted) throw cancelled();
     if (!allowed)
       throw new RemoteError({ code: 'denied', message: `The user denied the call of "${entry.raw.name}" on "${entry.server.name}".` });
@@ -253,19 +242,39 @@ export class AgentToolRegistry {
     const onAbort = () => void this.deps.cancel(entry.server.id, operationId).catch(() => undefined);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const result = await this.deps.callTool(entry.server.id, entry.raw.name, parsed, operationId);
-      const cut = truncateToolResult(result);
-      const provenance = { serverId: entry.server.id, serverName: entry.server.name, tool: entry.raw.name };
-      return {
-        result: fenceToolResult({ ...provenance, result: cut.result }),
-        truncated: cut.truncated,
-        untrusted: true,
-        provenance,
-        operationId,
-        ...(toolUi(entry.raw).resourceUri ? { forView: cut.result } : {}),
-      };
+      return agentResultOf(entry, await this.deps.callTool(entry.server.id, entry.raw.name, parsed, operationId), operationId);
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** What the approval card shows for an agent's call of `entry` with these arguments. */
+export function approvalRequestOf(entry: Entry, args: Record<string, unknown>, options: AgentToolCallOptions): ApprovalRequest {
+  return {
+    serverId: entry.server.id,
+    serverName: entry.server.name,
+    serverUrl: entry.server.url,
+    tool: entry.raw,
+    agentName: options.agentName ?? 'Agent',
+    ...(options.runId ? { runId: options.runId } : {}),
+    arguments: args,
+  };
+}
+
+/**
+ * The server's answer as the agent gets it: cut to the budget (H4), then fenced as untrusted data
+ * with its provenance (N9); a tool with an MCP App view also gets the cut result unfenced.
+ */
+export function agentResultOf(entry: Pick<Entry, 'server' | 'raw'>, result: CallToolResult, operationId: string): AgentToolResult {
+  const cut = truncateToolResult(result);
+  const provenance = { serverId: entry.server.id, serverName: entry.server.name, tool: entry.raw.name };
+  return {
+    result: fenceToolResult({ ...provenance, result: cut.result }),
+    truncated: cut.truncated,
+    untrusted: true,
+    provenance,
+    operationId,
+    ...(toolUi(entry.raw).resourceUri ? { forView: cut.result } : {}),
+  };
 }
