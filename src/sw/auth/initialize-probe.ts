@@ -7,6 +7,10 @@
  */
 import { guardedFetch } from './bounded-fetch.js';
 import type { FetchLike } from './ports.js';
+import { EXTENSION_INFO } from '../../protocol/extension-info.js';
+
+/** The revision the probe asks for (the SDK's own sessions negotiate theirs in the offscreen document). */
+const PROBE_PROTOCOL_VERSION = '2025-11-25';
 
 /** How long the server has to answer the probe (headers and body). */
 export const PROBE_TIMEOUT_MS = 10_000;
@@ -15,7 +19,7 @@ const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
   id: 0,
   method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'Remote MCP for Chrome', version: '0' } },
+  params: { protocolVersion: PROBE_PROTOCOL_VERSION, capabilities: {}, clientInfo: EXTENSION_INFO },
 });
 
 /** Sends the probe; rejects on a network error, a redirect, or no answer within `timeoutMs`. */

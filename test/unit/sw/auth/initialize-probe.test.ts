@@ -26,7 +26,17 @@ test('the probe is an unauthenticated initialize POST with a timeout and no redi
 test('the probe rejects once its timeout passes without an answer', async () => {
   const fetchFn: FetchLike = (_url, init) =>
     new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason as Error)));
-  await assert.rejects(postInitialize(fetchFn, MCP, 20), /network error/);
+  // AbortSignal.timeout's timer does not hold the event loop open; this watchdog does, and fails
+  // the test instead of letting it hang should the probe never give up.
+  let watchdog: ReturnType<typeof setTimeout> | undefined;
+  const gaveUp = new Promise<never>((_resolve, reject) => {
+    watchdog = setTimeout(() => reject(new Error('the probe never gave up')), 2000);
+  });
+  try {
+    await assert.rejects(Promise.race([postInitialize(fetchFn, MCP, 20), gaveUp]), /network error/);
+  } finally {
+    clearTimeout(watchdog);
+  }
 });
 
 test('endSession sends DELETE with the session id and swallows a failure', async () => {
