@@ -95,6 +95,10 @@ export class McpServerDetailElement extends ElementBase {
     this.requestUpdate();
   }
 
+  protected override updateParts() {
+    return [this.#header, this.#manage, this.#settings, this.#tools, this.#log];
+  }
+
   protected override update() {
     const s = this.#server;
     this.hidden = !s;
