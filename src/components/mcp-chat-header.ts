@@ -27,7 +27,7 @@ h2 { flex: 1; min-width: 0; margin: 0; font-size: 1em; overflow: hidden; text-ov
 const KIND: Record<string, MessageKey> = { openai: 'chatKindOpenai', anthropic: 'chatKindAnthropic', builtin: 'chatKindBuiltin' };
 
 /** "model · provider kind · host": the chat's own provider, else the one set up now. */
-export function modelLine(chat: ChatView | undefined, provider: ProviderSettingsView | undefined | null): string {
+function modelLine(chat: ChatView | undefined, provider: ProviderSettingsView | undefined | null): string {
   const p =
     chat?.provider ??
     (provider ? { kind: provider.kind, model: provider.model, host: provider.baseUrl ? new URL(provider.baseUrl).host : '' } : undefined);

@@ -67,7 +67,7 @@ function prettyJson(text: string): string {
 }
 
 /** A provider error as the person reads it: translated wording and what the provider said, else its message. */
-export function providerErrorText(e: Entry<'error'>): string {
+function providerErrorText(e: Entry<'error'>): string {
   return e.wording
     ? [tReason({ message: e.message, wording: e.wording }), e.detail ? ` ${t('chatProviderSaid', e.detail)}` : ''].join('')
     : e.message;
