@@ -8,7 +8,14 @@
  */
 import { ElementBase } from './element-base.js';
 import { el, sheet } from './dom.js';
-import { clientMetadataUrlInput, timeoutInput } from './server-form-fields.js';
+import {
+  authKindSelect,
+  clientIdInput,
+  clientSecretInput,
+  clientMetadataUrlInput,
+  timeoutInput,
+  tokenInput,
+} from './server-form-fields.js';
 import { ServerSettingsRequestEvent, UpdateServerEvent } from './events.js';
 import { t } from './i18n.js';
 import { FieldError } from './field-error.js';
@@ -72,23 +79,12 @@ export class McpServerSettingsElement extends ElementBase {
     spellcheck: 'false',
   });
   readonly #urlError: FieldError = new FieldError(this.#url);
-  readonly #authKind: HTMLSelectElement = el(
-    'select',
-    { name: 'auth-kind' },
-    el('option', { value: 'none' }, t('authNone')),
-    el('option', { value: 'bearer' }, t('authBearer')),
-    el('option', { value: 'oauth' }, t('authOAuth')),
-  );
-  readonly #token: HTMLInputElement = el('input', { name: 'token', type: 'password', autocomplete: 'off', spellcheck: 'false' });
+  readonly #authKind: HTMLSelectElement = authKindSelect();
+  readonly #token: HTMLInputElement = tokenInput();
   readonly #tokenError: FieldError = new FieldError(this.#token);
   readonly #tokenLabel: HTMLLabelElement = el('label', {}, t('bearerToken'), this.#token);
-  readonly #clientId: HTMLInputElement = el('input', { name: 'client-id', autocomplete: 'off', spellcheck: 'false', maxlength: '512' });
-  readonly #clientSecret: HTMLInputElement = el('input', {
-    name: 'client-secret',
-    type: 'password',
-    autocomplete: 'off',
-    spellcheck: 'false',
-  });
+  readonly #clientId: HTMLInputElement = clientIdInput();
+  readonly #clientSecret: HTMLInputElement = clientSecretInput();
   readonly #secretError: FieldError = new FieldError(this.#clientSecret);
   readonly #removeSecret: HTMLInputElement = el('input', { name: 'remove-client-secret', type: 'checkbox' });
   readonly #removeSecretLabel: HTMLLabelElement = el('label', { class: 'check' }, this.#removeSecret, t('removeClientSecret'));
