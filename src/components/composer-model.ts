@@ -49,60 +49,49 @@ function matches(query: string, fields: Array<string | undefined>): boolean {
     .every((word) => hay.includes(word));
 }
 
+const origin = (s: ServerView) => ({ serverId: s.id, serverName: s.name });
+const described = (d: string | undefined) => (d ? { description: d } : {});
+
+function promptSuggestions(s: ServerView, q: string): Suggestion[] {
+  return s.prompts
+    .filter((p) => matches(q, [p.title, p.name, s.name, s.id]))
+    .map((p) => ({
+      kind: 'prompt',
+      key: `prompt\n${s.id}\n${p.name}`,
+      ...origin(s),
+      name: p.name,
+      label: p.title || p.name,
+      ...described(p.description),
+      arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...described(a.description), ...(a.required ? { required: true } : {}) })),
+    }));
+}
+
+/** Resources and resource templates alike: one entry per URI (or URI template). */
+function resourceSuggestions(s: ServerView, q: string): Suggestion[] {
+  const entry = (r: { title?: string; name: string; description?: string }, address: string) =>
+    matches(q, [r.title, r.name, address, s.name]) ? { ...origin(s), label: r.title || r.name, ...described(r.description) } : undefined;
+  return [
+    ...s.resources.flatMap((r) => {
+      const e = entry(r, r.uri);
+      return e ? [{ kind: 'resource' as const, key: `resource\n${s.id}\n${r.uri}`, uri: r.uri, ...e }] : [];
+    }),
+    ...s.resourceTemplates.flatMap((r) => {
+      const e = entry(r, r.uriTemplate);
+      return e ? [{ kind: 'template' as const, key: `template\n${s.id}\n${r.uriTemplate}`, uriTemplate: r.uriTemplate, ...e }] : [];
+    }),
+  ];
+}
+
 /**
  * Entries of ready servers matching the query, by title, name, URI or server name; bounded, and
  * each entry once (a catalog listing the same prompt or URI twice shows it once).
  */
 export function suggestionsFor(trigger: Trigger, servers: ServerView[]): Suggestion[] {
-  const q = trigger.query;
   const out = new Map<string, Suggestion>();
-  const add = (s: Suggestion) => {
-    if (!out.has(s.key) && out.size < MAX_SUGGESTIONS) out.set(s.key, s);
-  };
   for (const s of servers) {
     if (s.status !== 'ready') continue;
-    const server = { serverId: s.id, serverName: s.name };
-    if (trigger.kind === '/') {
-      for (const p of s.prompts) {
-        if (!matches(q, [p.title, p.name, s.name, s.id])) continue;
-        add({
-          kind: 'prompt',
-          key: `prompt\n${s.id}\n${p.name}`,
-          ...server,
-          name: p.name,
-          label: p.title || p.name,
-          ...(p.description ? { description: p.description } : {}),
-          arguments: (p.arguments ?? []).map((a) => ({
-            name: a.name,
-            ...(a.description ? { description: a.description } : {}),
-            ...(a.required ? { required: true } : {}),
-          })),
-        });
-      }
-    } else {
-      for (const r of s.resources) {
-        if (!matches(q, [r.title, r.name, r.uri, s.name])) continue;
-        add({
-          kind: 'resource',
-          key: `resource\n${s.id}\n${r.uri}`,
-          ...server,
-          uri: r.uri,
-          label: r.title || r.name,
-          ...(r.description ? { description: r.description } : {}),
-        });
-      }
-      for (const r of s.resourceTemplates) {
-        if (!matches(q, [r.title, r.name, r.uriTemplate, s.name])) continue;
-        add({
-          kind: 'template',
-          key: `template\n${s.id}\n${r.uriTemplate}`,
-          ...server,
-          uriTemplate: r.uriTemplate,
-          label: r.title || r.name,
-          ...(r.description ? { description: r.description } : {}),
-        });
-      }
-    }
+    const found = trigger.kind === '/' ? promptSuggestions(s, trigger.query) : resourceSuggestions(s, trigger.query);
+    for (const entry of found) if (!out.has(entry.key) && out.size < MAX_SUGGESTIONS) out.set(entry.key, entry);
   }
   return [...out.values()];
 }

@@ -7,7 +7,14 @@
  */
 import { ElementBase } from './element-base.js';
 import { el, sheet } from './dom.js';
-import { clientMetadataUrlInput, timeoutInput } from './server-form-fields.js';
+import {
+  authKindSelect,
+  clientIdInput,
+  clientSecretInput,
+  clientMetadataUrlInput,
+  timeoutInput,
+  tokenInput,
+} from './server-form-fields.js';
 import { AddServerEvent, ProbeServerEvent } from './events.js';
 import { t } from './i18n.js';
 import { FieldError } from './field-error.js';
@@ -63,23 +70,12 @@ export class McpAddServerElement extends ElementBase {
   readonly #shownUrl: HTMLSpanElement = el('span', { class: 'url' });
   readonly #note: HTMLParagraphElement = el('p', { class: 'note muted' });
   readonly #name: HTMLInputElement = el('input', { name: 'name', required: true, autocomplete: 'off', maxlength: '120' });
-  readonly #authKind: HTMLSelectElement = el(
-    'select',
-    { name: 'auth-kind' },
-    el('option', { value: 'none' }, t('authNone')),
-    el('option', { value: 'bearer' }, t('authBearer')),
-    el('option', { value: 'oauth' }, t('authOAuth')),
-  );
-  readonly #token: HTMLInputElement = el('input', { name: 'token', type: 'password', autocomplete: 'off', spellcheck: 'false' });
+  readonly #authKind: HTMLSelectElement = authKindSelect();
+  readonly #token: HTMLInputElement = tokenInput();
   readonly #tokenError: FieldError = new FieldError(this.#token);
   readonly #tokenLabel: HTMLLabelElement = el('label', { hidden: true }, t('bearerToken'), this.#token);
-  readonly #clientId: HTMLInputElement = el('input', { name: 'client-id', autocomplete: 'off', spellcheck: 'false', maxlength: '512' });
-  readonly #clientSecret: HTMLInputElement = el('input', {
-    name: 'client-secret',
-    type: 'password',
-    autocomplete: 'off',
-    spellcheck: 'false',
-  });
+  readonly #clientId: HTMLInputElement = clientIdInput();
+  readonly #clientSecret: HTMLInputElement = clientSecretInput();
   readonly #secretError: FieldError = new FieldError(this.#clientSecret);
   readonly #scopes: HTMLInputElement = el('input', { name: 'scopes', autocomplete: 'off', spellcheck: 'false' });
   readonly #clientMetadataUrl: HTMLInputElement = clientMetadataUrlInput('https://example.com/client.json');

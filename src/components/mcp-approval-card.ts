@@ -98,54 +98,6 @@ export class McpApprovalCardElement extends ElementBase {
     if (gone) this.setAttribute('status', 'gone');
     else this.removeAttribute('status');
     const tool = a.toolTitle ? `${a.toolTitle} (${a.tool})` : a.tool;
-    const button = (decision: 'once' | 'always' | 'deny', label: string, role?: string) => {
-      const b = el('button', { type: 'button', 'data-decision': decision, ...(role ? { 'data-role': role } : {}) }, label);
-      b.addEventListener('click', () => {
-        for (const other of root.querySelectorAll('button')) other.disabled = true;
-        this.emit(new ApprovalDecisionEvent(a.id, decision));
-      });
-      return b;
-    };
-    const dismiss = el('button', { type: 'button', 'data-action': 'dismiss' }, t('dismiss'));
-    dismiss.addEventListener('click', () => {
-      dismiss.disabled = true;
-      this.emit(new ApprovalDismissEvent(a.id));
-    });
-    const rows = argumentRows(a.argumentsJson);
-    const raw = el('pre', { class: 'arguments', tabindex: '0', 'aria-label': t('approvalArgumentsJson') }, a.argumentsJson);
-    const args = !rows
-      ? raw
-      : el(
-          'div',
-          { class: 'args' },
-          rows.length
-            ? el('dl', { 'aria-label': t('approvalArguments') }, ...rows.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]))
-            : el('p', { class: 'muted' }, t('approvalNoArguments')),
-          el('details', { class: 'json' }, el('summary', {}, t('approvalArgumentsJson')), raw),
-        );
-    let actions: HTMLElement;
-    if (gone) actions = el('div', { class: 'actions' }, dismiss);
-    else if (offersAlwaysDirectly(a.annotations))
-      actions = el(
-        'div',
-        { class: 'actions' },
-        button('once', t('allowOnce'), 'primary'),
-        button('always', t('allowAlways')),
-        button('deny', t('deny'), 'danger'),
-      );
-    else
-      actions = el(
-        'div',
-        {},
-        el('div', { class: 'actions' }, button('once', t('allowOnce'), 'primary'), button('deny', t('deny'), 'danger')),
-        el(
-          'details',
-          { class: 'more' },
-          el('summary', {}, t('approvalMoreOptions')),
-          el('p', { class: 'always-warning' }, t('approvalAlwaysWarning')),
-          el('div', { class: 'actions' }, button('always', t('allowAlways'))),
-        ),
-      );
     // A gone card has nothing left to decide: the server's claims about the tool would only be noise.
     const claims = gone ? [] : claimsOf(a.annotations);
     const section = el(
@@ -157,9 +109,65 @@ export class McpApprovalCardElement extends ElementBase {
       gone ? el('p', { id: 'gone', class: 'gone' }, t('approvalGone')) : null,
       el('p', { id: 'from', class: 'from' }, t('approvalFrom', a.agentName, tool, a.serverName)),
       claims.length ? el('ul', { id: 'claims', class: 'claims' }, ...claims.map((c) => el('li', { 'data-claim': c.kind }, c.text))) : null,
-      args,
-      actions,
+      argumentsView(a.argumentsJson),
+      gone ? el('div', { class: 'actions' }, this.#dismiss(a)) : this.#decisions(a),
     );
     root.replaceChildren(section);
   }
+
+  #dismiss(a: ApprovalView): HTMLButtonElement {
+    const dismiss = el('button', { type: 'button', 'data-action': 'dismiss' }, t('dismiss'));
+    dismiss.addEventListener('click', () => {
+      dismiss.disabled = true;
+      this.emit(new ApprovalDismissEvent(a.id));
+    });
+    return dismiss;
+  }
+
+  /** Allow once / Always / Deny; "Always" folds under a warning unless the tool claims to be harmless. */
+  #decisions(a: ApprovalView): HTMLElement {
+    const button = (decision: 'once' | 'always' | 'deny', label: string, role?: string) => {
+      const b = el('button', { type: 'button', 'data-decision': decision, ...(role ? { 'data-role': role } : {}) }, label);
+      b.addEventListener('click', () => {
+        for (const other of this.shadowRoot!.querySelectorAll('button')) other.disabled = true;
+        this.emit(new ApprovalDecisionEvent(a.id, decision));
+      });
+      return b;
+    };
+    if (offersAlwaysDirectly(a.annotations))
+      return el(
+        'div',
+        { class: 'actions' },
+        button('once', t('allowOnce'), 'primary'),
+        button('always', t('allowAlways')),
+        button('deny', t('deny'), 'danger'),
+      );
+    return el(
+      'div',
+      {},
+      el('div', { class: 'actions' }, button('once', t('allowOnce'), 'primary'), button('deny', t('deny'), 'danger')),
+      el(
+        'details',
+        { class: 'more' },
+        el('summary', {}, t('approvalMoreOptions')),
+        el('p', { class: 'always-warning' }, t('approvalAlwaysWarning')),
+        el('div', { class: 'actions' }, button('always', t('allowAlways'))),
+      ),
+    );
+  }
+}
+
+/** The arguments as name/value rows with the raw JSON folded beneath, or the raw JSON when they are not an object. */
+function argumentsView(json: string): HTMLElement {
+  const rows = argumentRows(json);
+  const raw = el('pre', { class: 'arguments', tabindex: '0', 'aria-label': t('approvalArgumentsJson') }, json);
+  if (!rows) return raw;
+  return el(
+    'div',
+    { class: 'args' },
+    rows.length
+      ? el('dl', { 'aria-label': t('approvalArguments') }, ...rows.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]))
+      : el('p', { class: 'muted' }, t('approvalNoArguments')),
+    el('details', { class: 'json' }, el('summary', {}, t('approvalArgumentsJson')), raw),
+  );
 }

@@ -65,6 +65,33 @@ function localDateTime(v: string): string {
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
+type ScalarField = Extract<FieldModel, { kind: 'string' | 'number' | 'integer' | 'boolean' }>;
+type ControlAttributes = Record<string, string>;
+
+/** A number input with the schema's step and range, filled with its default. */
+function numberInput(f: ScalarField, common: ControlAttributes): HTMLInputElement {
+  const step = f.multipleOf ?? (f.kind === 'integer' ? 1 : 'any');
+  const input = el('input', {
+    ...common,
+    type: 'number',
+    step: String(step),
+    ...(f.minimum !== undefined ? { min: String(f.minimum) } : {}),
+    ...(f.maximum !== undefined ? { max: String(f.maximum) } : {}),
+  });
+  if (typeof f.default === 'number') input.value = String(f.default);
+  return input;
+}
+
+/** A text input of the type its `format` names (email, URL, date, date-time), filled with its default. */
+function textInput(f: ScalarField, common: ControlAttributes): HTMLInputElement {
+  const dflt = f.default;
+  const type = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' }[f.format ?? ''] ?? 'text';
+  const input = el('input', { ...common, type, ...(type === 'datetime-local' ? { step: '1' } : {}) });
+  if (dflt !== undefined && dflt !== null && typeof dflt !== 'object')
+    input.value = type === 'datetime-local' ? localDateTime(asText(dflt)) : asText(dflt);
+  return input;
+}
+
 export class McpSchemaFormElement extends ElementBase {
   #schema: unknown;
   #model: FieldModel[] | null = null;
@@ -285,7 +312,7 @@ export class McpSchemaFormElement extends ElementBase {
   }
 
   #control(f: Exclude<FieldModel, { kind: 'object' | 'multi' }>, key: string): Control {
-    const common = { 'data-path': key, name: key, ...(f.required ? { 'aria-required': 'true' } : {}) };
+    const common: ControlAttributes = { 'data-path': key, name: key, ...(f.required ? { 'aria-required': 'true' } : {}) };
     const dflt = f.default;
     switch (f.kind) {
       case 'boolean': {
@@ -315,25 +342,10 @@ export class McpSchemaFormElement extends ElementBase {
         return area;
       }
       case 'number':
-      case 'integer': {
-        const step = f.multipleOf ?? (f.kind === 'integer' ? 1 : 'any');
-        const input = el('input', {
-          ...common,
-          type: 'number',
-          step: String(step),
-          ...(f.minimum !== undefined ? { min: String(f.minimum) } : {}),
-          ...(f.maximum !== undefined ? { max: String(f.maximum) } : {}),
-        });
-        if (typeof dflt === 'number') input.value = String(dflt);
-        return input;
-      }
-      default: {
-        const type = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' }[f.format ?? ''] ?? 'text';
-        const input = el('input', { ...common, type, ...(type === 'datetime-local' ? { step: '1' } : {}) });
-        if (dflt !== undefined && dflt !== null && typeof dflt !== 'object')
-          input.value = type === 'datetime-local' ? localDateTime(asText(dflt)) : asText(dflt);
-        return input;
-      }
+      case 'integer':
+        return numberInput(f, common);
+      default:
+        return textInput(f, common);
     }
   }
 

@@ -95,6 +95,10 @@ export class McpServerDetailElement extends ElementBase {
     this.requestUpdate();
   }
 
+  protected override updateParts() {
+    return [this.#header, this.#manage, this.#settings, this.#tools, this.#log];
+  }
+
   protected override update() {
     const s = this.#server;
     this.hidden = !s;
@@ -102,7 +106,13 @@ export class McpServerDetailElement extends ElementBase {
     this.#header.server = s;
     this.#manage.server = s;
     this.#settings.server = s;
+    this.#renderTools(s);
+    this.#renderPrompts(s);
+    this.#renderResources(s);
+    if (this.#log.getAttribute('server-id') !== s.id) this.#log.setAttribute('server-id', s.id);
+  }
 
+  #renderTools(s: ServerView) {
     this.#toolsSummary.textContent = t('sectionTools', String(s.tools.length));
     this.#tools.setAttribute('server-id', s.id);
     this.#tools.setAttribute('server-name', s.name);
@@ -112,7 +122,9 @@ export class McpServerDetailElement extends ElementBase {
     this.#tools.hidden = s.tools.length === 0;
     this.#noTools.hidden = s.tools.length > 0;
     this.#noTools.textContent = s.status === 'ready' ? t('noToolsOffered') : t('noToolsYet');
+  }
 
+  #renderPrompts(s: ServerView) {
     this.#promptsSummary.textContent = t('sectionPrompts', String(s.prompts.length));
     this.#prompts.replaceChildren(
       ...(s.prompts.length
@@ -130,7 +142,10 @@ export class McpServerDetailElement extends ElementBase {
           )
         : [el('li', { class: 'empty muted' }, t('noPrompts'))]),
     );
+  }
 
+  /** Resources and resource templates in one list. */
+  #renderResources(s: ServerView) {
     const resources = [
       ...s.resources.map((r) => ({ name: r.title ?? r.name, uri: r.uri, description: r.description })),
       ...s.resourceTemplates.map((r) => ({ name: r.title ?? r.name, uri: r.uriTemplate, description: r.description })),
@@ -149,7 +164,5 @@ export class McpServerDetailElement extends ElementBase {
           )
         : [el('li', { class: 'empty muted' }, t('noResources'))]),
     );
-
-    if (this.#log.getAttribute('server-id') !== s.id) this.#log.setAttribute('server-id', s.id);
   }
 }

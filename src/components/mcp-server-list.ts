@@ -67,6 +67,10 @@ export class McpServerListElement extends ElementBase {
     return this.#cards.get(serverId);
   }
 
+  protected override updateParts() {
+    return [...this.#cards.values()];
+  }
+
   /** Rows are kept per id so focus survives state pushes. */
   protected override update() {
     const empty = this.#servers.length === 0;

@@ -8,7 +8,14 @@
  */
 import { ElementBase } from './element-base.js';
 import { el, sheet } from './dom.js';
-import { clientMetadataUrlInput, timeoutInput } from './server-form-fields.js';
+import {
+  authKindSelect,
+  clientIdInput,
+  clientSecretInput,
+  clientMetadataUrlInput,
+  timeoutInput,
+  tokenInput,
+} from './server-form-fields.js';
 import { ServerSettingsRequestEvent, UpdateServerEvent } from './events.js';
 import { t } from './i18n.js';
 import { FieldError } from './field-error.js';
@@ -40,6 +47,20 @@ const DROP_KEYS = {
   'client-secret': 'dropClientSecret',
 } as const;
 
+/** The settings form's values after their checks. */
+interface CheckedFields {
+  name: string;
+  url: string;
+  kind: AuthKind;
+  token: string;
+  /** The URL now has another origin than the saved one: the bearer token must be typed again. */
+  movedOrigin: boolean;
+  clientId: string;
+  clientSecret: string;
+  metadataUrl: string | undefined;
+  timeoutMs: number | null;
+}
+
 export class McpServerSettingsElement extends ElementBase {
   #server: ServerView | undefined;
   #settings: ServerSettings | undefined;
@@ -58,23 +79,12 @@ export class McpServerSettingsElement extends ElementBase {
     spellcheck: 'false',
   });
   readonly #urlError: FieldError = new FieldError(this.#url);
-  readonly #authKind: HTMLSelectElement = el(
-    'select',
-    { name: 'auth-kind' },
-    el('option', { value: 'none' }, t('authNone')),
-    el('option', { value: 'bearer' }, t('authBearer')),
-    el('option', { value: 'oauth' }, t('authOAuth')),
-  );
-  readonly #token: HTMLInputElement = el('input', { name: 'token', type: 'password', autocomplete: 'off', spellcheck: 'false' });
+  readonly #authKind: HTMLSelectElement = authKindSelect();
+  readonly #token: HTMLInputElement = tokenInput();
   readonly #tokenError: FieldError = new FieldError(this.#token);
   readonly #tokenLabel: HTMLLabelElement = el('label', {}, t('bearerToken'), this.#token);
-  readonly #clientId: HTMLInputElement = el('input', { name: 'client-id', autocomplete: 'off', spellcheck: 'false', maxlength: '512' });
-  readonly #clientSecret: HTMLInputElement = el('input', {
-    name: 'client-secret',
-    type: 'password',
-    autocomplete: 'off',
-    spellcheck: 'false',
-  });
+  readonly #clientId: HTMLInputElement = clientIdInput();
+  readonly #clientSecret: HTMLInputElement = clientSecretInput();
   readonly #secretError: FieldError = new FieldError(this.#clientSecret);
   readonly #removeSecret: HTMLInputElement = el('input', { name: 'remove-client-secret', type: 'checkbox' });
   readonly #removeSecretLabel: HTMLLabelElement = el('label', { class: 'check' }, this.#removeSecret, t('removeClientSecret'));
@@ -248,14 +258,12 @@ export class McpServerSettingsElement extends ElementBase {
     return false;
   }
 
-  #onSave() {
-    const s = this.#settings;
-    const server = this.#server;
-    if (!s || !server) return;
+  /** The form's values once each passed its check, else undefined (the first failing one shows its error). */
+  #checkedFields(s: ServerSettings): CheckedFields | undefined {
     const name = this.#name.value.trim();
-    if (!this.#check(name ? { ok: true, value: name } : { ok: false, key: 'serverName' }, this.#nameError)) return;
+    if (!this.#check(name ? { ok: true, value: name } : { ok: false, key: 'serverName' }, this.#nameError)) return undefined;
     const url = checkUrlField(this.#url.value);
-    if (!this.#check(url, this.#urlError)) return;
+    if (!this.#check(url, this.#urlError)) return undefined;
     const kind = this.#authKind.value as AuthKind;
     const token = this.#token.value.trim();
     const movedOrigin = originChanged(s.url, url.value);
@@ -266,67 +274,88 @@ export class McpServerSettingsElement extends ElementBase {
           : movedOrigin
             ? { key: 'tokenAgain' as const, subs: [new URL(s.url).origin] }
             : undefined;
-      if (missing && !this.#check({ ok: false, ...missing }, this.#tokenError)) return;
+      if (missing && !this.#check({ ok: false, ...missing }, this.#tokenError)) return undefined;
     }
     this.#tokenError.clear();
     const clientId = this.#clientId.value.trim();
     const clientSecret = this.#clientSecret.value.trim();
     const keepsSecret = s.hasClientSecret && !this.#removeSecret.checked && clientId === (s.clientId ?? '');
-    if (
-      kind === 'oauth' &&
-      !this.#check(
-        !clientId && (clientSecret || keepsSecret) ? { ok: false, key: 'clientSecretNeedsId' } : { ok: true, value: 0 },
-        this.#secretError,
-      )
-    )
-      return;
+    const secretCheck =
+      !clientId && (clientSecret || keepsSecret)
+        ? { ok: false as const, key: 'clientSecretNeedsId' as const }
+        : { ok: true as const, value: 0 };
+    if (kind === 'oauth' && !this.#check(secretCheck, this.#secretError)) return undefined;
     const metadata =
       kind === 'oauth' ? checkClientMetadataUrlField(this.#clientMetadataUrl.value) : ({ ok: true, value: undefined } as const);
-    if (!this.#check(metadata, this.#metadataError)) return;
+    if (!this.#check(metadata, this.#metadataError)) return undefined;
     const timeout = checkTimeoutField(this.#timeout.value);
-    if (!this.#check(timeout, this.#timeoutError)) return;
-    const scopes = scopesOf(this.#scopes.value);
-    const auth: PanelParams<'panel:update-server'>['auth'] =
-      kind === 'none'
-        ? { kind }
-        : kind === 'bearer'
-          ? { kind, ...(token ? { token } : {}) }
-          : {
-              kind,
-              ...(clientId ? { clientId } : {}),
-              ...(clientSecret ? { clientSecret } : {}),
-              ...(this.#removeSecret.checked ? { removeClientSecret: true } : {}),
-              ...(scopes.length ? { scopes } : {}),
-              ...(metadata.value ? { clientMetadataUrl: metadata.value } : {}),
-            };
-    const update: PanelParams<'panel:update-server'> = {
-      serverId: server.id,
+    if (!this.#check(timeout, this.#timeoutError)) return undefined;
+    return {
       name,
       url: url.value,
-      auth,
-      ...(this.#headerRows.length
-        ? {
-            headers: this.#headerRows
-              .filter((h) => !h.remove.checked)
-              .map((h) => ({ name: h.name, ...(h.value.value ? { value: h.value.value } : {}) })),
-          }
-        : {}),
-      connectTimeoutMs: timeout.value,
+      kind,
+      token,
+      movedOrigin,
+      clientId,
+      clientSecret,
+      metadataUrl: metadata.value,
+      timeoutMs: timeout.value,
+    };
+  }
+
+  #authFrom(f: CheckedFields): PanelParams<'panel:update-server'>['auth'] {
+    const scopes = scopesOf(this.#scopes.value);
+    if (f.kind === 'none') return { kind: f.kind };
+    if (f.kind === 'bearer') return { kind: f.kind, ...(f.token ? { token: f.token } : {}) };
+    return {
+      kind: f.kind,
+      ...(f.clientId ? { clientId: f.clientId } : {}),
+      ...(f.clientSecret ? { clientSecret: f.clientSecret } : {}),
+      ...(this.#removeSecret.checked ? { removeClientSecret: true } : {}),
+      ...(scopes.length ? { scopes } : {}),
+      ...(f.metadataUrl ? { clientMetadataUrl: f.metadataUrl } : {}),
+    };
+  }
+
+  /** The header rows as sent: kept ones, with a new value where one was typed. */
+  #headersUpdate() {
+    if (!this.#headerRows.length) return {};
+    return {
+      headers: this.#headerRows
+        .filter((h) => !h.remove.checked)
+        .map((h) => ({ name: h.name, ...(h.value.value ? { value: h.value.value } : {}) })),
+    };
+  }
+
+  #onSave() {
+    const s = this.#settings;
+    const server = this.#server;
+    if (!s || !server) return;
+    const f = this.#checkedFields(s);
+    if (!f) return;
+    const update: PanelParams<'panel:update-server'> = {
+      serverId: server.id,
+      name: f.name,
+      url: f.url,
+      auth: this.#authFrom(f),
+      ...this.#headersUpdate(),
+      connectTimeoutMs: f.timeoutMs,
       connectOnStartup: this.#startup.checked,
     };
+    const oauth = f.kind === 'oauth';
     const drops = editDrops(s, {
-      url: url.value,
-      authKind: kind,
-      clientId: kind === 'oauth' ? clientId || undefined : undefined,
-      newClientSecret: kind === 'oauth' && !!clientSecret,
-      removeClientSecret: kind === 'oauth' && this.#removeSecret.checked,
-      clientMetadataUrl: kind === 'oauth' ? metadata.value : undefined,
+      url: f.url,
+      authKind: f.kind,
+      clientId: oauth ? f.clientId || undefined : undefined,
+      newClientSecret: oauth && !!f.clientSecret,
+      removeClientSecret: oauth && this.#removeSecret.checked,
+      clientMetadataUrl: oauth ? f.metadataUrl : undefined,
     });
     if (drops.length > 0) {
-      this.#askToConfirm(drops, { update: { ...update, confirmDrops: true }, newOrigin: movedOrigin }, url.value);
+      this.#askToConfirm(drops, { update: { ...update, confirmDrops: true }, newOrigin: f.movedOrigin }, f.url);
       return;
     }
-    this.#send({ update, newOrigin: movedOrigin });
+    this.#send({ update, newOrigin: f.movedOrigin });
   }
 
   #askToConfirm(drops: EditDrop[], pending: Pending, url: string) {

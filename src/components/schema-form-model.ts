@@ -17,14 +17,18 @@ import type { MessageKey } from '../i18n/en.js';
 
 type ScalarKind = 'string' | 'number' | 'integer' | 'boolean';
 
+/** What every field has: its key in the arguments, its label and help, and whether it is required. */
+interface FieldBase {
+  key: string;
+  label: string;
+  description?: string;
+  required: boolean;
+  default?: unknown;
+}
+
 export type FieldModel =
-  | {
+  | (FieldBase & {
       kind: ScalarKind;
-      key: string;
-      label: string;
-      description?: string;
-      required: boolean;
-      default?: unknown;
       format?: string;
       minimum?: number;
       maximum?: number;
@@ -34,30 +38,12 @@ export type FieldModel =
       minLength?: number;
       maxLength?: number;
       pattern?: string;
-    }
-  | {
-      kind: 'enum';
-      key: string;
-      label: string;
-      description?: string;
-      required: boolean;
-      default?: unknown;
-      options: Option[];
-    }
-  | {
-      kind: 'multi';
-      key: string;
-      label: string;
-      description?: string;
-      required: boolean;
-      default?: unknown;
-      options: Option[];
-      minItems?: number;
-      maxItems?: number;
-    }
-  | { kind: 'array'; key: string; label: string; description?: string; required: boolean; default?: unknown; items: ScalarKind }
-  | { kind: 'object'; key: string; label: string; description?: string; required: boolean; fields: FieldModel[] }
-  | { kind: 'json'; key: string; label: string; description?: string; required: boolean; default?: unknown };
+    })
+  | (FieldBase & { kind: 'enum'; options: Option[] })
+  | (FieldBase & { kind: 'multi'; options: Option[]; minItems?: number; maxItems?: number })
+  | (FieldBase & { kind: 'array'; items: ScalarKind })
+  | (Omit<FieldBase, 'default'> & { kind: 'object'; fields: FieldModel[] })
+  | (FieldBase & { kind: 'json' });
 
 type Option = { value: string | number | boolean; label: string };
 
@@ -227,6 +213,105 @@ export function dateTimeValue(s: string): string {
   return Number.isNaN(d.getTime()) ? s : d.toISOString();
 }
 
+/** Records one error of the field being read, with its substitutions. */
+type Fail = (key: MessageKey, ...subs: (string | number)[]) => void;
+/** What a reader returns for input it refused (it has called `fail`). */
+const REFUSED = Symbol('refused');
+
+type FieldOf<K extends FieldModel['kind']> = Extract<FieldModel, { kind: K }>;
+
+function stringValue(f: FieldOf<ScalarKind>, input: unknown, fail: Fail): unknown {
+  const s = f.format === 'date-time' ? dateTimeValue(asText(input)) : asText(input);
+  // Lengths count code points, as JSON Schema does.
+  const length = [...s].length;
+  const format = formatError(f.format, s);
+  if (f.minLength !== undefined && length < f.minLength) fail('formMinLength', f.minLength);
+  else if (f.maxLength !== undefined && length > f.maxLength) fail('formMaxLength', f.maxLength);
+  else if (format) fail(format);
+  else if (f.pattern !== undefined && !matchesPattern(f.pattern, s)) fail('formPattern');
+  else return s;
+  return REFUSED;
+}
+
+function numberValue(f: FieldOf<ScalarKind>, input: unknown, fail: Fail): unknown {
+  const n = Number(asText(input).trim());
+  if (!Number.isFinite(n)) fail('formNumber');
+  else if (f.kind === 'integer' && !Number.isInteger(n)) fail('formInteger');
+  else if (f.minimum !== undefined && n < f.minimum) fail('formMinimum', f.minimum);
+  else if (f.maximum !== undefined && n > f.maximum) fail('formMaximum', f.maximum);
+  else if (f.exclusiveMinimum !== undefined && n <= f.exclusiveMinimum) fail('formAbove', f.exclusiveMinimum);
+  else if (f.exclusiveMaximum !== undefined && n >= f.exclusiveMaximum) fail('formBelow', f.exclusiveMaximum);
+  else if (f.multipleOf !== undefined && !isMultiple(n, f.multipleOf)) fail('formMultipleOf', f.multipleOf);
+  else return n;
+  return REFUSED;
+}
+
+function enumValue(f: FieldOf<'enum'>, input: unknown, fail: Fail): unknown {
+  const match = f.options.find((o) => String(o.value) === asText(input));
+  if (match) return match.value;
+  fail('formChoice');
+  return REFUSED;
+}
+
+function multiValue(f: FieldOf<'multi'>, input: unknown, fail: Fail): unknown {
+  const chosen = (Array.isArray(input) ? input : [input]).map((v) => asText(v));
+  const values = f.options.filter((o) => chosen.includes(String(o.value))).map((o) => o.value);
+  if (values.length !== new Set(chosen).size) fail('formChoice');
+  else if (f.minItems !== undefined && values.length < f.minItems) fail('formChooseAtLeast', f.minItems);
+  else if (f.maxItems !== undefined && values.length > f.maxItems) fail('formChooseAtMost', f.maxItems);
+  else return values;
+  return REFUSED;
+}
+
+/** One item per line (or the array as given); a bad item is an error, and the array is still kept. */
+function arrayValue(f: FieldOf<'array'>, input: unknown, fail: Fail): unknown {
+  const items = Array.isArray(input)
+    ? input.map(String)
+    : asText(input)
+        .split('\n')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
+  return items.map((item) => {
+    if (f.items === 'string') return item;
+    if (f.items === 'boolean') {
+      if (item !== 'true' && item !== 'false') fail('formItemsBoolean');
+      return item === 'true';
+    }
+    const n = Number(item);
+    if (!Number.isFinite(n) || (f.items === 'integer' && !Number.isInteger(n)))
+      fail(f.items === 'integer' ? 'formItemsInteger' : 'formItemsNumber');
+    return n;
+  });
+}
+
+function jsonValue(input: unknown, fail: Fail): unknown {
+  try {
+    return typeof input === 'string' ? JSON.parse(input) : input;
+  } catch {
+    fail('formJson');
+    return REFUSED;
+  }
+}
+
+/** The value of a filled-in field that is neither an object nor a checkbox. */
+function filledValue(f: Exclude<FieldModel, { kind: 'object' | 'boolean' }>, input: unknown, fail: Fail): unknown {
+  switch (f.kind) {
+    case 'string':
+      return stringValue(f, input, fail);
+    case 'number':
+    case 'integer':
+      return numberValue(f, input, fail);
+    case 'enum':
+      return enumValue(f, input, fail);
+    case 'multi':
+      return multiValue(f, input, fail);
+    case 'array':
+      return arrayValue(f, input, fail);
+    case 'json':
+      return jsonValue(input, fail);
+  }
+}
+
 /**
  * Turns raw inputs (strings from text boxes, booleans from checkboxes, nested records for
  * objects) into the arguments object, with plain-words errors. Empty optional fields are left
@@ -238,99 +323,22 @@ export function collectValues(fields: FieldModel[], raw: FormValues, prefix = ''
   for (const f of fields) {
     const path = prefix ? `${prefix}.${f.key}` : f.key;
     const input = raw[f.key];
-    const fail = (key: MessageKey, ...subs: (string | number)[]) =>
-      errors.push({ path, key, ...(subs.length ? { subs: subs.map(String) } : {}) });
-    const empty = input === undefined || input === '' || (Array.isArray(input) && input.length === 0);
+    const fail: Fail = (key, ...subs) => errors.push({ path, key, ...(subs.length ? { subs: subs.map(String) } : {}) });
     if (f.kind === 'object') {
       // An optional object left entirely blank is omitted, its required members included.
       if (!f.required && !hasInput(input)) continue;
       const nested = collectValues(f.fields, isObj(input) ? input : {}, path);
       errors.push(...nested.errors);
       if (Object.keys(nested.value).length > 0 || f.required) value[f.key] = nested.value;
-      continue;
-    }
-    if (f.kind === 'boolean') {
+    } else if (f.kind === 'boolean') {
       if (typeof input === 'boolean') value[f.key] = input;
       else if (f.required) value[f.key] = false;
-      continue;
-    }
-    if (empty) {
-      if (f.required)
-        fail(f.kind === 'multi' ? 'formChooseAtLeast' : 'formRequired', ...(f.kind === 'multi' ? [Math.max(1, f.minItems ?? 1)] : []));
-      continue;
-    }
-    switch (f.kind) {
-      case 'string': {
-        const s = f.format === 'date-time' ? dateTimeValue(asText(input)) : asText(input);
-        // Lengths count code points, as JSON Schema does.
-        const length = [...s].length;
-        const format = formatError(f.format, s);
-        if (f.minLength !== undefined && length < f.minLength) fail('formMinLength', f.minLength);
-        else if (f.maxLength !== undefined && length > f.maxLength) fail('formMaxLength', f.maxLength);
-        else if (format) fail(format);
-        else if (f.pattern !== undefined && !matchesPattern(f.pattern, s)) fail('formPattern');
-        else value[f.key] = s;
-        break;
-      }
-      case 'number':
-      case 'integer': {
-        const n = Number(asText(input).trim());
-        if (!Number.isFinite(n)) fail('formNumber');
-        else if (f.kind === 'integer' && !Number.isInteger(n)) fail('formInteger');
-        else if (f.minimum !== undefined && n < f.minimum) fail('formMinimum', f.minimum);
-        else if (f.maximum !== undefined && n > f.maximum) fail('formMaximum', f.maximum);
-        else if (f.exclusiveMinimum !== undefined && n <= f.exclusiveMinimum) fail('formAbove', f.exclusiveMinimum);
-        else if (f.exclusiveMaximum !== undefined && n >= f.exclusiveMaximum) fail('formBelow', f.exclusiveMaximum);
-        else if (f.multipleOf !== undefined && !isMultiple(n, f.multipleOf)) fail('formMultipleOf', f.multipleOf);
-        else value[f.key] = n;
-        break;
-      }
-      case 'enum': {
-        const match = f.options.find((o) => String(o.value) === asText(input));
-        if (!match) fail('formChoice');
-        else value[f.key] = match.value;
-        break;
-      }
-      case 'multi': {
-        const chosen = (Array.isArray(input) ? input : [input]).map((v) => asText(v));
-        const values = f.options.filter((o) => chosen.includes(String(o.value))).map((o) => o.value);
-        if (values.length !== new Set(chosen).size) fail('formChoice');
-        else if (f.minItems !== undefined && values.length < f.minItems) fail('formChooseAtLeast', f.minItems);
-        else if (f.maxItems !== undefined && values.length > f.maxItems) fail('formChooseAtMost', f.maxItems);
-        else value[f.key] = values;
-        break;
-      }
-      case 'array': {
-        const items = Array.isArray(input)
-          ? input.map(String)
-          : asText(input)
-              .split('\n')
-              .map((s) => s.trim())
-              .filter((s) => s !== '');
-        const out: unknown[] = [];
-        for (const item of items) {
-          if (f.items === 'string') out.push(item);
-          else if (f.items === 'boolean') {
-            if (item !== 'true' && item !== 'false') fail('formItemsBoolean');
-            out.push(item === 'true');
-          } else {
-            const n = Number(item);
-            if (!Number.isFinite(n) || (f.items === 'integer' && !Number.isInteger(n)))
-              fail(f.items === 'integer' ? 'formItemsInteger' : 'formItemsNumber');
-            out.push(n);
-          }
-        }
-        value[f.key] = out;
-        break;
-      }
-      case 'json': {
-        try {
-          value[f.key] = typeof input === 'string' ? JSON.parse(input) : input;
-        } catch {
-          fail('formJson');
-        }
-        break;
-      }
+    } else if (input === undefined || input === '' || (Array.isArray(input) && input.length === 0)) {
+      if (f.kind === 'multi' && f.required) fail('formChooseAtLeast', Math.max(1, f.minItems ?? 1));
+      else if (f.required) fail('formRequired');
+    } else {
+      const read = filledValue(f, input, fail);
+      if (read !== REFUSED) value[f.key] = read;
     }
   }
   return { value, errors };

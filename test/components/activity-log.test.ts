@@ -17,8 +17,6 @@ const entry = (i: number, over: Partial<RequestLogEntryView> = {}): RequestLogEn
   ...over,
 });
 
-const tick = () => new Promise((r) => setTimeout(r, 0));
-
 async function log(attrs = '') {
   const asked = new Promise<LogRequestEvent>((resolve) => document.addEventListener(LogRequestEvent.type, resolve, { once: true }));
   const el = await fixture<McpActivityLogElement>(
@@ -43,7 +41,7 @@ describe('mcp-activity-log', () => {
     const { el, asked } = await log();
     expect((await asked).serverId).to.equal('');
     el.entries = [entry(1), entry(2, { serverId: 'b', serverName: 'Atlassian Confluence (work account)' })];
-    await tick();
+    await el.updateComplete;
     expect([...el.shadowRoot!.querySelectorAll('.server')].map((s) => s.textContent)).to.deep.equal([
       'Atlassian Confluence (work account)',
       'Demo',
@@ -57,7 +55,7 @@ describe('mcp-activity-log', () => {
       entry(3, { method: 'elicitation/create', subject: undefined, direction: 'in' }),
       entry(2, { subject: 'echo', status: 503, error: 'Service unavailable' }),
     ];
-    await tick();
+    await el.updateComplete;
     expect(labels(el)).to.deep.equal(['elicitation/create', 'tools/call echo', 'initialize https://mcp.example/mcp']);
     const rows = [...el.shadowRoot!.querySelectorAll('details')];
     expect(rows[0]!.querySelector('.dir')!.textContent).to.equal('←');
@@ -71,14 +69,14 @@ describe('mcp-activity-log', () => {
   it('marks OAuth traffic', async () => {
     const { el } = await log('demo');
     el.entries = [entry(1, { method: 'oauth:token', subject: undefined, status: 200 })];
-    await tick();
+    await el.updateComplete;
     expect(el.shadowRoot!.querySelector('.tag')!.textContent).to.equal('OAuth');
   });
 
   it('opens a row to show its payloads and error', async () => {
     const { el } = await log('demo');
     el.entries = [entry(1, { request: { name: 'echo', arguments: { text: 'hi' } }, response: { content: [] }, error: 'oops' })];
-    await tick();
+    await el.updateComplete;
     const row = el.shadowRoot!.querySelector('details')!;
     expect(row.querySelector('pre')).to.equal(null, 'built on first open');
     row.open = true;
@@ -91,15 +89,15 @@ describe('mcp-activity-log', () => {
   it('filters by the search, and says when nothing matches', async () => {
     const { el } = await log('demo');
     el.entries = [entry(1, { subject: 'echo' }), entry(2, { method: 'prompts/get', subject: 'greet' })];
-    await tick();
+    await el.updateComplete;
     const search = el.shadowRoot!.querySelector<HTMLInputElement>('input[type="search"]')!;
     search.value = 'GREET';
     search.dispatchEvent(new Event('input'));
-    await tick();
+    await el.updateComplete;
     expect(labels(el)).to.deep.equal(['prompts/get greet']);
     search.value = 'nothing-like-this';
     search.dispatchEvent(new Event('input'));
-    await tick();
+    await el.updateComplete;
     expect(labels(el)).to.deep.equal([]);
     expect(el.shadowRoot!.querySelector('.empty')!.textContent).to.equal('No activity matches the search.');
   });
@@ -107,7 +105,7 @@ describe('mcp-activity-log', () => {
   it('exports the shown rows and says so', async () => {
     const { el } = await log('demo');
     el.entries = [entry(1), entry(2)];
-    await tick();
+    await el.updateComplete;
     el.shadowRoot!.querySelector<HTMLButtonElement>('button[data-action="export"]')!.click();
     expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).to.equal('Exported 2 entries to remote-mcp-activity-demo.json.');
   });
@@ -118,7 +116,7 @@ describe('mcp-activity-log', () => {
     el.entries = [
       entry(1, { method: evil, subject: evil, serverName: evil, status: 'error', error: evil, request: evil, response: { evil } }),
     ];
-    await tick();
+    await el.updateComplete;
     const row = el.shadowRoot!.querySelector('details')!;
     row.open = true;
     await oneEvent(row, 'toggle');
@@ -132,7 +130,7 @@ describe('mcp-activity-log', () => {
     expect(el.shadowRoot!.querySelector('input')!.getAttribute('aria-label')).to.equal('Search activity');
     await expect(el).to.be.accessible();
     el.entries = [entry(1, { request: { a: 1 } }), entry(2, { status: 503, error: 'Service unavailable' })];
-    await tick();
+    await el.updateComplete;
     const row = el.shadowRoot!.querySelector('details')!;
     row.open = true;
     await oneEvent(row, 'toggle');

@@ -1,5 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import './setup.js';
+import { nextTask } from './wait.js';
 import { AddServerEvent, ProbeServerEvent } from '../../src/components/events.js';
 import type { McpAddServerElement } from '../../src/components/mcp-add-server.js';
 
@@ -121,7 +122,7 @@ describe('mcp-add-server (guided add)', () => {
     expect(shown(q(el, 'button[name="continue"]'))).to.equal(true);
     q<HTMLInputElement>(el, 'input[name="url"]').dispatchEvent(new Event('input', { bubbles: true, composed: true }));
     expect(q(el, '.message').classList.contains('gone')).to.equal(true);
-    await new Promise((r) => setTimeout(r, 700));
+    await nextTask(700);
     expect(q(el, '.message').textContent).to.equal('');
   });
 

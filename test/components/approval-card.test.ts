@@ -20,7 +20,7 @@ const view = (extra: Partial<ApprovalView> = {}): ApprovalView => ({
 async function card(v: ApprovalView) {
   const el = await fixture<McpApprovalCardElement>(html`<mcp-approval-card></mcp-approval-card>`);
   el.approval = v;
-  await new Promise((r) => setTimeout(r, 0));
+  await el.updateComplete;
   return el;
 }
 
@@ -119,7 +119,7 @@ describe('mcp-approval-card', () => {
   it('turns into the gone card when its status changes', async () => {
     const el = await card(view());
     el.approval = view({ status: 'gone' });
-    await new Promise((r) => setTimeout(r, 0));
+    await el.updateComplete;
     expect(el.getAttribute('status')).to.equal('gone');
     expect(el.shadowRoot!.querySelector('[data-decision]')).to.equal(null);
   });

@@ -4,7 +4,6 @@ import { ActivityChangedEvent, GrantsRequestEvent, RevokeGrantEvent } from '../.
 import type { McpApprovalGrantsElement } from '../../src/components/mcp-approval-grants.js';
 import type { GrantView } from '../../src/protocol/panel-activity.js';
 
-const tick = () => new Promise((r) => setTimeout(r, 0));
 const grant = (tool: string, extra: Partial<GrantView> = {}): GrantView => ({
   serverId: 'demo',
   serverName: 'Demo',
@@ -33,7 +32,7 @@ describe('mcp-approval-grants', () => {
   it('lists server, tool and when, with a Revoke named after both', async () => {
     const el = await list();
     el.grants = [grant('echo', { toolTitle: 'Echo' }), grant('add', { serverId: 'b', serverName: 'Other' })];
-    await tick();
+    await el.updateComplete;
     const rows = [...el.shadowRoot!.querySelectorAll('li')];
     expect(rows.map((r) => r.querySelector('.tool')!.textContent)).to.deep.equal(['Echo (echo)', 'add']);
     expect(rows.map((r) => r.querySelector('.server')!.textContent)).to.deep.equal(['Demo', 'Other']);
@@ -44,7 +43,7 @@ describe('mcp-approval-grants', () => {
   it('Revoke sends the server and tool; Revoke all sends none', async () => {
     const el = await list();
     el.grants = [grant('echo'), grant('add')];
-    await tick();
+    await el.updateComplete;
     const one = el.shadowRoot!.querySelector<HTMLButtonElement>('li button')!;
     setTimeout(() => one.click());
     const event = await oneEvent<RevokeGrantEvent>(el, RevokeGrantEvent.type);
@@ -63,7 +62,7 @@ describe('mcp-approval-grants', () => {
     const evil = '<img src=x onerror="window.__pwnedGrant=1">';
     const el = await list();
     el.grants = [grant(evil, { serverName: evil, toolTitle: evil }), grant('echo')];
-    await tick();
+    await el.updateComplete;
     expect(el.shadowRoot!.querySelector('img')).to.equal(null);
     expect(el.shadowRoot!.querySelector('.server')!.textContent).to.equal(evil);
     await expect(el).to.be.accessible();

@@ -1,12 +1,11 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import './setup.js';
+import { nextTask, pollUntil } from './wait.js';
 import type { McpChatViewElement } from '../../src/components/mcp-chat-view.js';
 import type { McpAppViewElement } from '../../src/components/mcp-app-view.js';
 import { AppHostRequestEvent, type AppViewHost } from '../../src/components/events.js';
 import type { ChatEntry, ChatView } from '../../src/protocol/panel-chat.js';
 import { serverView } from './server-view.js';
-
-const settle = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 
 /** A view that reports, after the result (or a cancellation), the notifications it got and the result's text. */
 const APP = `<!doctype html><script>
@@ -74,8 +73,7 @@ describe('mcp-chat-view: MCP App views in tool steps', () => {
   document.addEventListener(AppHostRequestEvent.type, give);
 
   const until = async (what: string, ok: () => boolean) => {
-    for (let i = 0; i < 200 && !ok(); i++) await settle(25);
-    if (!ok()) throw new Error(`timed out waiting for ${what}`);
+    if (!(await pollUntil(ok, 200, 25))) throw new Error(`timed out waiting for ${what}`);
   };
 
   async function chatView(): Promise<McpChatViewElement> {
@@ -91,7 +89,7 @@ describe('mcp-chat-view: MCP App views in tool steps', () => {
   it('a step seen starting shows its view with the input, then the result when it arrives, and keeps the same view across pushes', async () => {
     const el = await chatView();
     el.chat = chatWith('running', [step('t1', 'running')]);
-    await settle();
+    await el.updateComplete;
     const app = el.shadowRoot!.querySelector('li.step-with-app mcp-app-view')!;
     expect(app).to.not.equal(null);
     await until('the input', () => calls.some((c) => c.tool === 'input'));
@@ -114,7 +112,7 @@ describe('mcp-chat-view: MCP App views in tool steps', () => {
   it('a denied step tells its view the call was cancelled', async () => {
     const el = await chatView();
     el.chat = chatWith('running', [step('t1', 'running')]);
-    await settle();
+    await el.updateComplete;
     el.chat = chatWith('idle', [step('t1', 'denied', 'The call was denied by the user; it was not run.')]);
     await until('the cancellation', () => reports.length === 1);
     expect(reports[0]).to.deep.equal({ got: ['ui/notifications/tool-input', 'ui/notifications/tool-cancelled'], reason: 'denied' });
@@ -123,7 +121,7 @@ describe('mcp-chat-view: MCP App views in tool steps', () => {
   it('a step from history loads nothing until the user clicks Show the app', async () => {
     const el = await chatView();
     el.chat = chatWith('idle', [step('t1', 'done', 'earlier result')]);
-    await settle(100);
+    await nextTask(100);
     expect(el.shadowRoot!.querySelector('mcp-app-view')).to.equal(null);
     expect(loads).to.equal(0);
     (el.shadowRoot!.querySelector('button.show-app') as HTMLButtonElement).click();
@@ -141,14 +139,14 @@ describe('mcp-chat-view: MCP App views in tool steps', () => {
         'running',
         ids.slice(0, i).map((id) => step(id, 'running')),
       );
-      await settle();
+      await el.updateComplete;
     }
     const live = () => [...el.shadowRoot!.querySelectorAll<HTMLElement>('mcp-app-view')].filter((a) => !a.hidden);
     expect(live().length).to.equal(3);
     const first = el.shadowRoot!.querySelector('details[data-id="t1"]')!.parentElement!;
     expect(first.querySelector('button.show-app')).to.not.equal(null);
     (first.querySelector('button.show-app') as HTMLButtonElement).click();
-    await settle();
+    await el.updateComplete;
     expect(live().length).to.equal(3);
     expect(el.shadowRoot!.querySelector('details[data-id="t2"]')!.parentElement!.querySelector('button.show-app')).to.not.equal(null);
   });

@@ -6,8 +6,6 @@ import { ChatActionEvent } from '../../src/components/chat-events.js';
 import { MarkdownStream, renderMarkdown } from '../../src/components/markdown.js';
 import type { ChatView } from '../../src/protocol/panel-chat.js';
 
-const settle = () => new Promise((r) => setTimeout(r, 0));
-
 describe('chat Markdown', () => {
   it('renders structure with DOM only and leaves hostile input inert', () => {
     const host = document.createElement('div');
@@ -62,7 +60,7 @@ describe('mcp-chat-view', () => {
   it('without a provider says how to add one and shows the form', async () => {
     const el = await fixture<McpChatViewElement>(html`<mcp-chat-view></mcp-chat-view>`);
     el.provider = undefined;
-    await settle();
+    await el.updateComplete;
     expect(el.shadowRoot!.querySelector('.no-provider')?.textContent).to.match(/provider/i);
     expect(el.shadowRoot!.querySelector('form.provider')).to.not.equal(null);
   });
@@ -71,7 +69,7 @@ describe('mcp-chat-view', () => {
     const el = await fixture<McpChatViewElement>(html`<mcp-chat-view></mcp-chat-view>`);
     el.provider = { kind: 'openai', baseUrl: 'http://127.0.0.1:1/v1', model: 'm1', hasKey: false, maxSteps: 20 };
     el.chat = structuredClone(chat);
-    await settle();
+    await el.updateComplete;
     el.setText('c1', 'a1', 'Hello **there**');
     const root = el.shadowRoot!;
     expect(root.querySelector('li.assistant strong')?.textContent).to.equal('there');
@@ -79,7 +77,7 @@ describe('mcp-chat-view', () => {
     expect(root.querySelector('.model')?.textContent).to.contain('m1');
 
     el.chat = { ...structuredClone(chat), status: 'idle' };
-    await settle();
+    await el.updateComplete;
     const sent: ChatActionEvent[] = [];
     el.addEventListener(ChatActionEvent.type, (e) => sent.push(e as ChatActionEvent));
     const composer = root.querySelector('mcp-composer') as McpComposerElement;
@@ -116,9 +114,32 @@ describe('mcp-chat-view', () => {
         },
       ],
     };
-    await settle();
+    await el.updateComplete;
     const step = el.shadowRoot!.querySelector('details.step')!;
     expect(step.querySelector('pre.result')?.textContent).to.equal('echo: hi');
     expect(step.querySelector('details.as-sent pre')?.textContent).to.equal(fenced);
+  });
+
+  it('keeps the settings form node when only the history changes, and rebuilds it when a settings input changes', async () => {
+    const el = await fixture<McpChatViewElement>(html`<mcp-chat-view></mcp-chat-view>`);
+    el.provider = undefined;
+    await el.updateComplete;
+    const root = el.shadowRoot!;
+    const form = root.querySelector('form.provider')!;
+    expect(form).to.not.equal(null);
+    form.querySelector<HTMLInputElement>('input[name="model"]')!.value = 'typed';
+    el.chats = [{ id: 'c1', title: 'Demo chat', updatedAt: 2, status: 'idle' }];
+    el.chat = { ...structuredClone(chat), status: 'idle' };
+    await el.updateComplete;
+    expect(root.querySelector('select.history option[value="c1"]')?.textContent).to.equal('Demo chat');
+    expect(root.querySelector('form.provider')).to.equal(form);
+    expect(form.querySelector<HTMLInputElement>('input[name="model"]')!.value).to.equal('typed');
+    expect(form.querySelector('option[value="builtin"]')).to.equal(null);
+
+    el.builtinAvailable = true;
+    await el.updateComplete;
+    const rebuilt = root.querySelector('form.provider')!;
+    expect(rebuilt).to.not.equal(form);
+    expect(rebuilt.querySelector('option[value="builtin"]')).to.not.equal(null);
   });
 });

@@ -5,11 +5,17 @@ import { ServerActionEvent, ToolToggleEvent } from '../../src/components/events.
 
 class Probe extends ElementBase {
   updates = 0;
-  protected override update() {
+  changes: string[][] = [];
+  parts: ElementBase[] = [];
+  protected override update(changed: ReadonlySet<string>) {
     this.updates++;
+    this.changes.push([...changed]);
   }
-  ask() {
-    this.requestUpdate();
+  protected override updateParts() {
+    return this.parts;
+  }
+  ask(key?: string) {
+    this.requestUpdate(key);
   }
   send(event: ServerActionEvent | ToolToggleEvent) {
     return this.emit(event);
@@ -28,6 +34,32 @@ describe('ElementBase', () => {
     probe.ask();
     await Promise.resolve();
     expect(probe.updates).to.equal(2);
+  });
+
+  it('passes the keys named since the last update, and starts afresh after it', async () => {
+    const probe = new Probe();
+    probe.ask('a');
+    probe.ask('b');
+    probe.ask('a');
+    await probe.updateComplete;
+    probe.ask();
+    await probe.updateComplete;
+    probe.ask('c');
+    await probe.updateComplete;
+    expect(probe.changes).to.deep.equal([['a', 'b'], [], ['c']]);
+  });
+
+  it('updateComplete resolves after the pending update and those of its parts, and at once when none is pending', async () => {
+    const probe = new Probe();
+    const part = new Probe();
+    probe.parts = [part];
+    probe.ask();
+    part.ask();
+    expect([probe.updates, part.updates]).to.deep.equal([0, 0]);
+    await probe.updateComplete;
+    expect([probe.updates, part.updates]).to.deep.equal([1, 1]);
+    await probe.updateComplete;
+    expect([probe.updates, part.updates]).to.deep.equal([1, 1]);
   });
 
   it('emit returns false when a listener prevents a cancelable event, true otherwise', () => {

@@ -22,7 +22,7 @@ const pending: ElicitationView = {
 async function card(view: ElicitationView) {
   const el = await fixture<McpElicitationCardElement>(html`<mcp-elicitation-card></mcp-elicitation-card>`);
   el.interaction = view;
-  await new Promise((r) => setTimeout(r));
+  await el.updateComplete;
   return el;
 }
 const button = (el: McpElicitationCardElement, action: string) =>

@@ -1,5 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import './setup.js';
+import { nextTask } from './wait.js';
 import { ExportConfigEvent, ImportApplyEvent, ImportPreviewEvent } from '../../src/components/events.js';
 import type { McpImportElement } from '../../src/components/mcp-import.js';
 import type { ImportEntry, ImportPreview } from '../../src/import/import-schema.js';
@@ -128,7 +129,7 @@ describe('mcp-import', () => {
     expect([...el.shadowRoot!.querySelectorAll('ul.problems li')].map((li) => li.textContent)).to.deep.equal([
       'api: the bearer token is empty',
     ]);
-    await new Promise((r) => setTimeout(r, 20 + 700));
+    await nextTask(20 + 700);
     expect($(el, '[role="status"]').textContent).to.equal('');
   });
 

@@ -1,5 +1,6 @@
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
 import './setup.js';
+import { nextTask } from './wait.js';
 import type { McpResultViewElement } from '../../src/components/mcp-result-view.js';
 import { ReadResourceEvent } from '../../src/components/events.js';
 
@@ -111,7 +112,7 @@ describe('mcp-result-view', () => {
       const buttons = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('button.copy')];
       expect(buttons.map((b) => b.getAttribute('aria-label'))).to.deep.equal(['Copy Text', 'Copy Structured content']);
       buttons.forEach((b) => b.click());
-      await new Promise((r) => setTimeout(r));
+      await nextTask();
       expect(copied).to.deep.equal(['copy me', JSON.stringify({ a: 1 }, null, 2)]);
       expect(buttons[0]!.textContent).to.equal('Copied');
     } finally {
@@ -126,8 +127,8 @@ describe('mcp-result-view', () => {
       { isError: true, content: [{ type: 'text', text: Array.from({ length: 400 }, (_, i) => `line ${i}`).join('\n') }] },
       'demo',
     );
-    await new Promise((r) => requestAnimationFrame(() => r(undefined)));
-    await new Promise((r) => setTimeout(r));
+    await nextFrame();
+    await nextTask();
     const parts = q(el, '.parts');
     expect(parts.clientHeight).to.be.lessThan(parts.scrollHeight);
     const toggle = q<HTMLButtonElement>(el, 'button.toggle');

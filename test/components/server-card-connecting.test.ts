@@ -2,8 +2,9 @@
  * A connect attempt is visible while it runs ("Connecting… 12 s", ticking, with Cancel), and a
  * click on Connect/Disconnect shows at once that it was taken, until the server's next state.
  */
-import { expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import './setup.js';
+import { nextTask } from './wait.js';
 import type { McpServerCardElement } from '../../src/components/mcp-server-card.js';
 import { ServerActionEvent } from '../../src/components/events.js';
 import type { ServerView } from '../../src/protocol/panel.js';
@@ -12,15 +13,10 @@ import { serverView } from './server-view.js';
 async function card(view: ServerView) {
   const el = await fixture<McpServerCardElement>(html`<mcp-server-card mode="detail"></mcp-server-card>`);
   el.server = view;
-  await Promise.resolve();
-  await nextFrame();
+  await el.updateComplete;
   return el;
 }
 
-const settle = async () => {
-  await Promise.resolve();
-  await nextFrame();
-};
 const button = (el: McpServerCardElement, action: string) =>
   el.shadowRoot!.querySelector<HTMLButtonElement>(`.actions button[data-action="${action}"]`)!;
 const elapsed = (el: McpServerCardElement) => el.shadowRoot!.querySelector<HTMLElement>('.elapsed')!;
@@ -32,7 +28,7 @@ describe('mcp-server-card while connecting', () => {
     expect(elapsed(el).textContent).to.equal('12 s');
     expect(elapsed(el).getAttribute('role')).to.equal('timer', 'a timer region is not live: no announcement per second');
     expect(el.shadowRoot!.querySelector('mcp-status-badge')!.getAttribute('status')).to.equal('connecting');
-    await new Promise((r) => setTimeout(r, 1100));
+    await nextTask(1100);
     expect(elapsed(el).textContent).to.equal('13 s');
     expect(button(el, 'disconnect').textContent).to.equal('Cancel');
     setTimeout(() => button(el, 'disconnect').click());
@@ -45,10 +41,10 @@ describe('mcp-server-card while connecting', () => {
     const el = await card(serverView({ status: 'connecting' }));
     expect(elapsed(el).hidden).to.equal(true);
     el.server = serverView({ status: 'connecting', connectingSince: Date.now() });
-    await settle();
+    await el.updateComplete;
     expect(elapsed(el).textContent).to.equal('0 s');
     el.server = serverView({ status: 'ready' });
-    await settle();
+    await el.updateComplete;
     expect(elapsed(el).hidden).to.equal(true);
     expect(button(el, 'disconnect').textContent).to.equal('Disconnect');
   });
@@ -65,10 +61,10 @@ describe('mcp-server-card while connecting', () => {
     button(el, 'connect').click();
     expect(events).to.equal(1, 'a second click while busy sends nothing');
     el.server = serverView({ status: 'disconnected' });
-    await settle();
+    await el.updateComplete;
     expect(button(el, 'connect').textContent).to.equal('Connecting…', 'the same state again is not the answer');
     el.server = serverView({ status: 'connecting', connectingSince: Date.now() });
-    await settle();
+    await el.updateComplete;
     expect(button(el, 'disconnect').textContent).to.equal('Cancel');
     expect(button(el, 'disconnect').hasAttribute('aria-disabled')).to.equal(false);
   });
@@ -78,7 +74,7 @@ describe('mcp-server-card while connecting', () => {
     button(el, 'disconnect').click();
     expect(button(el, 'disconnect').textContent).to.equal('Disconnecting…');
     el.server = serverView({ status: 'disconnected' });
-    await settle();
+    await el.updateComplete;
     expect(button(el, 'connect').textContent).to.equal('Connect');
     expect(button(el, 'connect').hasAttribute('aria-disabled')).to.equal(false);
   });

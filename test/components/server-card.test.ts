@@ -2,7 +2,7 @@
  * The card's buttons come from the reason's `action`, never from its words (the message is shown
  * as text only): the same message with another action gives another button.
  */
-import { expect, fixture, html, nextFrame } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import './setup.js';
 import type { McpServerCardElement } from '../../src/components/mcp-server-card.js';
 import type { ServerView } from '../../src/protocol/panel.js';
@@ -15,8 +15,7 @@ function server(overrides: Partial<ServerView> = {}): ServerView {
 async function card(view: ServerView, mode = 'detail') {
   const el = await fixture<McpServerCardElement>(html`<mcp-server-card mode=${mode}></mcp-server-card>`);
   el.server = view;
-  await Promise.resolve();
-  await nextFrame();
+  await el.updateComplete;
   return el;
 }
 
@@ -98,7 +97,7 @@ describe('mcp-server-card actions', () => {
     const el = await card(server({ authKind: 'none', status: 'disconnected' }));
     button(el, 'connect')!.click();
     el.showActionError('The worker said no.');
-    await nextFrame();
+    await el.updateComplete;
     expect(el.shadowRoot!.querySelector('.action-error')!.textContent).to.equal('The worker said no.');
     expect(button(el, 'connect')!.hasAttribute('aria-disabled')).to.equal(false);
   });

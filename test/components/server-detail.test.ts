@@ -1,5 +1,5 @@
 /** The server detail view: header, sections, Settings' confirmed delete, tool toggles, focus kept across pushes. */
-import { expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import './setup.js';
 import type { McpServerDetailElement } from '../../src/components/mcp-server-detail.js';
 import type { McpServerCardElement } from '../../src/components/mcp-server-card.js';
@@ -20,15 +20,10 @@ function server(overrides: Partial<ServerView> = {}): ServerView {
   });
 }
 
-const settled = async () => {
-  await Promise.resolve();
-  await nextFrame();
-};
-
 async function detail(view: ServerView) {
   const el = await fixture<McpServerDetailElement>(html`<mcp-server-detail></mcp-server-detail>`);
   el.server = view;
-  await settled();
+  await el.updateComplete;
   return el;
 }
 
@@ -100,7 +95,7 @@ describe('mcp-server-detail', () => {
     expect(search.getAttribute('aria-label')).to.equal('Search tools of Demo');
     search.focus();
     el.server = server({ status: 'connecting' });
-    await settled();
+    await el.updateComplete;
     expect(toolList(el).shadowRoot!.activeElement).to.equal(search);
   });
 

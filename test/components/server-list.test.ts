@@ -1,4 +1,4 @@
-import { expect, fixture, html, oneEvent, nextFrame } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import './setup.js';
 import type { McpServerListElement } from '../../src/components/mcp-server-list.js';
 import type { McpServerCardElement } from '../../src/components/mcp-server-card.js';
@@ -17,11 +17,6 @@ function server(overrides: Partial<ServerView> = {}): ServerView {
   });
 }
 
-async function settled() {
-  await Promise.resolve();
-  await nextFrame();
-}
-
 const cards = (list: McpServerListElement) => [...list.shadowRoot!.querySelectorAll<McpServerCardElement>('mcp-server-card')];
 
 describe('mcp-server-list', () => {
@@ -35,7 +30,7 @@ describe('mcp-server-list', () => {
   it('renders one row per server: name, status and its switch, named with the server', async () => {
     const list = await fixture<McpServerListElement>(html`<mcp-server-list></mcp-server-list>`);
     list.servers = [server(), server({ id: 'other', name: 'Other', status: 'error', enabled: false, tools: [], disabledTools: [] })];
-    await settled();
+    await list.updateComplete;
     const [first, second] = cards(list);
     expect(cards(list)).to.have.length(2);
     expect(first!.shadowRoot!.querySelector('mcp-status-badge')!.getAttribute('status')).to.equal('ready');
@@ -57,7 +52,7 @@ describe('mcp-server-list', () => {
   it('a row opens the detail, and its switch asks to disable the server', async () => {
     const list = await fixture<McpServerListElement>(html`<mcp-server-list></mcp-server-list>`);
     list.servers = [server()];
-    await settled();
+    await list.updateComplete;
     const root = cards(list)[0]!.shadowRoot!;
     setTimeout(() => root.querySelector<HTMLButtonElement>('button.open')!.click());
     const nav = (await oneEvent(list, NavigateEvent.type)) as unknown as NavigateEvent;
@@ -72,7 +67,7 @@ describe('mcp-server-list', () => {
     const list = await fixture<McpServerListElement>(html`<mcp-server-list></mcp-server-list>`);
     const evil = '<img src=x onerror="window.__pwned=1">';
     list.servers = [server({ name: evil })];
-    await settled();
+    await list.updateComplete;
     const root = cards(list)[0]!.shadowRoot!;
     expect(root.querySelector('img')).to.equal(null);
     expect(root.querySelector('.name')!.textContent).to.equal(evil);
@@ -92,7 +87,7 @@ describe('mcp-server-list', () => {
   it('is accessible', async () => {
     const list = await fixture<McpServerListElement>(html`<mcp-server-list></mcp-server-list>`);
     list.servers = [server()];
-    await settled();
+    await list.updateComplete;
     await expect(list).to.be.accessible();
     await expect(cards(list)[0]!).to.be.accessible();
   });

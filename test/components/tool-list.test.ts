@@ -1,23 +1,22 @@
 import { expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
 import './setup.js';
+import { laterChunks } from './wait.js';
 import { BulkToolToggleEvent, ToolToggleEvent } from '../../src/components/events.js';
 import type { McpToolListElement } from '../../src/components/mcp-tool-list.js';
 import { PAGE_SIZE } from '../../src/components/mcp-tool-list.js';
 import type { Tool } from '../../src/protocol/mcp-shapes.js';
 
 /** The update, then the later chunk of a page of rows (see chunked-children.ts). */
-async function settled() {
-  await Promise.resolve();
-  await new Promise((r) => setTimeout(r, 0));
-  await new Promise((r) => setTimeout(r, 0));
-  await nextFrame();
+async function settled(list: McpToolListElement) {
+  await list.updateComplete;
+  await laterChunks();
 }
 
 async function make(tools: Tool[], disabled: string[] = []) {
   const list = await fixture<McpToolListElement>(html`<mcp-tool-list server-id="demo" aria-label="Tools of Demo"></mcp-tool-list>`);
   list.tools = tools;
   list.disabledTools = disabled;
-  await settled();
+  await settled(list);
   return list;
 }
 
@@ -106,7 +105,7 @@ describe('mcp-tool-list', () => {
     expect(visibleRows(list)[0]).to.equal(row2);
     expect($(list, '.count')!.textContent).to.equal('11 of 30 shown');
     search.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
-    await settled();
+    await settled(list);
     expect(visibleRows(list)).to.deep.equal(before);
   });
 
@@ -155,7 +154,7 @@ describe('mcp-tool-list', () => {
     expect($(list, '[data-more]')!.hidden).to.equal(false);
     expect($(list, '[data-more]')!.textContent).to.equal('Show 100 more (900 not shown)');
     ($(list, '[data-more]') as HTMLButtonElement).click();
-    await settled();
+    await settled(list);
     expect($$(list, 'li')).to.have.length(2 * PAGE_SIZE);
     const row99 = $(list, 'input[data-tool="tool_99"]')!.closest('li');
 
@@ -168,7 +167,7 @@ describe('mcp-tool-list', () => {
     start = performance.now();
     list.tools = tools.map((t) => ({ ...t }));
     list.disabledTools = ['tool_99'];
-    await settled();
+    await settled(list);
     await frames();
     const updateMs = performance.now() - start;
     console.log(
@@ -184,9 +183,9 @@ describe('mcp-tool-list', () => {
     const list = await make(tools, ['tool_150']);
     expect($$(list, 'input[type=checkbox]')).to.have.length(PAGE_SIZE);
     list.tools = tools.map((t) => (t.name === 'tool_150' ? { ...t, title: 'Renamed' } : t));
-    await settled();
+    await settled(list);
     list.query = 'tool_150';
-    await settled();
+    await settled(list);
     const box = $(list, 'input[data-tool="tool_150"]') as HTMLInputElement;
     expect(box.checked).to.equal(false);
     expect(box.getAttribute('aria-label')).to.equal('Renamed enabled');

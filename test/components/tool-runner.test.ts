@@ -1,5 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import './setup.js';
+import { nextTask } from './wait.js';
 import type { McpToolRunnerElement } from '../../src/components/mcp-tool-runner.js';
 import { CancelToolEvent, RunToolEvent } from '../../src/components/events.js';
 import type { ServerView } from '../../src/protocol/panel.js';
@@ -106,12 +107,12 @@ describe('mcp-tool-runner', () => {
     const card = document.createElement('mcp-elicitation-card');
     card.slot = 'question';
     el.append(card);
-    await new Promise((r) => setTimeout(r));
+    await nextTask();
     const waiting = el.shadowRoot!.querySelector('.waiting')!;
     expect(waiting.textContent).to.equal('Waiting for your answer');
     expect(el.shadowRoot!.querySelector<HTMLSlotElement>('slot[name="question"]')!.assignedElements()).to.deep.equal([card]);
     card.remove();
-    await new Promise((r) => setTimeout(r));
+    await nextTask();
     expect(waiting.textContent).to.equal('');
   });
 

@@ -1,5 +1,6 @@
 import { expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
 import './setup.js';
+import { pollUntil } from './wait.js';
 import { NavigateEvent } from '../../src/components/events.js';
 import type { McpToolsViewElement } from '../../src/components/mcp-tools-view.js';
 import { FIRST_CHUNK } from '../../src/components/mcp-tools-view.js';
@@ -11,8 +12,8 @@ const many = (n: number): Tool[] =>
 
 /** Lets the update run, then every later chunk of rows. */
 async function settled(view: McpToolsViewElement, rows?: number) {
-  await Promise.resolve();
-  for (let i = 0; i < 100 && (rows === undefined || $$(view, 'li').length < rows); i++) await new Promise((r) => setTimeout(r, 5));
+  await view.updateComplete;
+  await pollUntil(() => rows !== undefined && $$(view, 'li').length >= rows, 100, 5);
   await nextFrame();
 }
 

@@ -8,17 +8,17 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TargetType, type Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { nudgePanel, openTool, openView, storeServersFromPanel } from '../support/panel-views.js';
 import { panelRequest } from '../support/panel-request.js';
+import { stopWorker } from '../support/worker-lifecycle.js';
 
 let server: DemoServer;
 let ext: ExtensionBrowser;
 let panel: Page;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const READY = 'mcp-server-list >>> mcp-server-card >>> mcp-status-badge[status="ready"]';
 /** Anywhere: a question of the runner's own call is shown inside the runner, the others in #elicitations. */
 const CARD = 'mcp-elicitation-card';
@@ -113,24 +113,10 @@ test('Cancel is delivered as cancel', async () => {
   assert.deepEqual(server.stats.elicitations?.at(-1), { action: 'cancel' });
 });
 
-const swUrl = () => `chrome-extension://${ext.extensionId}/sw.js`;
-const swTarget = () => ext.browser.targets().find((t) => t.type() === TargetType.SERVICE_WORKER && t.url() === swUrl());
-async function stopWorker() {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const target = swTarget();
-    if (!target) return;
-    await (await target.worker())?.close().catch(() => undefined);
-    const deadline = Date.now() + 500;
-    while (swTarget() === target && Date.now() < deadline) await sleep(10);
-    if (swTarget() !== target) return;
-  }
-  throw new Error('The service worker did not stop');
-}
-
 test('a question open across a worker restart fails with its reason; re-run needs the "safe" confirmation', async () => {
   await startBooking();
   const callsBefore = server.stats.toolCalls.filter((c) => c === 'confirm_booking').length;
-  await stopWorker();
+  await stopWorker(ext);
   // The panel's Port reconnects on the user's next action and wakes a fresh worker, which fails the open interaction.
   await nudgePanel(panel);
   await waitFor(panel, `${CARD}[status="failed"]`, 20_000);

@@ -8,11 +8,12 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TargetType, type Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, runToolInPanel, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { DETAIL, nudgePanel, openServer } from '../support/panel-views.js';
 import { panelRequest } from '../support/panel-request.js';
+import { stopWorker } from '../support/worker-lifecycle.js';
 
 let server: DemoServer;
 let ext: ExtensionBrowser;
@@ -39,30 +40,7 @@ after(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const runTool = (tool: string, args: unknown) => runToolInPanel(panel, 'demo', tool, args);
 
-const swUrl = () => `chrome-extension://${ext.extensionId}/sw.js`;
-const swTarget = () => ext.browser.targets().find((t) => t.type() === TargetType.SERVICE_WORKER && t.url() === swUrl());
 const count = (tool: string) => server.stats.toolCalls.filter((c) => c === tool).length;
-
-/**
- * Stops the service worker through Puppeteer's own session (a close right after
- * start is sometimes ignored, so retry, bounded, until the target is gone). Returns the stop time.
- */
-async function stopWorker(): Promise<number> {
-  const started = Date.now();
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const target = swTarget();
-    if (!target) return Date.now() - started;
-    try {
-      await (await target.worker())?.close();
-    } catch {
-      // The target may already be going away.
-    }
-    const deadline = Date.now() + 500;
-    while (swTarget() === target && Date.now() < deadline) await sleep(10);
-    if (swTarget() !== target) return Date.now() - started;
-  }
-  throw new Error('The service worker did not stop after 20 attempts');
-}
 
 /**
  * Stops the worker, then waits for the panel's Port to wake a fresh one (as a user's open panel
@@ -73,7 +51,7 @@ async function restartWorker() {
   await before.evaluate(() => {
     (globalThis as { __oldWorker?: boolean }).__oldWorker = true;
   });
-  const stopMs = await stopWorker();
+  const stopMs = await stopWorker(ext);
   const woke = Date.now();
   // The panel's Port reconnects on the user's next action (not on a timer).
   await nudgePanel(panel);
@@ -166,7 +144,7 @@ test('H3: a tool call in flight when the worker stops is reported failed and is 
 test('C6/C7: a panel request that wakes the worker at once adopts the session; nothing new is opened', async () => {
   const opened = server.stats.sessionsOpened;
   const closed = server.stats.sessionsClosed;
-  const stopMs = await stopWorker();
+  const stopMs = await stopWorker(ext);
   const woke = Date.now();
   const answer = await panelRequest<{ ok: boolean }>(panel, 'panel:get-state', {});
   const wakeMs = Date.now() - woke;
@@ -191,10 +169,10 @@ test('C7: two restarts in a row still end with one ready session', async () => {
 
 test('C6/C7: a worker stopped again while it is still adopting leaves one session, still usable', async () => {
   const opened = server.stats.sessionsOpened;
-  await stopWorker();
+  await stopWorker(ext);
   await panelRequest(panel, 'panel:get-state', {});
   // Stop the fresh worker at once, while it is claiming the document.
-  await stopWorker();
+  await stopWorker(ext);
   await panelRequest(panel, 'panel:get-state', {});
   await workerReady();
   assert.equal(server.stats.sessionsOpened, opened, 'no new session');
