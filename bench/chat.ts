@@ -1,5 +1,5 @@
 /**
- * The chat rows of the bench (issue 17), against a scripted OpenAI-compatible provider on
+ * The chat rows of the bench (section P), against a scripted OpenAI-compatible provider on
  * loopback (test/support/provider-server.ts):
  * - time to first streamed token: the panel's own fetch to the provider, read until the first
  *   token, vs a message typed in the chat view (Enter) until that token shows in the

@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/fetch-paths.ts [rounds]`: where the chat's time to first token goes before the
- * request reaches the provider (issue 17). The same POST to one loopback server from the panel
+ * request reaches the provider (section P). The same POST to one loopback server from the panel
  * page, the service worker and the offscreen document, with and without the chat's fetch options
  * (`credentials: 'omit'`, no Referer), a small vs a chat-sized body, `priority: 'high'`,
  * `keepalive`, on a warm connection and on one the server just closed; and the first fetch of a

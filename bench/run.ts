@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 9): what the extension's path costs compared with the SDK used directly
+ * `npm run bench` (performance: docs/architecture.md): what the extension's path costs compared with the SDK used directly
  * from Node, measured in one run, interleaved (A B A B) after a warm-up, so every ratio compares
  * numbers taken under the same machine load. `--smoke` runs every phase briefly (goals are
  * reported, never asserted) so the bench cannot rot. Needs a built extension in OUT_DIR (default

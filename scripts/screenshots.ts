@@ -199,7 +199,7 @@ async function shoot(locale: 'en' | 'zh_CN'): Promise<string[]> {
       await new Promise((r) => setTimeout(r, 100));
       await shootAll(panel, `${locale}-09-state-${id}`, written);
     }
-    // MCP App views (issue 18): a published example's view under its result, the approval its
+    // MCP App views (section Q): a published example's view under its result, the approval its
     // call back asks for, and a chart view inline and filling the panel.
     await addServerInPanel(panel, { name: 'Basic', url: basic.url });
     await addServerInPanel(panel, { name: 'Budget', url: budget.url });

@@ -1,5 +1,5 @@
 /**
- * The Content Security Policy an MCP App view runs under (issue 18). The manifest's sandbox CSP
+ * The Content Security Policy an MCP App view runs under (section Q). The manifest's sandbox CSP
  * is the ceiling for every view; this narrows it to what the view's resource declared
  * (`_meta.ui.csp`), and to no network at all when nothing is declared. The policy is put into the
  * view's HTML as a `<meta>` before any of the view's own markup, so it covers every script.

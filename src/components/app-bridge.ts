@@ -1,5 +1,5 @@
 /**
- * The panel's side of the MCP Apps protocol for one view (issue 18), without DOM: it takes the
+ * The panel's side of the MCP Apps protocol for one view (section Q), without DOM: it takes the
  * JSON strings the sandbox page forwards, checks them ({@link ViewMessageSchema}, then each
  * method's params), keeps the view to a message rate, answers what a view may ask, and checks
  * every message it sends ({@link HostMessageSchema}). What needs the user or the worker goes

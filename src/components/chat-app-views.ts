@@ -1,5 +1,5 @@
 /**
- * MCP App views in the chat's conversation (issue 18): a tool step whose tool names a view gets
+ * MCP App views in the chat's conversation (section Q): a tool step whose tool names a view gets
  * it under the step. A step the panel sees start gets its view at once, with the tool input;
  * the result follows when the worker pushes it ({@link ChatStepViews.result}), or
  * `tool-cancelled` when the call ends without one. A step first seen finished (history, a panel

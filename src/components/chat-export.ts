@@ -1,4 +1,4 @@
-/** A chat as Markdown for export (issue 17): who said what, each tool step with its arguments and result. */
+/** A chat as Markdown for export (section P): who said what, each tool step with its arguments and result. */
 import type { ChatView } from '../protocol/panel-chat.js';
 
 const fence = (text: string) => {

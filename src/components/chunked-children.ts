@@ -1,5 +1,5 @@
 /**
- * Attaching long lists of reused row elements a chunk at a time (issue 19: 1,000 tools): the
+ * Attaching long lists of reused row elements a chunk at a time (K2: 1,000 tools): the
  * first rows in the task that asked for them, the rest in later tasks, so no single frame lays
  * out (or builds) the whole list. Every row already attached that is still wanted stays where it
  * is, wherever it sits in the list: re-attaching a row lays it out again, and a keystroke that

@@ -1,5 +1,5 @@
 /**
- * An error shown at its field (issue 16): the message sits under the input, which is marked
+ * An error shown at its field (section K): the message sits under the input, which is marked
  * `aria-invalid` and names the message in `aria-describedby`, so a screen reader reads both.
  */
 import { el } from './dom.js';

@@ -1,5 +1,5 @@
 /**
- * The assistant's Markdown, rendered safely (issue 17): `marked`'s lexer turns the text into
+ * The assistant's Markdown, rendered safely (section P): `marked`'s lexer turns the text into
  * tokens and each token becomes DOM built here — there is no HTML string anywhere, so the
  * panel's `trusted-types 'none'` holds. Raw HTML in the text is shown as text. Links are live
  * only for http(s) (opened in a new tab, `noopener noreferrer`); any other scheme (`javascript:`,

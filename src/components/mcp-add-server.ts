@@ -1,5 +1,5 @@
 /**
- * The guided add (issue 16, SPEC K1): the URL first (`https://` added when no scheme is typed,
+ * The guided add (SPEC K1): the URL first (`https://` added when no scheme is typed,
  * `http://` for a loopback host), then Continue asks Chrome for the origin and has the worker
  * probe the server, whose answer proposes the authorization (none / bearer / OAuth) and the name.
  * The user can change both; the rarely needed fields are folded under "Advanced". Errors show at

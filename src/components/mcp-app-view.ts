@@ -1,5 +1,5 @@
 /**
- * An MCP App view (issue 18): the interactive HTML a tool ships, rendered with its call's result.
+ * An MCP App view (section Q): the interactive HTML a tool ships, rendered with its call's result.
  * The view runs in the extension's sandbox page (`app-sandbox.html`, no extension APIs, opaque
  * origin) inside an inner frame sandboxed to scripts only, under the CSP its resource declared
  * and nothing more ({@link viewCsp}). Messages from the frame are accepted only when their

@@ -1,5 +1,5 @@
 /**
- * The Chat view (issue 17): the conversation with the user's own model provider, which uses the
+ * The Chat view (section P): the conversation with the user's own model provider, which uses the
  * remote MCP tools. It lays out elements of one job each — the header ({@link McpChatHeaderElement}:
  * title, model, chat actions), the provider settings ({@link McpChatSettingsElement}), the tool
  * picker ({@link McpChatToolsElement}), the conversation ({@link McpChatLogElement}), this chat's

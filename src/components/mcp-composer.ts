@@ -5,7 +5,7 @@
  * the blocks are listed under the message, and the message object an agent engine would
  * receive is shown as JSON text. Matching and the message shape live in `composer-model.ts`.
  *
- * With the `chat` attribute it is the chat's input (issue 17): no JSON preview, Enter sends (a
+ * With the `chat` attribute it is the chat's input (section P): no JSON preview, Enter sends (a
  * {@link ComposerSendEvent}), Shift+Enter is a new line.
  *
  * The suggestion list is a listbox the caret never leaves (the text keeps the focus and points at

@@ -1,5 +1,5 @@
 /**
- * A tool result, readable (SPEC H1, K5; issue 16): each part of the result labelled by what it is
+ * A tool result, readable (SPEC H1, K5): each part of the result labelled by what it is
  * — text, structured content as a collapsible JSON tree, an image or audio from base64 data of an
  * allow-listed MIME type only (as a `data:` URL), a resource link that can be read (the
  * {@link ReadResourceEvent} is answered with {@link McpResultViewElement.showResource}) or, for

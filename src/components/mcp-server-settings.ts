@@ -1,5 +1,5 @@
 /**
- * A saved server's settings (issue 16, `<mcp-server-settings>`, property `server`): every field
+ * A saved server's settings (`<mcp-server-settings>`, property `server`): every field
  * of the add form with the same checks (server-form-model.ts). Secrets are never shown: a stored
  * bearer token, client secret or header value reads "unchanged" and is sent only when the user
  * types a new one. Before a save that would lose something (authorization, "always allow"

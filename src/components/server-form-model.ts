@@ -1,5 +1,5 @@
 /**
- * Field rules shared by the add and edit forms (issue 16): what the user typed becomes either a
+ * Field rules shared by the add and edit forms (section K): what the user typed becomes either a
  * value ready to send or a message key for the field it belongs to. The worker checks the same
  * things again (url-rules.ts, the panel protocol's schemas).
  */

@@ -25,7 +25,7 @@ export const en = {
   toolCount: { message: '$ON$ of $ALL$ tools enabled', placeholders: { on: { content: '$1' }, all: { content: '$2' } } },
   catalogWarnings: { message: 'Catalog warnings ($COUNT$)', placeholders: { count: { content: '$1' } } },
   catalogStale: { message: 'The catalog may be out of date (since $TIME$).', placeholders: { time: { content: '$1' } } },
-  // Panel shell: views, server rows and detail, tools view (issue 16).
+  // Panel shell: views, server rows and detail, tools view (section K).
   views: { message: 'Views' },
   viewServers: { message: 'Servers' },
   viewTools: { message: 'Tools' },
@@ -90,7 +90,7 @@ export const en = {
     message: 'Chrome did not grant access to $ORIGIN$. The server was added; click "Grant access" on its card to ask again.',
     placeholders: { origin: { content: '$1' } },
   },
-  // Guided add and server settings (issue 16: edit, guided add): field errors, probe, edit form.
+  // Guided add and server settings (section K: edit, guided add): field errors, probe, edit form.
   urlMissing: { message: "Enter the server's URL." },
   urlTooLong: { message: 'This URL is too long.' },
   urlNotAbsolute: { message: 'This is not a web address. Enter one like https://example.com/mcp.' },
@@ -439,7 +439,7 @@ export const en = {
     message: '$APPROVALS$, $QUESTIONS$ waiting',
     placeholders: { approvals: { content: '$1' }, questions: { content: '$2' } },
   },
-  // Approval cards whose call is gone, server cards while connecting (issue: nothing lost across worker restarts).
+  // Approval cards whose call is gone, server cards while connecting (O3: nothing lost across worker restarts).
   approvalGoneTitle: { message: 'This tool call did not run' },
   approvalGone: { message: 'The request that asked for this approval ended when the extension restarted; nothing was run.' },
   connectingFor: { message: '$SECONDS$ s', placeholders: { seconds: { content: '$1' } } },
@@ -449,7 +449,7 @@ export const en = {
     message: '$AGENT$ wants to call $TOOL$ on $SERVER$',
     placeholders: { agent: { content: '$1' }, tool: { content: '$2' }, server: { content: '$3' } },
   },
-  // Approval card in plain words, and the "always allow" grants list (issue 16, items 7b and 8).
+  // Approval card in plain words, and the "always allow" grants list (section K).
   claimReadOnly: { message: 'The server says this tool only reads data — this is not verified.' },
   claimDestructive: { message: 'The server says this tool can delete or overwrite data — this is not verified.' },
   claimAdditive: { message: 'The server says this tool can change data but does not delete or overwrite it — this is not verified.' },
@@ -500,7 +500,7 @@ export const en = {
   pingOk: { message: 'Answered in $MS$ ms', placeholders: { ms: { content: '$1' } } },
   pingFailed: { message: 'No answer: $MESSAGE$', placeholders: { message: { content: '$1' } } },
   refresh: { message: 'Refresh' },
-  // Activity log: JSON-RPC methods, direction, payloads, search and export (issue 16, item 8).
+  // Activity log: JSON-RPC methods, direction, payloads, search and export (section K).
   activitySearch: { message: 'Search activity' },
   activitySearchPlaceholder: { message: 'Search method, tool, server, status' },
   activityExport: { message: 'Export JSON' },
@@ -544,7 +544,7 @@ export const en = {
   importSignInMaybe: { message: 'May need sign-in: if the server asks, its card offers to switch it to OAuth.' },
   importFill: { message: 'Value for $LABEL$', placeholders: { label: { content: '$1' } } },
   exportConfig: { message: 'Export configuration' },
-  // Import polish: dialect names, results, export feedback, fields to fill, auth per entry (issue 16, item 12).
+  // Import polish: dialect names, results, export feedback, fields to fill, auth per entry (section K).
   importDialectClaudeCode: { message: 'Claude Code' },
   importDialectClaudeDesktop: { message: 'Claude Desktop' },
   importDialectCursor: { message: 'Cursor' },
@@ -574,7 +574,7 @@ export const en = {
     placeholders: { auth: { content: '$1' }, names: { content: '$2' } },
   },
   importAuthNone: { message: 'No authorization' },
-  // Chat with the user's model provider (issue 17).
+  // Chat with the user's model provider (section P).
   chatProviderUrlInvalid: { message: 'Not a valid web address: $URL$', placeholders: { url: { content: '$1' } } },
   chatMore: { message: 'More' },
   chatUntitled: { message: 'New chat' },
@@ -619,7 +619,7 @@ export const en = {
     message: "Interrupted: the extension's background worker stopped during this answer. Nothing more was sent; ask again to go on.",
   },
   chatNoticeStepLimit: { message: 'Stopped at the step limit. Ask again to go on.' },
-  // Chat: provider errors and tool-step outcomes as the user reads them (issue 17); the model gets the English
+  // Chat: provider errors and tool-step outcomes as the user reads them (section P); the model gets the English
   reasonChatKeyRefused: {
     message: 'The provider refused the API key (HTTP $STATUS$). Check the key in the chat settings.',
     placeholders: { status: { content: '$1' } },
@@ -683,14 +683,14 @@ export const en = {
     message: 'Chrome has not granted access to $ORIGIN$. Save the provider settings again to grant it.',
     placeholders: { origin: { content: '$1' } },
   },
-  // Chat: approvals of another chat's run (issue 17)
+  // Chat: approvals of another chat's run (section P)
   chatOtherWaiting: { message: 'The chat “$TITLE$” waits for your approval.', placeholders: { title: { content: '$1' } } },
   chatOpenWaiting: { message: 'Open it' },
   chatUsage: { message: '↑ $IN$ · ↓ $OUT$ tokens', placeholders: { in: { content: '$1' }, out: { content: '$2' } } },
   chatCopy: { message: 'Copy' },
   chatCopied: { message: 'Copied' },
   chatImage: { message: '[image: $ALT$ — not loaded]', placeholders: { alt: { content: '$1' } } },
-  // Results viewer and schema-form checks (issue 16: readable results, forms, cards where the user is).
+  // Results viewer and schema-form checks (section K: readable results, forms, cards where the user is).
   formRequired: { message: 'is required' },
   formMinLength: { message: 'must be at least $COUNT$ characters', placeholders: { count: { content: '$1' } } },
   formMaxLength: { message: 'must be at most $COUNT$ characters', placeholders: { count: { content: '$1' } } },
@@ -734,7 +734,7 @@ export const en = {
   copyPart: { message: 'Copy $PART$', placeholders: { part: { content: '$1' } } },
   copied: { message: 'Copied' },
   copyFailed: { message: 'Could not copy' },
-  // MCP App views (issue 18): a tool's own interactive view, in a sandbox.
+  // MCP App views (section Q): a tool's own interactive view, in a sandbox.
   appView: { message: 'View from $TOOL$', placeholders: { tool: { content: '$1' } } },
   appViewLoading: { message: 'Loading the tool’s view…' },
   appViewFailed: { message: 'The tool’s view could not be shown: $REASON$', placeholders: { reason: { content: '$1' } } },

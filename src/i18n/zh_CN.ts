@@ -24,7 +24,7 @@ export const zh_CN: Catalog = {
   toolCount: { message: '已启用 $ON$ / $ALL$ 个工具', placeholders: { on: { content: '$1' }, all: { content: '$2' } } },
   catalogWarnings: { message: '目录警告（$COUNT$ 条）', placeholders: { count: { content: '$1' } } },
   catalogStale: { message: '目录可能已过时（自 $TIME$ 起）。', placeholders: { time: { content: '$1' } } },
-  // Panel shell: views, server rows and detail, tools view (issue 16).
+  // Panel shell: views, server rows and detail, tools view (section K).
   views: { message: '视图' },
   viewServers: { message: '服务器' },
   viewTools: { message: '工具' },
@@ -85,7 +85,7 @@ export const zh_CN: Catalog = {
     message: 'Chrome 未授予对 $ORIGIN$ 的访问权限。服务器已添加；点击其卡片上的“授予访问权限”可再次请求。',
     placeholders: { origin: { content: '$1' } },
   },
-  // 引导式添加与服务器设置（issue 16：编辑、引导式添加）：字段错误、探测、编辑表单。
+  // 引导式添加与服务器设置（K 节：编辑、引导式添加）：字段错误、探测、编辑表单。
   urlMissing: { message: '请输入服务器的 URL。' },
   urlTooLong: { message: '此 URL 过长。' },
   urlNotAbsolute: { message: '这不是一个网址。请输入类似 https://example.com/mcp 的地址。' },
@@ -386,7 +386,7 @@ export const zh_CN: Catalog = {
     message: '$AGENT$ 想要调用 $SERVER$ 上的 $TOOL$',
     placeholders: { agent: { content: '$1' }, tool: { content: '$2' }, server: { content: '$3' } },
   },
-  // Approval card in plain words, and the "always allow" grants list (issue 16, items 7b and 8).
+  // Approval card in plain words, and the "always allow" grants list (section K).
   claimReadOnly: { message: '服务器称此工具只读取数据——此说法未经验证。' },
   claimDestructive: { message: '服务器称此工具可能删除或覆盖数据——此说法未经验证。' },
   claimAdditive: { message: '服务器称此工具会更改数据，但不会删除或覆盖数据——此说法未经验证。' },
@@ -438,7 +438,7 @@ export const zh_CN: Catalog = {
   pingOk: { message: '$MS$ 毫秒内应答', placeholders: { ms: { content: '$1' } } },
   pingFailed: { message: '无应答：$MESSAGE$', placeholders: { message: { content: '$1' } } },
   refresh: { message: '刷新' },
-  // Activity log: JSON-RPC methods, direction, payloads, search and export (issue 16, item 8).
+  // Activity log: JSON-RPC methods, direction, payloads, search and export (section K).
   activitySearch: { message: '搜索活动' },
   activitySearchPlaceholder: { message: '搜索方法、工具、服务器、状态' },
   activityExport: { message: '导出 JSON' },
@@ -482,7 +482,7 @@ export const zh_CN: Catalog = {
   importSignInMaybe: { message: '可能需要登录：若服务器要求，其卡片会提供切换为 OAuth。' },
   importFill: { message: '$LABEL$ 的值', placeholders: { label: { content: '$1' } } },
   exportConfig: { message: '导出配置' },
-  // Import polish: dialect names, results, export feedback, fields to fill, auth per entry (issue 16, item 12).
+  // Import polish: dialect names, results, export feedback, fields to fill, auth per entry (section K).
   importDialectClaudeCode: { message: 'Claude Code' },
   importDialectClaudeDesktop: { message: 'Claude Desktop' },
   importDialectCursor: { message: 'Cursor' },
@@ -512,7 +512,7 @@ export const zh_CN: Catalog = {
     placeholders: { auth: { content: '$1' }, names: { content: '$2' } },
   },
   importAuthNone: { message: '无授权' },
-  // Chat with the user's model provider (issue 17).
+  // Chat with the user's model provider (section P).
   chatProviderUrlInvalid: { message: '不是有效的网址：$URL$', placeholders: { url: { content: '$1' } } },
   chatMore: { message: '更多' },
   chatUntitled: { message: '新对话' },
@@ -552,7 +552,7 @@ export const zh_CN: Catalog = {
   chatNoticeStopped: { message: '已停止。' },
   chatNoticeInterrupted: { message: '已中断：回答期间扩展的后台进程停止了。之后没有再发送任何内容；请再次提问以继续。' },
   chatNoticeStepLimit: { message: '已达到步数上限而停止。请再次提问以继续。' },
-  // Chat: provider errors and tool-step outcomes as the user reads them (issue 17); the model gets the English
+  // Chat: provider errors and tool-step outcomes as the user reads them (section P); the model gets the English
   reasonChatKeyRefused: {
     message: '服务商拒绝了此 API 密钥（HTTP $STATUS$）。请在聊天设置中检查密钥。',
     placeholders: { status: { content: '$1' } },
@@ -603,14 +603,14 @@ export const zh_CN: Catalog = {
     message: 'Chrome 尚未授予对 $ORIGIN$ 的访问权限。请再次保存提供方设置以授予权限。',
     placeholders: { origin: { content: '$1' } },
   },
-  // Chat: approvals of another chat's run (issue 17)
+  // Chat: approvals of another chat's run (section P)
   chatOtherWaiting: { message: '对话“$TITLE$”正在等待你的批准。', placeholders: { title: { content: '$1' } } },
   chatOpenWaiting: { message: '打开' },
   chatUsage: { message: '↑ $IN$ · ↓ $OUT$ 个词元', placeholders: { in: { content: '$1' }, out: { content: '$2' } } },
   chatCopy: { message: '复制' },
   chatCopied: { message: '已复制' },
   chatImage: { message: '[图片：$ALT$ — 未加载]', placeholders: { alt: { content: '$1' } } },
-  // Results viewer and schema-form checks (issue 16: readable results, forms, cards where the user is).
+  // Results viewer and schema-form checks (section K: readable results, forms, cards where the user is).
   formRequired: { message: '必填' },
   formMinLength: { message: '至少需要 $COUNT$ 个字符', placeholders: { count: { content: '$1' } } },
   formMaxLength: { message: '最多 $COUNT$ 个字符', placeholders: { count: { content: '$1' } } },
@@ -654,7 +654,7 @@ export const zh_CN: Catalog = {
   copyPart: { message: '复制$PART$', placeholders: { part: { content: '$1' } } },
   copied: { message: '已复制' },
   copyFailed: { message: '无法复制' },
-  // MCP App views (issue 18): a tool's own interactive view, in a sandbox.
+  // MCP App views (section Q): a tool's own interactive view, in a sandbox.
   appView: { message: '来自 $TOOL$ 的视图', placeholders: { tool: { content: '$1' } } },
   appViewLoading: { message: '正在加载工具的视图…' },
   appViewFailed: { message: '无法显示工具的视图：$REASON$', placeholders: { reason: { content: '$1' } } },

@@ -1,5 +1,5 @@
 /**
- * The panel's host for MCP App views (issue 18): answers each view's {@link AppHostRequestEvent}
+ * The panel's host for MCP App views (section Q): answers each view's {@link AppHostRequestEvent}
  * with requests to the worker, which applies the checks (visibility, approval, result budget).
  * A view's `ui/message` becomes a draft in the chat's composer; the user decides to send it.
  */

@@ -1,5 +1,5 @@
 /**
- * Which approval cards a chat shows (issue 17). A chat's run asks with the chat's id as its
+ * Which approval cards a chat shows (section P). A chat's run asks with the chat's id as its
  * `runId`, so a card is matched to its run, never by the agent's name: two chats, or a chat and
  * another agent that happens to call itself "Chat", cannot take each other's cards. Cards of the
  * other chats' runs are only counted here (the view offers to open those chats); cards without a

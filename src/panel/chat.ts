@@ -1,5 +1,5 @@
 /**
- * Panel wiring of the Chat view (issue 17): loads the provider settings and the latest chat,
+ * Panel wiring of the Chat view (section P): loads the provider settings and the latest chat,
  * turns the view's {@link ChatActionEvent}s into `panel:chat-*` requests, and feeds it the
  * worker's pushes (the chat, streamed text, the servers, this chat's approval cards). A panel
  * opened during a run re-attaches simply by opening the chat: the worker keeps it current.

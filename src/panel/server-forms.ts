@@ -1,5 +1,5 @@
 /**
- * Wires the guided add and the settings forms to the worker (issue 16). Chrome's host-permission
+ * Wires the guided add and the settings forms to the worker (section K). Chrome's host-permission
  * dialog is opened synchronously inside the click that needs it (SPEC L1) — Continue of the add,
  * and the Save that moves a server to another origin — before anything is awaited.
  */

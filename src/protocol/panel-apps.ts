@@ -1,5 +1,5 @@
 /**
- * Panel ↔ worker messages of MCP App views (issue 18): the view's HTML with its declared CSP,
+ * Panel ↔ worker messages of MCP App views (section Q): the view's HTML with its declared CSP,
  * and what a view may ask of its own server — a tool call (through the approval policy, with an
  * operationId the panel chose so Abort can name it) and a resource read. The panel always sends
  * the view's own `serverId`; a view cannot name another server.

@@ -1,5 +1,5 @@
 /**
- * Panel ↔ worker messages of the chat (issue 17). The conversation lives in the worker, which
+ * Panel ↔ worker messages of the chat (section P). The conversation lives in the worker, which
  * runs the loop; the panel sends the user's message and Stop, and renders what is pushed: the
  * whole chat when its shape changes (`panel:chat`), and the growing text of the answer being
  * streamed (`panel:chat-text`, the entry's full text so far, so a lost push loses nothing).

@@ -1,5 +1,5 @@
 /**
- * Panel requests for editing a saved server and probing a URL before adding it (issue 16: edit,
+ * Panel requests for editing a saved server and probing a URL before adding it (section K: edit,
  * guided add). Secrets never travel back to the panel: the settings say only whether a token,
  * a client secret or a header value is stored. Spread into panel.ts's tables.
  */

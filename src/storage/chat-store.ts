@@ -1,5 +1,5 @@
 /**
- * Chat history (issue 17) in its own IndexedDB database, `remote-mcp-chats`, so its schema
+ * Chat history (section P) in its own IndexedDB database, `remote-mcp-chats`, so its schema
  * never shares a version number with the main database's stores (idb.ts). Bounded: at most
  * {@link MAX_CHATS} chats (the least recently updated go first), and each chat at most
  * {@link MAX_CHAT_BYTES} of JSON — over it, the oldest tool results are replaced by a short

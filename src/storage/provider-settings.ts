@@ -1,5 +1,5 @@
 /**
- * The chat's model provider (issue 17), in `chrome.storage.local` under {@link PROVIDER_KEY}:
+ * The chat's model provider (section P), in `chrome.storage.local` under {@link PROVIDER_KEY}:
  * kind, base URL, model, step limit, and the API key sealed like a bearer token (SPEC F2) with a
  * purpose naming the provider's origin, so a key stored for one origin cannot be opened for a
  * request to another. The key is opened only in the worker, for the request. Chrome's built-in

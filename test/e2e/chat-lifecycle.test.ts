@@ -1,5 +1,5 @@
 /**
- * The chat and the worker's lifecycle (issue 17): the worker is stopped in the middle of a run,
+ * The chat and the worker's lifecycle (section P): the worker is stopped in the middle of a run,
  * without DevTools on it, as Chrome may stop it. A run lives in the worker, so it cannot go on;
  * the product ends it honestly instead of leaving silence: the open panel notices the dropped
  * link while its chat is answering and reconnects at once, the new worker closes the chat with an

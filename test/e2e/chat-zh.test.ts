@@ -1,5 +1,5 @@
 /**
- * The chat in zh_CN (issue 17): what the user reads about a provider failure or a tool step that
+ * The chat in zh_CN (section P): what the user reads about a provider failure or a tool step that
  * did not run is Chinese, while the model is still told in English. A scripted provider on
  * loopback answers 401, then 429 with Retry-After, then a tool call the user denies.
  */

@@ -1,5 +1,5 @@
 /**
- * The chat end to end (issue 17) in Chromium with the built extension, the SDK demo MCP server
+ * The chat end to end (section P) in Chromium with the built extension, the SDK demo MCP server
  * and a scripted provider on loopback speaking the real wire formats (test/support/provider-server.ts):
  * tool call → approval card inside the conversation → the next provider request carries the fenced
  * result and the tool's schema as sent; parallel calls; deny; Stop mid-stream; 401 and 429 in plain

@@ -1,5 +1,5 @@
 /**
- * Editing a saved server in the running extension (issue 16): a rename, a timeout and
+ * Editing a saved server in the running extension (section K): a rename, a timeout and
  * connect-on-startup keep the id, the disabled tools, the "always allow" grants and the live
  * session; a stored bearer token is shown as unchanged and never sent to the panel; a move to
  * another server lists what it drops, saves only once confirmed, and reconnects there.

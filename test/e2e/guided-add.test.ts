@@ -1,5 +1,5 @@
 /**
- * The guided add against real servers (issue 16): the URL typed without a scheme, Continue, the
+ * The guided add against real servers (section K): the URL typed without a scheme, Continue, the
  * worker's probe proposing the authorization and the name from the server's own answer, the
  * probe's session ended at once, errors at the field, and a server that cannot be reached.
  */

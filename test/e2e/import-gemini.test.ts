@@ -1,5 +1,5 @@
 /**
- * A Gemini CLI config imported from the panel (issue 16, item 12): the preview names the dialect
+ * A Gemini CLI config imported from the panel (section K): the preview names the dialect
  * and says how the entry authorizes; after the import and the first tool listing, the tools
  * `includeTools` leaves out are stored disabled, the allow-list is dropped, and an agent is
  * offered only the included tool.

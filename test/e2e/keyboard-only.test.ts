@@ -1,5 +1,5 @@
 /**
- * The panel with the keyboard alone (issue 16, item 10): a user who never touches the pointer adds
+ * The panel with the keyboard alone (section K): a user who never touches the pointer adds
  * a server with the guided add, runs a tool from its view, answers the question that call raises,
  * and approves an agent's call. Every step moves with Tab, Shift+Tab, the arrow keys, Enter,
  * Space and typing; the test only reads where the focus is, never clicks.

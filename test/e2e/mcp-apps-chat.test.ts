@@ -1,5 +1,5 @@
 /**
- * MCP App views in the chat (issue 18) with the built extension: a scripted provider on loopback
+ * MCP App views in the chat (section Q) with the built extension: a scripted provider on loopback
  * asks for the published example server's tool (`server-basic-vanillajs`, get-time) → the
  * approval card in the conversation → the tool's view rendered under the chat's step, with the
  * result delivered → the view calls the tool back → approval → the new result in the view.

@@ -1,5 +1,5 @@
 /**
- * MCP App views end to end (issue 18), with the built extension: two published example servers
+ * MCP App views end to end (section Q), with the built extension: two published example servers
  * (`server-basic-vanillajs`, `server-budget-allocator`) on loopback — a tool run shows its view
  * under the result, the view calls a tool back, the approval card is shown, and the result is
  * delivered to the view — and a hostile view (test/support/hostile-app-server.ts) whose every

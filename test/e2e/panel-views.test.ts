@@ -1,5 +1,5 @@
 /**
- * The panel's views at 320 px and what assistive technology gets (issue 16, docs/ui.md): every
+ * The panel's views at 320 px and what assistive technology gets (docs/ui.md): every
  * view opens with a long server name, a long URL and long tool names without sideways scrolling
  * and without any element wider than the panel; controls are named with their server; status
  * badges are not live regions; every tool row, scrolled into view or not, is in the

@@ -1,5 +1,5 @@
 /**
- * The results viewer and schema forms end to end (issue 16), with the built extension and the
+ * The results viewer and schema forms end to end (section K), with the built extension and the
  * SDK demo server: a tool result with text, structured content, an image and a resource link is
  * shown as labelled parts (the link read through the worker); a multi-select question raised by
  * the call the user started is shown inside the runner, focused, answered by choosing titles; and

@@ -1,6 +1,6 @@
 /**
  * The published reference server, `@modelcontextprotocol/server-everything`, restarted under the
- * extension (SPEC C7, N7, issue 15's "done when"). A real restart: the process is killed and a new
+ * extension (SPEC C7, N7). A real restart: the process is killed and a new
  * one started on the same port; it answers the old session id with 400 "No valid session ID
  * provided", not 404. The next call either fails once, saying it was not run, or succeeds on a
  * rebuilt session; the card comes back to ready by itself, and calls work again.

@@ -1,5 +1,5 @@
 /**
- * A server restart under the extension (SPEC C7, N7, issue 15's "done when"): the SDK server set
+ * A server restart under the extension (SPEC C7, N7): the SDK server set
  * up to answer like `@modelcontextprotocol/server-everything` after a restart — 400 "No valid
  * session ID provided" for the old session id, not 404. The next call fails once, saying it was
  * not run, or succeeds on a transparently rebuilt session; the card recovers by itself, and no

@@ -1,5 +1,5 @@
 /**
- * zh_CN is complete (issue 16, item 9): with servers in several states (ready with catalog
+ * zh_CN is complete (section K): with servers in several states (ready with catalog
  * warnings, unreachable, refused for want of a token, disabled), an import preview with skipped
  * entries, an elicitation card whose form failed validation, the test walks every text node and
  * every `aria-label`/`title`/`placeholder` of the panel, open shadow roots included, in every view
@@ -134,7 +134,7 @@ const COLLECT = `(() => {
         const parent = n.parentElement;
         if (parent && (parent.closest('style, script, textarea') || parent.closest('[hidden]'))) continue;
         // Request log rows: method names and the stored error text of each request. Their wording
-        // is the Activity view's work (issue 16, item 8); the column headers are still checked.
+        // is the Activity view's work (section K); the column headers are still checked.
         if (parent && parent.closest('td.method, td.err')) continue;
         const text = n.textContent.trim();
         if (text) out.push(text);

@@ -216,7 +216,7 @@ function registerConfirmBooking(server: McpServer, stats: DemoServerStats, onCal
   });
 }
 
-// ---- Results viewer and schema forms (issue 16): a many-part result and a multi-select question ----
+// ---- Results viewer and schema forms (section K): a many-part result and a multi-select question ----
 
 /** A 1×1 PNG. */
 const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';

@@ -1,5 +1,5 @@
 /**
- * An MCP server whose App view is hostile, for the sandbox e2e (issue 18). Its `attack` tool has
+ * An MCP server whose App view is hostile, for the sandbox e2e (section Q). Its `attack` tool has
  * a view (declaring no CSP) that tries to navigate the top window, reach `chrome.*` and storage,
  * fetch this server's `/beacon` (an origin it did not declare), post forged messages to the
  * panel directly and through its parent, call a model-only tool, open a `javascript:` link, and

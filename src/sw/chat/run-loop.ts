@@ -1,5 +1,5 @@
 /**
- * One run of the chat (issue 17): the conversation so far → the provider (tools with their raw
+ * One run of the chat (section P): the conversation so far → the provider (tools with their raw
  * `inputSchema`) → the tool calls it asks for, each through `AgentTool.call` (approval card,
  * fenced and truncated result) → the results back → … until an answer without tool calls, Stop,
  * an error, or the step limit. The chat object is the one record of the run: it is changed in

@@ -16,7 +16,7 @@ function render(entry: { message: string; placeholders?: Record<string, { conten
   });
 }
 
-describe('reasons as codes + parameters (issue 16, item 9)', () => {
+describe('reasons as codes + parameters (section K)', () => {
   it('say() renders the English catalog text and keeps the code and parameters', () => {
     const s = say('reasonConnectTimeout', { name: 'Demo', seconds: 30, origin: 'https://a.example' });
     assert.equal(s.message, '"Demo" did not complete the connection within 30 s (https://a.example).');

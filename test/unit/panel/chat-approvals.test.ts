@@ -1,5 +1,5 @@
 /**
- * Chat approvals are matched by run (issue 17): the chat passes its id as the call's `runId`, the
+ * Chat approvals are matched by run (section P): the chat passes its id as the call's `runId`, the
  * broker puts it on the card, and each chat shows only the cards of its own run — two chats running
  * at once, or a chat and another agent that also calls itself "Chat", never take each other's cards.
  */

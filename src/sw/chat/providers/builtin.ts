@@ -1,5 +1,5 @@
 /**
- * Chrome's built-in model through the Prompt API (issue 17): the `LanguageModel` global of
+ * Chrome's built-in model through the Prompt API (section P): the `LanguageModel` global of
  * extension contexts, the service worker included, where the browser has one. Feature-detected:
  * offered only when `LanguageModel.availability()` says anything but `unavailable` (a model that
  * still has to be downloaded is fetched by Chrome on the first `create`). No key, no network

@@ -1,5 +1,5 @@
 /**
- * What the chat's run loop and the wire adapters share (issue 17): a neutral conversation that
+ * What the chat's run loop and the wire adapters share (section P): a neutral conversation that
  * each adapter turns into its own request body, the events a streamed answer produces, and the
  * provider's failures in plain words. Nothing here knows a wire format.
  */
