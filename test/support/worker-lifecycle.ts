@@ -4,7 +4,7 @@
  * for users; these helpers attach for one step (evaluate, stop) and detach again at once, and a
  * watcher counts the worker's starts and stops from target events, which attach to nothing.
  */
-import type { CDPSession } from 'puppeteer-core';
+import { TargetType, type CDPSession, type Target } from 'puppeteer-core';
 import type { ExtensionBrowser } from './browser.js';
 
 interface TargetInfo {
@@ -69,6 +69,7 @@ export async function evaluateInWorker<T>(ext: ExtensionBrowser, expression: str
  * milliseconds it took; resolves at once if the worker was already stopped.
  */
 export async function stopWorker(ext: ExtensionBrowser): Promise<number> {
+  if (puppeteerWorker(ext)) return stopAttachedWorker(ext);
   const started = Date.now();
   for (let attempt = 0; attempt < 20; attempt++) {
     const targetId = await workerTargetId(ext);
@@ -86,6 +87,29 @@ export async function stopWorker(ext: ExtensionBrowser): Promise<number> {
     const deadline = Date.now() + 500;
     while ((await workerTargetId(ext)) === targetId && Date.now() < deadline) await sleep(20);
     if ((await workerTargetId(ext)) !== targetId) return Date.now() - started;
+  }
+  throw new Error('The service worker did not stop after 20 attempts');
+}
+
+/** The worker's target as Puppeteer holds it: only in a browser launched with DevTools on the worker. */
+function puppeteerWorker(ext: ExtensionBrowser): Target | undefined {
+  return ext.browser.targets().find((t) => t.type() === TargetType.SERVICE_WORKER && t.url() === swUrl(ext));
+}
+
+/**
+ * A browser that keeps DevTools on the worker (the default of launchExtension) stops it through
+ * Puppeteer's own session: closing the target from a second session leaves Puppeteer's attachment
+ * holding a worker that no longer answers. Bounded retries, as above.
+ */
+async function stopAttachedWorker(ext: ExtensionBrowser): Promise<number> {
+  const started = Date.now();
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const target = puppeteerWorker(ext);
+    if (!target) return Date.now() - started;
+    await (await target.worker())?.close().catch(() => undefined);
+    const deadline = Date.now() + 500;
+    while (puppeteerWorker(ext) === target && Date.now() < deadline) await sleep(10);
+    if (puppeteerWorker(ext) !== target) return Date.now() - started;
   }
   throw new Error('The service worker did not stop after 20 attempts');
 }
