@@ -13,6 +13,7 @@ import { t } from './i18n.js';
 import type { McpAppViewElement } from './mcp-app-view.js';
 import type { ChatEntry } from '../protocol/panel-chat.js';
 import type { CallToolResult, Tool } from '../protocol/mcp-shapes.js';
+import { BoundedMap } from '../common/bounded-map.js';
 
 export const MAX_LIVE_VIEWS = 3;
 /** Results kept for views shown again in this panel (the oldest go first). */
@@ -42,7 +43,7 @@ export class ChatStepViews {
   readonly #steps = new Map<string, Step>();
   /** Entry ids of the live views, oldest first. */
   #live: string[] = [];
-  readonly #results = new Map<string, CallToolResult>();
+  readonly #results = new BoundedMap<string, CallToolResult>(KEPT_RESULTS);
 
   /** The step's list item: its `details`, then its live view or a "Show the app" button. */
   item(entry: ToolEntry, tool: Tool, serverId: string, details: HTMLElement): HTMLLIElement {
@@ -65,7 +66,6 @@ export class ChatStepViews {
   result(entryId: string, result: CallToolResult) {
     this.#results.delete(entryId);
     this.#results.set(entryId, result);
-    if (this.#results.size > KEPT_RESULTS) this.#results.delete(this.#results.keys().next().value!);
     this.#steps.get(entryId)?.app?.deliverResult(result);
   }
 

@@ -11,7 +11,7 @@
  * only as an experimental API), so every call of one would fail. The warning says why, and they
  * are neither offered to the agent nor to the runner.
  */
-import { truncateUtf8, utf8Length } from '../use/truncate.js';
+import { truncateUtf8, utf8Length } from '../use/utf8.js';
 import { say, type Said } from '../../protocol/wording.js';
 
 export const MAX_TOOLS = 1000;

@@ -22,9 +22,6 @@
 import { ContentBudget, textPart, type ContentLimits, type CutReport } from './content-budget.js';
 import { formatBytes, jsonBytes } from './utf8.js';
 
-// Kept here for the budget's existing readers (catalog limits, tests); new code imports utf8.ts.
-export { truncateUtf8, utf8Length } from './utf8.js';
-
 export const TEXT_BUDGET_BYTES = 100 * 1024;
 export const MEDIA_ITEM_MAX_BYTES = 1024 * 1024;
 export const MEDIA_TOTAL_MAX_BYTES = 4 * 1024 * 1024;

@@ -7,9 +7,8 @@ import {
   STRUCTURED_MAX_BYTES,
   TEXT_BUDGET_BYTES,
   truncateToolResult,
-  truncateUtf8,
-  utf8Length,
 } from '../../../../src/sw/use/truncate.js';
+import { truncateUtf8, utf8Length } from '../../../../src/sw/use/utf8.js';
 
 type Part = { type: string; text?: string; data?: string; [k: string]: unknown };
 const texts = (content: unknown) => (content as Part[]).filter((p) => p.type === 'text').map((p) => p.text ?? '');
