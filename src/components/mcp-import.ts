@@ -124,6 +124,18 @@ export class McpImportElement extends ElementBase {
     this.#syncImportButton();
   }
 
+  /**
+   * A preview that failed: the previous preview and its Import button go too, so nothing on
+   * screen offers to import a text that was not checked.
+   */
+  showPreviewFailed(message: string) {
+    this.#preview = undefined;
+    this.#previewedText = '';
+    this.#result.replaceChildren();
+    this.#importButton.hidden = true;
+    this.showError(message);
+  }
+
   /** Problems, one per line. */
   showError(messages: string | readonly string[]) {
     this.#previewButton.disabled = false;

@@ -429,6 +429,9 @@ export const en = {
     placeholders: { name: { content: '$1' }, detail: { content: '$2' } },
   },
   reasonImportField: { message: 'invalid $FIELD$: $DETAIL$', placeholders: { field: { content: '$1' }, detail: { content: '$2' } } },
+  reasonImportCheckNotStarted: { message: 'The import check could not start; try again.' },
+  reasonImportCheckStopped: { message: 'The import check stopped before it answered; try again.' },
+  reasonImportCheckTimedOut: { message: 'The import check took too long; try again.' },
   // Toolbar badge title (SPEC K7).
   badgeApprovalOne: { message: '1 approval' },
   badgeApprovals: { message: '$COUNT$ approvals', placeholders: { count: { content: '$1' } } },

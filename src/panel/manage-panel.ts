@@ -21,7 +21,9 @@ export interface ManagePanelDeps {
 
 export function setUpManagePanel({ call, importer }: ManagePanelDeps) {
   document.addEventListener(ImportPreviewEvent.type, (e) => {
-    void call('panel:import-preview', { text: e.text }).then((r) => (r.ok ? importer.showPreview(r.value) : importer.showError(r.message)));
+    void call('panel:import-preview', { text: e.text }).then((r) =>
+      r.ok ? importer.showPreview(r.value) : importer.showPreviewFailed(r.message),
+    );
   });
 
   document.addEventListener(ImportApplyEvent.type, (e) => {

@@ -10,6 +10,11 @@ import { lazySchema } from './lazy-schema.js';
 import { MAX_INPUT_BYTES } from '../import/limits.js';
 
 export const IMPORT_PORT = 'mcp-import-validation';
+/**
+ * A worker that needs the import Port and has none sends this (`chrome.runtime.sendMessage`): a
+ * document that outlived the worker which had its Port opens a new one to this worker (SPEC B3, C7).
+ */
+export const IMPORT_RECONNECT = 'import:reconnect';
 
 const hex = lazySchema(() => z.string().check(z.regex(/^[0-9a-f]{64}$/)));
 

@@ -180,7 +180,8 @@ async function findings(): Promise<StartFindings> {
   ]);
   const attempts = (stored[ATTEMPTS_KEY] ?? {}) as Record<string, number>;
   if (!exists) return { sessions: [], lost: [], attempts };
-  const claimed = await worker.request('offscreen:claim', {}).catch((e) => {
+  // Through the OAuth and logging wrappers: an adopted session is renewed and logged like a new one (E9, J2).
+  const claimed = await request('offscreen:claim', {}).catch((e) => {
     console.warn('[sw] the MCP host document could not be claimed', e);
     return { sessions: [], lost: [] };
   });

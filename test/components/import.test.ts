@@ -47,6 +47,18 @@ describe('mcp-import', () => {
     expect($(el, '[role="status"]').textContent).to.equal('Checking…');
   });
 
+  it('a preview that fails takes the old preview and its Import button away, and says why', async () => {
+    const el = await fixture<McpImportElement>(html`<mcp-import></mcp-import>`);
+    el.showPreview(preview);
+    expect($(el, '[data-action="import"]').hidden).to.equal(false);
+    el.showPreviewFailed('The import check could not start; try again.');
+    expect(el.preview).to.equal(undefined);
+    expect(el.shadowRoot!.querySelectorAll('tbody tr').length).to.equal(0);
+    expect($(el, '[data-action="import"]').hidden).to.equal(true);
+    expect($(el, 'ul.problems').textContent).to.equal('The import check could not start; try again.');
+    expect(($(el, '[data-action="preview"]') as HTMLButtonElement).disabled).to.equal(false);
+  });
+
   it('shows add, skip and conflict with reasons, and a password field for a secret placeholder', async () => {
     const el = await fixture<McpImportElement>(html`<mcp-import></mcp-import>`);
     el.showPreview(preview);

@@ -2,11 +2,14 @@
  * The worker's end of the import-validation Port (SPEC B3). It accepts the Port only from this
  * extension's exact offscreen document URL, sends one preview request at a time per call with
  * the digest of its input, and hands the reply to {@link verifyImportReply}. The offscreen
- * document opens this Port right after its main one, so a caller waits briefly for it.
+ * document opens this Port right after its main one, so a caller waits briefly for it. A
+ * document that outlived the worker it opened its Port to is asked for a new one (C7): without
+ * that, import would fail for good after the first worker stop.
  */
 import { canonicalJson, digest, type ImportPreview } from '../../import/import-schema.js';
-import { IMPORT_PORT, importInput } from '../../protocol/import-channel.js';
+import { IMPORT_PORT, IMPORT_RECONNECT, importInput } from '../../protocol/import-channel.js';
 import { RemoteError } from '../../protocol/result.js';
+import { say, type ReasonCode } from '../../protocol/wording.js';
 import { OFFSCREEN_PATH } from '../../protocol/offscreen.js';
 import { RequestPeer, type ReadAnswer } from '../../protocol/request-peer.js';
 import { verifyImportReply } from './import-verify.js';
@@ -20,7 +23,18 @@ function readImportReply(message: unknown): ReadAnswer {
   return typeof id === 'number' ? { id, result: message } : 'malformed';
 }
 
-const retry = (code: 'offscreen-lost' | 'timeout', message: string) => () => new RemoteError({ code, message, action: 'retry' });
+/** Worded, so the panel says it in the user's language. */
+const retry = (code: 'offscreen-lost' | 'timeout', reason: ReasonCode & `reasonImportCheck${string}`) => () =>
+  new RemoteError({ code, ...say(reason), action: 'retry' });
+
+/** Asks a document that outlived an earlier worker to open its import Port to this one; no receiver is fine. */
+function askDocumentForPort() {
+  try {
+    void chrome.runtime.sendMessage({ type: IMPORT_RECONNECT }).catch(() => undefined);
+  } catch {
+    // No messaging here (a test's fake runtime): the caller's wait runs out and says so.
+  }
+}
 
 export class ImportChannel {
   #current: chrome.runtime.Port | undefined;
@@ -28,12 +42,18 @@ export class ImportChannel {
   readonly #peer = new RequestPeer<chrome.runtime.Port>({
     label: 'import-channel',
     read: readImportReply,
-    lost: retry('offscreen-lost', 'The import check stopped before it answered; try again.'),
-    timedOut: retry('timeout', 'The import check took too long; try again.'),
+    lost: retry('offscreen-lost', 'reasonImportCheckStopped'),
+    timedOut: retry('timeout', 'reasonImportCheckTimedOut'),
   });
 
-  /** `ensureOffscreen` creates the offscreen document, which then opens this Port. */
-  constructor(private readonly ensureOffscreen: () => Promise<unknown>) {}
+  /**
+   * `ensureOffscreen` creates the offscreen document, which then opens this Port; `askForPort`
+   * asks a document that already exists for a new one.
+   */
+  constructor(
+    private readonly ensureOffscreen: () => Promise<unknown>,
+    private readonly askForPort: () => void = askDocumentForPort,
+  ) {}
 
   /** Called from the worker's top-level `onConnect`. Returns true if the Port was the import Port. */
   accept(port: chrome.runtime.Port): boolean {
@@ -66,13 +86,14 @@ export class ImportChannel {
     return new Promise<chrome.runtime.Port>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiters.delete(done);
-        reject(retry('offscreen-lost', 'The import check could not start; try again.')());
+        reject(retry('offscreen-lost', 'reasonImportCheckNotStarted')());
       }, PORT_WAIT_MS);
       const done = (port: chrome.runtime.Port) => {
         clearTimeout(timer);
         resolve(port);
       };
       this.#waiters.add(done);
+      this.askForPort();
     });
   }
 

@@ -10,7 +10,8 @@ const MAX_TRACKED_SESSIONS = 128;
 
 export interface HeldToken {
   serverId: string;
-  token: string;
+  /** Undefined for a session adopted from an earlier worker (C7): this worker never saw what it sends. */
+  token: string | undefined;
 }
 
 /** Hands `token` to the session (`offscreen:set-authorization`); false when that session is gone. */
@@ -28,6 +29,14 @@ export class LiveSessions {
   /** A session opened with `token`; sessions that end without a close through here are bounded. */
   opened(connectionId: string, serverId: string, token: string): void {
     this.#held.set(connectionId, { serverId, token });
+  }
+
+  /**
+   * A session a new worker adopted from the document (C7), with the token it sends unknown here:
+   * a Re-authorize hands it the new token, and a 401 on it is refreshed like on any other.
+   */
+  adopted(connectionId: string, serverId: string): void {
+    if (!this.#held.has(connectionId)) this.#held.set(connectionId, { serverId, token: undefined });
   }
 
   closed(connectionId: string): void {

@@ -83,7 +83,11 @@ export function withOAuthRetry(deps: OAuthRequestDeps): OAuthRequestFn {
     if (method === 'offscreen:connect') return connect(params as OffscreenParams<'offscreen:connect'>) as Promise<OffscreenValue<M>>;
     if (method === 'offscreen:close') sessions.closed((params as { connectionId: string }).connectionId);
     if (SESSION_METHODS.has(method)) return onSession(method, params);
-    return deps.request(method, params);
+    const value = await deps.request(method, params);
+    // The sessions a new worker adopts carry OAuth tokens too (C7): they get renewals like the ones opened here.
+    if (method === 'offscreen:claim')
+      for (const s of (value as OffscreenValue<'offscreen:claim'>).sessions) sessions.adopted(s.connectionId, s.serverId);
+    return value;
   };
   return Object.assign(request, { handTokenToLiveSessions: (serverId: string, token: string) => sessions.handToAll(serverId, token) });
 }

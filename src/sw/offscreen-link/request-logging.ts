@@ -2,7 +2,9 @@
  * Records every worker → offscreen request in the per-server request log (SPEC J2): method,
  * duration, status, request and response sizes and the error, with bodies redacted by
  * `appendRequestLog`. Requests name a `connectionId`; the server it belongs to is learnt from
- * `offscreen:connect`. Each entry is named by the MCP message it stands for (`tools/call echo`);
+ * `offscreen:connect`, and for the sessions a new worker adopts (C7) from the `offscreen:claim`
+ * reply, which names each held session's server: an adopted session is logged like a new one.
+ * Each entry is named by the MCP message it stands for (`tools/call echo`);
  * what the server sends on its own (a question, a list change) is recorded through `observe`.
  * Credentials are never logged: the connect request is logged without its headers and
  * `offscreen:set-authorization` without its value. Logging never fails a request.
@@ -55,7 +57,7 @@ function bestEffort(append: LogSink, schedule: LogScheduler): LogWrite {
 }
 
 /**
- * Which server each connection belongs to (learnt from `offscreen:connect`), the server
+ * Which server each connection belongs to (learnt from `offscreen:connect` and `offscreen:claim`), the server
  * questions waiting for the user's answer, and the entry each request, answer and event makes.
  */
 class RequestLogger {
@@ -89,6 +91,7 @@ class RequestLogger {
     };
     try {
       const value = await this.#request(method, params);
+      if (method === 'offscreen:claim') this.#adopted(value as OffscreenValue<'offscreen:claim'>);
       record(() => succeeded(value));
       return value;
     } catch (e) {
@@ -96,6 +99,11 @@ class RequestLogger {
       record(() => outcome);
       throw e;
     }
+  }
+
+  /** The sessions a claimed document holds, each under its server, as `offscreen:connect` would have told. */
+  #adopted(claimed: OffscreenValue<'offscreen:claim'>) {
+    for (const held of claimed.sessions) this.#serverOf.set(held.connectionId, held.serverId);
   }
 
   /** The user's answer to a server's `elicitation/create`: one entry for the question and its answer. */

@@ -53,6 +53,12 @@ function harness(valid: Set<string>, refreshTo: string[] = ['NEW']) {
       sessionToken = call.params.authorization.slice('Bearer '.length);
       return { updated: true };
     }
+    // A new worker's claim: the document holds one live session of `srv` (C7).
+    if (method === 'offscreen:claim')
+      return {
+        sessions: [{ serverId: 'srv', connectionId: 'c1', fingerprint: 'f'.repeat(64), catalogGeneration: 1, catalog: {}, stale: [] }],
+        lost: [],
+      };
     if (method === 'offscreen:call-tool') {
       if (!valid.has(sessionToken)) throw unauthorized();
       return { content: [{ type: 'text', text: `ran with ${sessionToken}` }] };
@@ -251,4 +257,38 @@ test('a 403 that is not a scope challenge is not an authorization problem and is
     authConfigOf: async (c) => ({ id: c.id, url: c.url, auth: { kind: 'oauth' } }),
   });
   await assert.rejects(wrapped('offscreen:connect', connectParams), (e: unknown) => e instanceof RemoteError && e.httpStatus === 403);
+});
+
+test("a session a new worker adopted from the claim is handed the user's new token after Re-authorize (E9, C7)", async () => {
+  const h = harness(new Set(['GRANTED']));
+  // A new worker: it never saw the connect of the session the document still holds.
+  await h.wrapped('offscreen:claim', {});
+  assert.equal(await h.wrapped.handTokenToLiveSessions('srv', 'GRANTED'), 1, 'the adopted session took the new token');
+  const result = await h.wrapped('offscreen:call-tool', {
+    connectionId: 'c1',
+    operationId: 'op1',
+    name: 't',
+    arguments: {},
+    timeoutMs: 60_000,
+  });
+  assert.deepEqual(result.content, [{ type: 'text', text: 'ran with GRANTED' }]);
+  assert.deepEqual(h.refreshes, [], 'no refresh was needed');
+});
+
+test('a 401 on an adopted session hands it a refreshed token and resends the refused call once (E9, C7)', async () => {
+  const h = harness(new Set(['NEW']));
+  await h.wrapped('offscreen:claim', {});
+  const result = await h.wrapped('offscreen:call-tool', {
+    connectionId: 'c1',
+    operationId: 'op1',
+    name: 't',
+    arguments: {},
+    timeoutMs: 60_000,
+  });
+  assert.deepEqual(result.content, [{ type: 'text', text: 'ran with NEW' }]);
+  assert.deepEqual(h.refreshes, [undefined], 'one refresh; the refused token was never known to this worker');
+  assert.deepEqual(
+    h.sent.map((s) => s.method),
+    ['offscreen:claim', 'offscreen:call-tool', 'offscreen:set-authorization', 'offscreen:call-tool'],
+  );
 });

@@ -164,4 +164,41 @@ describe('request logging (SPEC J2)', () => {
     assert.deepEqual(question.response, { action: 'accept', content: { fish: 'tuna' } });
     assert.equal(question.durationMs, 25, 'from the question to the answer');
   });
+
+  it('logs the calls, questions and list changes of a session a new worker adopted from the claim reply (C7), like a new one', async () => {
+    const held = { fingerprint: 'f'.repeat(64), catalogGeneration: 1, catalog: {}, stale: [] };
+    const { request, log } = harness((m) =>
+      m === 'offscreen:claim'
+        ? { sessions: [{ ...held, serverId: 'demo', connectionId: 'adopted1' }], lost: [] }
+        : m === 'offscreen:call-tool'
+          ? { content: [{ type: 'text', text: 'sum=5' }] }
+          : { delivered: true },
+    );
+    await request('offscreen:claim', {});
+    assert.equal(log.length, 0, 'the claim itself is no server request');
+    await request('offscreen:call-tool', {
+      connectionId: 'adopted1',
+      operationId: 'op1',
+      name: 'add',
+      arguments: { a: 2, b: 3 },
+      timeoutMs: 60_000,
+    });
+    request.observe({ type: 'offscreen:list-changed', connectionId: 'adopted1', category: 'tools' });
+    request.observe({
+      type: 'offscreen:elicitation',
+      connectionId: 'adopted1',
+      elicitationId: 'q1',
+      message: 'Sure?',
+      requestedSchema: {},
+    });
+    await request('offscreen:answer-elicitation', { elicitationId: 'q1', action: 'accept', content: {} });
+    assert.deepEqual(
+      log.map((l) => [l.serverId, l.entry.method, l.entry.subject]),
+      [
+        ['demo', 'tools/call', 'add'],
+        ['demo', 'notifications/tools/list_changed', undefined],
+        ['demo', 'elicitation/create', undefined],
+      ],
+    );
+  });
 });
