@@ -21,8 +21,6 @@ export function toolSearchLine(e: Line): HTMLElement {
       e.reason === 'chosen' ? t('chatToolSearchChosen', count(e.offered)) : t('chatToolSearchOverLimit', count(e.offered), count(e.limit));
     return el('li', { class: 'tool-line tool-search-on', 'data-reason': e.reason }, text);
   }
-  const text = e.tools.length
-    ? t('chatToolsLoaded', count(e.tools.length), e.query, e.tools.join(', '))
-    : t('chatToolsNoneFound', e.query);
+  const text = e.tools.length ? t('chatToolsLoaded', count(e.tools.length), e.query, e.tools.join(', ')) : t('chatToolsNoneFound', e.query);
   return el('li', { class: 'tool-line tools-loaded', 'data-id': e.id }, text);
 }

@@ -151,7 +151,12 @@ export class McpChatToolsElement extends ElementBase {
   /** Asks the worker to keep and measure the selection when it or the catalog changed. */
   #askForBudget(servers: ReturnType<typeof modelServers>) {
     const selection = { disabledTools: [...this.#disabled], disabledServers: [...this.#disabledServers], toolSearch: this.#toolSearch };
-    const asked = JSON.stringify([this.#chatId, this.#provider, selection, servers.map(({ server, tools }) => [server.id, tools.map((x) => x.name)])]);
+    const asked = JSON.stringify([
+      this.#chatId,
+      this.#provider,
+      selection,
+      servers.map(({ server, tools }) => [server.id, tools.map((x) => x.name)]),
+    ]);
     if (asked === this.#asked) return;
     this.#asked = asked;
     this.dispatchEvent(new ChatActionEvent({ action: 'tools', chatId: this.#chatId, ...selection }));

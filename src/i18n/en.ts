@@ -715,7 +715,8 @@ export const en = {
     placeholders: { count: { content: '$1' } },
   },
   chatToolSearchOverLimit: {
-    message: 'This chat offers $COUNT$ tools, more than the provider’s limit of $LIMIT$: the model looks up the tools it needs with tool search.',
+    message:
+      'This chat offers $COUNT$ tools, more than the provider’s limit of $LIMIT$: the model looks up the tools it needs with tool search.',
     placeholders: { count: { content: '$1' }, limit: { content: '$2' } },
   },
   chatToolsLoaded: {

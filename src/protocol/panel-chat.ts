@@ -30,6 +30,20 @@ export const MAX_QUERY = 200;
 
 const TOOL_STATUSES = ['running', 'done', 'error', 'denied', 'cancelled'] as const;
 
+/** T2: this turn uses tool search, chosen for the chat or because the selection is over the provider's limit. */
+const ToolSearchLineSchema = lazySchema(() =>
+  z.object({ kind: z.literal('tool-search'), id, reason: z.enum(['chosen', 'over-limit']), offered: z.number(), limit: z.number() }),
+);
+/** T2: the tools a search loaded for the turn's next requests (display names, server-written: shown as text). */
+const ToolsLoadedLineSchema = lazySchema(() =>
+  z.object({
+    kind: z.literal('tools-loaded'),
+    id,
+    query: z.string().check(z.maxLength(MAX_QUERY)),
+    tools: z.array(z.string().check(z.maxLength(600))).check(z.maxLength(64)),
+  }),
+);
+
 export const ChatEntrySchema = lazySchema(() =>
   z.discriminatedUnion('kind', [
     z.object({
@@ -77,15 +91,8 @@ export const ChatEntrySchema = lazySchema(() =>
       detail: z.optional(z.string().check(z.maxLength(4096))),
     }),
     z.object({ kind: z.literal('notice'), id, notice: z.enum(['stopped', 'interrupted', 'step-limit', 'no-tools']) }),
-    /** T2: this turn uses tool search, chosen for the chat or because the selection is over the provider's limit. */
-    z.object({ kind: z.literal('tool-search'), id, reason: z.enum(['chosen', 'over-limit']), offered: z.number(), limit: z.number() }),
-    /** T2: the tools a search loaded for the turn's next requests (display names, server-written: shown as text). */
-    z.object({
-      kind: z.literal('tools-loaded'),
-      id,
-      query: z.string().check(z.maxLength(MAX_QUERY)),
-      tools: z.array(z.string().check(z.maxLength(600))).check(z.maxLength(64)),
-    }),
+    ToolSearchLineSchema,
+    ToolsLoadedLineSchema,
   ]),
 );
 export type ChatEntry = z.infer<typeof ChatEntrySchema>;
@@ -210,7 +217,11 @@ export const ChatPanelRequestSchemas = {
   ),
   /** T2: keeps the chat's tool selection (when `chatId` names a chat) and estimates the tools a request would offer. */
   'panel:chat-tools': lazySchema(() =>
-    z.object({ chatId: z.optional(id), disabledTools: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(2000)), ...ToolSelectionFields }),
+    z.object({
+      chatId: z.optional(id),
+      disabledTools: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(2000)),
+      ...ToolSelectionFields,
+    }),
   ),
   'panel:chat-stop': lazySchema(() => z.object({ chatId: id })),
   'panel:chat-rename': lazySchema(() => z.object({ chatId: id, title: z.string().check(z.minLength(1), z.maxLength(200)) })),

@@ -86,7 +86,8 @@ export function queryOf(args: string): string | undefined {
 
 /** One hit as the model reads it (inside the fence): the name to call, then the server's words. */
 function hitLine(tool: AgentTool): string {
-  const description = tool.description.length > MAX_DESCRIPTION_SHOWN ? `${tool.description.slice(0, MAX_DESCRIPTION_SHOWN)}…` : tool.description;
+  const description =
+    tool.description.length > MAX_DESCRIPTION_SHOWN ? `${tool.description.slice(0, MAX_DESCRIPTION_SHOWN)}…` : tool.description;
   return `- ${tool.name}${tool.title ? ` (${tool.title})` : ''} on server ${tool.serverName}: ${description}`;
 }
 
