@@ -28,6 +28,7 @@ details.tools label span { overflow: hidden; text-overflow: ellipsis; white-spac
 details.tools label.tool-search span { white-space: normal; }
 details.tools li.server > label { font-weight: 600; }
 .tool-limit { margin: 0; padding: 4px 8px; border: 1px solid var(--danger); border-radius: var(--radius); display: grid; gap: 4px; }
+.tool-limit p { margin: 0; }
 .tool-limit .actions { display: flex; flex-wrap: wrap; gap: var(--space-2); }
 `;
 

@@ -612,11 +612,11 @@ export const zh_CN: Catalog = {
   chatImage: { message: '[图片：$ALT$ — 未加载]', placeholders: { alt: { content: '$1' } } },
   // Chat: the tool budget and tool search (T2)
   chatToolsEstimate: {
-    message: '提供的工具：$COUNT$ 个 · ≈ $TOKENS$ 个 token（按发送的工具定义字节数 ÷ 4 估算）',
+    message: '提供的工具：$COUNT$ 个 · ≈ $TOKENS$ 个词元（按发送的工具定义字节数 ÷ 4 估算）',
     placeholders: { count: { content: '$1' }, tokens: { content: '$2' } },
   },
   chatToolsSearchEstimate: {
-    message: '工具搜索：先只提供 1 个搜索工具，≈ $TOKENS$ 个 token（按发送的工具定义字节数 ÷ 4 估算），再加入它找到的工具',
+    message: '工具搜索：先只提供 1 个搜索工具，≈ $TOKENS$ 个词元（按发送的工具定义字节数 ÷ 4 估算），再加入它找到的工具',
     placeholders: { tokens: { content: '$1' } },
   },
   chatToolsOverLimit: {
