@@ -106,6 +106,18 @@ async function shootChat(panel: Page, locale: string, written: string[]) {
     await panel.$eval(`${CHAT}select.history`, (s) => s.setAttribute('size', '4'));
     await shootAll(panel, `${locale}-13-chat-history`, written);
     await panel.$eval(`${CHAT}select.history`, (s) => s.removeAttribute('size'));
+    // T2: the tool picker open, with the estimate; then as it shows above the provider's tool limit.
+    await panel.$eval(`${CHAT}details.tools`, (d) => ((d).open = true));
+    await waitFor(panel, `${CHAT}details.tools .tool-budget`);
+    await shootAll(panel, `${locale}-15-chat-tools`, written);
+    await panel.$eval(`${CHAT}mcp-chat-tools`, (t) =>
+      Object.assign(t, {
+        budget: { selected: 1011, offered: 1, bytes: 900, tokens: 225, limit: 128, search: 'over-limit', kind: 'openai' },
+      }),
+    );
+    await waitFor(panel, `${CHAT}.tool-limit:not([hidden])`);
+    await shootAll(panel, `${locale}-16-chat-tool-limit`, written);
+    await panel.$eval(`${CHAT}details.tools`, (d) => ((d).open = false));
     // A tool with an MCP App view called by the model: the view under the chat's step.
     await clickFresh(panel, `${CHAT}button.new`);
     provider.script(

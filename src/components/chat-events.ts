@@ -2,8 +2,17 @@
 import type { ContextBlockView } from '../protocol/panel-composer.js';
 import type { ProviderSettingsView } from '../protocol/panel-chat.js';
 
+/** T2: the chat's choice of servers, tools and tool search, as the tool picker holds it. */
+interface ToolSelectionAction {
+  disabledTools: string[];
+  disabledServers: string[];
+  toolSearch: boolean;
+}
+
 export type ChatAction =
-  | { action: 'send'; chatId: string | undefined; text: string; blocks: ContextBlockView[]; disabledTools: string[] }
+  | ({ action: 'send'; chatId: string | undefined; text: string; blocks: ContextBlockView[] } & ToolSelectionAction)
+  /** T2: the tool picker's selection changed (or its catalog did): keep it with the chat and measure it. */
+  | ({ action: 'tools'; chatId: string | undefined } & ToolSelectionAction)
   | { action: 'stop'; chatId: string }
   | { action: 'new' }
   | { action: 'open'; chatId: string }

@@ -22,7 +22,9 @@ export function chatAsMarkdown(chat: ChatView): string {
         '',
       );
     else if (e.kind === 'error') out.push(`> Error: ${e.message}`, '');
-    else out.push(`> ${e.notice}`, '');
+    else if (e.kind === 'notice') out.push(`> ${e.notice}`, '');
+    else if (e.kind === 'tools-loaded') out.push(`> Tool search for "${e.query}" loaded: ${e.tools.join(', ') || 'none'}`, '');
+    else out.push(`> Tool search on (${e.reason}: ${e.offered} tools, limit ${e.limit})`, '');
   }
   return out.join('\n');
 }

@@ -17,6 +17,7 @@ import { chatErrorSaid, type ChatEntry, type ChatView } from '../protocol/panel-
 import type { ServerView } from '../protocol/panel.js';
 import type { CallToolResult } from '../protocol/mcp-shapes.js';
 import type { MessageKey } from '../i18n/en.js';
+import { chatToolLinesCss, toolSearchLine } from './chat-tool-lines.js';
 
 export const chatLogCss = `
 mcp-chat-log { display: contents; }
@@ -40,7 +41,7 @@ details.step summary { cursor: pointer; overflow: hidden; text-overflow: ellipsi
 details.step pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 16em; overflow: auto; font-size: 12px; margin: 2px 0; }
 .status-denied, .status-error, .status-cancelled { color: var(--danger); }
 .notice { color: var(--fg-muted); font-style: italic; margin: 0; }
-`;
+${chatToolLinesCss}`;
 
 const STEP_STATUS: Record<string, MessageKey> = {
   running: 'chatStepRunning',
@@ -181,6 +182,9 @@ export class McpChatLogElement extends ElementBase {
         return el('li', { class: 'error provider-error', role: 'alert', 'data-kind': e.errorKind }, providerErrorText(e));
       case 'notice':
         return el('li', { class: 'notice', 'data-notice': e.notice }, t(NOTICE[e.notice]!));
+      case 'tool-search':
+      case 'tools-loaded':
+        return toolSearchLine(e);
     }
   }
 

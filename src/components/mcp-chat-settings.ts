@@ -10,7 +10,7 @@ import { ElementBase } from './element-base.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
 import { ChatActionEvent } from './chat-events.js';
-import type { ProviderSettingsView } from '../protocol/panel-chat.js';
+import { DEFAULT_TOOL_LIMITS, MAX_TOOL_LIMIT, MIN_TOOL_LIMIT, type ProviderSettingsView } from '../protocol/panel-chat.js';
 
 export const chatSettingsCss = `
 mcp-chat-settings { display: contents; }
@@ -42,14 +42,20 @@ function providerInputs(p: ProviderSettingsView | undefined, builtinAvailable: b
   const apiKey = el('input', { name: 'api-key', type: 'password', autocomplete: 'off' });
   const steps = el('input', { name: 'max-steps', type: 'number', min: '1', max: '100' });
   steps.value = String(p?.maxSteps ?? 20);
-  return { kind, baseUrl, model, apiKey, steps };
+  // T2: empty keeps the stored limit, or the kind's default (the placeholder).
+  const toolLimit = el('input', { name: 'tool-limit', type: 'number', min: String(MIN_TOOL_LIMIT), max: String(MAX_TOOL_LIMIT) });
+  toolLimit.placeholder = String(DEFAULT_TOOL_LIMITS.openai);
+  toolLimit.value = p?.toolLimit !== undefined ? String(p.toolLimit) : '';
+  return { kind, baseUrl, model, apiKey, steps, toolLimit };
 }
 
 type ProviderInputs = ReturnType<typeof providerInputs>;
 
 /** What the form asks to save. */
-function providerFrom({ kind, baseUrl, model, apiKey, steps }: ProviderInputs) {
+function providerFrom({ kind, baseUrl, model, apiKey, steps, toolLimit }: ProviderInputs) {
+  const limit = Math.round(Number(toolLimit.value));
   return {
+    ...(toolLimit.value.trim() && limit ? { toolLimit: Math.min(MAX_TOOL_LIMIT, Math.max(MIN_TOOL_LIMIT, limit)) } : {}),
     kind: kind.value === 'anthropic' ? ('anthropic' as const) : kind.value === 'builtin' ? ('builtin' as const) : ('openai' as const),
     baseUrl: baseUrl.value.trim(),
     model: model.value.trim(),
@@ -97,12 +103,13 @@ export class McpChatSettingsElement extends ElementBase {
 
   #form(p: ProviderSettingsView | undefined): HTMLFormElement {
     const inputs = providerInputs(p, this.#builtinAvailable);
-    const { kind, baseUrl, model, apiKey, steps } = inputs;
+    const { kind, baseUrl, model, apiKey, steps, toolLimit } = inputs;
     const remote = [
       field(t('chatBaseUrl'), baseUrl),
       field(t('chatModel'), model),
       field(t('chatApiKey'), apiKey),
       ...(p?.hasKey ? [el('p', { class: 'muted' }, t('chatApiKeyKept'))] : []),
+      field(t('chatToolLimit'), toolLimit),
     ];
     const showRemote = () => {
       const builtin = kind.value === 'builtin';
@@ -111,6 +118,7 @@ export class McpChatSettingsElement extends ElementBase {
     };
     kind.addEventListener('change', () => {
       if (!baseUrl.value) baseUrl.placeholder = kind.value === 'anthropic' ? 'https://api.anthropic.com' : OPENAI_PLACEHOLDER;
+      toolLimit.placeholder = String(kind.value === 'anthropic' ? DEFAULT_TOOL_LIMITS.anthropic : DEFAULT_TOOL_LIMITS.openai);
       showRemote();
     });
     const form = el(

@@ -17,7 +17,7 @@ import { chatSettingsCss } from './mcp-chat-settings.js';
 import { chatToolsCss } from './mcp-chat-tools.js';
 import { chatLogCss } from './mcp-chat-log.js';
 import { chatApprovalsCss } from './mcp-chat-approvals.js';
-import type { ChatSummary, ChatView, ProviderSettingsView } from '../protocol/panel-chat.js';
+import type { ChatSummary, ChatView, ProviderSettingsView, ToolBudget } from '../protocol/panel-chat.js';
 import type { ServerView } from '../protocol/panel.js';
 import type { ApprovalView } from '../protocol/panel-use.js';
 import type { ContextBlockView } from '../protocol/panel-composer.js';
@@ -79,6 +79,7 @@ export class McpChatViewElement extends ElementBase {
     this.#provider = value;
     this.#header.provider = value;
     this.#settings.provider = value;
+    this.#tools.provider = value;
     this.requestUpdate('provider');
   }
   /** Chrome's built-in model can be chosen (the worker detected it). */
@@ -86,7 +87,7 @@ export class McpChatViewElement extends ElementBase {
     this.#settings.builtinAvailable = value;
   }
   set chat(value: ChatView | undefined) {
-    if (value?.id !== this.#chat?.id) this.#tools.disabledTools = value?.disabledTools ?? [];
+    if (value?.id !== this.#chat?.id) this.#tools.selection = value;
     this.#chat = value;
     this.#header.chat = value;
     this.#log.chat = value;
@@ -94,6 +95,10 @@ export class McpChatViewElement extends ElementBase {
   }
   get chat(): ChatView | undefined {
     return this.#chat;
+  }
+  /** T2: what the next request would offer, as the worker measured it. */
+  set toolBudget(value: ToolBudget | undefined) {
+    this.#tools.budget = value;
   }
   set chats(value: ChatSummary[]) {
     this.#header.chats = value;
@@ -156,7 +161,15 @@ export class McpChatViewElement extends ElementBase {
     if (!text && !blocks.length) return;
     this.#status.textContent = '';
     this.dispatchEvent(
-      new ChatActionEvent({ action: 'send', chatId: this.#chat?.id, text, blocks, disabledTools: this.#tools.disabledTools }),
+      new ChatActionEvent({
+        action: 'send',
+        chatId: this.#chat?.id,
+        text,
+        blocks,
+        disabledTools: this.#tools.disabledTools,
+        disabledServers: this.#tools.disabledServers,
+        toolSearch: this.#tools.toolSearch,
+      }),
     );
     this.#composer.clear();
   }

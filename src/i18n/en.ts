@@ -693,6 +693,41 @@ export const en = {
   chatCopy: { message: 'Copy' },
   chatCopied: { message: 'Copied' },
   chatImage: { message: '[image: $ALT$ — not loaded]', placeholders: { alt: { content: '$1' } } },
+  // Chat: the tool budget and tool search (T2)
+  chatToolsEstimate: {
+    message: 'Tools offered: $COUNT$ · ≈ $TOKENS$ tokens (bytes of the tool definitions as sent ÷ 4)',
+    placeholders: { count: { content: '$1' }, tokens: { content: '$2' } },
+  },
+  chatToolsSearchEstimate: {
+    message: 'Tool search: 1 search tool at first, ≈ $TOKENS$ tokens (bytes of the tool definitions as sent ÷ 4), then the tools it finds',
+    placeholders: { tokens: { content: '$1' } },
+  },
+  chatToolsOverLimit: {
+    message: 'This chat offers $COUNT$ tools; $PROVIDER$ accepts at most $LIMIT$. Choose servers or turn on tool search.',
+    placeholders: { count: { content: '$1' }, provider: { content: '$2' }, limit: { content: '$3' } },
+  },
+  chatToolsChooseServers: { message: 'Choose servers' },
+  chatToolsUseSearch: { message: 'Turn on tool search' },
+  chatToolSearch: { message: 'Tool search: the model looks up the tools it needs (for big catalogs)' },
+  chatToolsAllOf: {
+    message: 'All tools of $SERVER$ ($ON$/$ALL$)',
+    placeholders: { server: { content: '$1' }, on: { content: '$2' }, all: { content: '$3' } },
+  },
+  chatToolSearchChosen: {
+    message: 'Tool search is on for this chat: the model looks up the tools it needs among $COUNT$.',
+    placeholders: { count: { content: '$1' } },
+  },
+  chatToolSearchOverLimit: {
+    message:
+      'This chat offers $COUNT$ tools, more than the provider’s limit of $LIMIT$: the model looks up the tools it needs with tool search.',
+    placeholders: { count: { content: '$1' }, limit: { content: '$2' } },
+  },
+  chatToolsLoaded: {
+    message: 'Loaded $COUNT$ tools for “$QUERY$”: $TOOLS$',
+    placeholders: { count: { content: '$1' }, query: { content: '$2' }, tools: { content: '$3' } },
+  },
+  chatToolsNoneFound: { message: 'Found no tools for “$QUERY$”.', placeholders: { query: { content: '$1' } } },
+  chatToolLimit: { message: 'Most tools per request' },
   // Results viewer and schema-form checks (section K: readable results, forms, cards where the user is).
   formRequired: { message: 'is required' },
   formMinLength: { message: 'must be at least $COUNT$ characters', placeholders: { count: { content: '$1' } } },

@@ -613,6 +613,40 @@ export const zh_CN: Catalog = {
   chatCopy: { message: '复制' },
   chatCopied: { message: '已复制' },
   chatImage: { message: '[图片：$ALT$ — 未加载]', placeholders: { alt: { content: '$1' } } },
+  // Chat: the tool budget and tool search (T2)
+  chatToolsEstimate: {
+    message: '提供的工具：$COUNT$ 个 · ≈ $TOKENS$ 个词元（按发送的工具定义字节数 ÷ 4 估算）',
+    placeholders: { count: { content: '$1' }, tokens: { content: '$2' } },
+  },
+  chatToolsSearchEstimate: {
+    message: '工具搜索：先只提供 1 个搜索工具，≈ $TOKENS$ 个词元（按发送的工具定义字节数 ÷ 4 估算），再加入它找到的工具',
+    placeholders: { tokens: { content: '$1' } },
+  },
+  chatToolsOverLimit: {
+    message: '此对话提供 $COUNT$ 个工具；$PROVIDER$ 每次最多接受 $LIMIT$ 个。请选择服务器或开启工具搜索。',
+    placeholders: { count: { content: '$1' }, provider: { content: '$2' }, limit: { content: '$3' } },
+  },
+  chatToolsChooseServers: { message: '选择服务器' },
+  chatToolsUseSearch: { message: '开启工具搜索' },
+  chatToolSearch: { message: '工具搜索：由模型查找所需的工具（适合工具很多时）' },
+  chatToolsAllOf: {
+    message: '$SERVER$ 的全部工具（$ON$/$ALL$）',
+    placeholders: { server: { content: '$1' }, on: { content: '$2' }, all: { content: '$3' } },
+  },
+  chatToolSearchChosen: {
+    message: '此对话已开启工具搜索：模型从 $COUNT$ 个工具中查找所需的工具。',
+    placeholders: { count: { content: '$1' } },
+  },
+  chatToolSearchOverLimit: {
+    message: '此对话提供 $COUNT$ 个工具，超过提供方的上限 $LIMIT$ 个：模型改用工具搜索查找所需的工具。',
+    placeholders: { count: { content: '$1' }, limit: { content: '$2' } },
+  },
+  chatToolsLoaded: {
+    message: '已为“$QUERY$”加载 $COUNT$ 个工具：$TOOLS$',
+    placeholders: { count: { content: '$1' }, query: { content: '$2' }, tools: { content: '$3' } },
+  },
+  chatToolsNoneFound: { message: '没有找到与“$QUERY$”匹配的工具。', placeholders: { query: { content: '$1' } } },
+  chatToolLimit: { message: '每次请求最多工具数' },
   // Results viewer and schema-form checks (section K: readable results, forms, cards where the user is).
   formRequired: { message: '必填' },
   formMinLength: { message: '至少需要 $COUNT$ 个字符', placeholders: { count: { content: '$1' } } },

@@ -14,6 +14,7 @@ import type { ServerView } from '../protocol/panel.js';
 import type { ApprovalView } from '../protocol/panel-use.js';
 import type { ChatView } from '../protocol/panel-chat.js';
 import { approvalsForChat } from './chat-approvals.js';
+import { toolBudgetAsker, toolSelectionOf } from './chat-tools.js';
 import type { Call } from './call.js';
 
 export interface ChatDeps {
@@ -29,6 +30,9 @@ class ChatScreen {
     readonly view: McpChatViewElement,
     readonly call: Call,
   ) {}
+
+  /** T2: keeps the tool picker's selection with the chat and shows what the next request would offer. */
+  readonly measureTools = toolBudgetAsker(this);
 
   /** Shows `chat` (none: the empty view) with its own approval cards. */
   show(chat: ChatView | undefined) {
@@ -92,11 +96,12 @@ async function send(screen: ChatScreen, d: Action<'send'>) {
   if (!chatId) {
     const created = await screen.call('panel:chat-new', {});
     if (!created.ok) return screen.view.showError(created.message);
-    screen.show(created.value);
+    // The new chat keeps the tool choices made before it existed (T2).
+    screen.show({ ...created.value, ...toolSelectionOf(d) });
     chatId = created.value.id;
   }
   // The history list is read again when the run ends, not while the answer starts streaming.
-  screen.report(await screen.call('panel:chat-send', { chatId, text: d.text, blocks: d.blocks, disabledTools: d.disabledTools }));
+  screen.report(await screen.call('panel:chat-send', { chatId, text: d.text, blocks: d.blocks, ...toolSelectionOf(d) }));
 }
 
 /** Turns one of the view's actions into its `panel:chat-*` request. */
@@ -109,6 +114,8 @@ function act(screen: ChatScreen, d: ChatAction) {
       return void send(screen, d);
     case 'stop':
       return void call('panel:chat-stop', { chatId: d.chatId });
+    case 'tools':
+      return screen.measureTools(d);
     case 'new':
       return void call('panel:chat-new', {}).then((r) => {
         if (r.ok) screen.show(r.value);

@@ -25,7 +25,24 @@ const ToolCallSchema = lazySchema(() =>
   z.object({ id: z.string().check(z.maxLength(256)), name: z.string().check(z.maxLength(256)), arguments: text }),
 );
 
+/** The longest tool-search query kept (T2). */
+export const MAX_QUERY = 200;
+
 const TOOL_STATUSES = ['running', 'done', 'error', 'denied', 'cancelled'] as const;
+
+/** T2: this turn uses tool search, chosen for the chat or because the selection is over the provider's limit. */
+const ToolSearchLineSchema = lazySchema(() =>
+  z.object({ kind: z.literal('tool-search'), id, reason: z.enum(['chosen', 'over-limit']), offered: z.number(), limit: z.number() }),
+);
+/** T2: the tools a search loaded for the turn's next requests (display names, server-written: shown as text). */
+const ToolsLoadedLineSchema = lazySchema(() =>
+  z.object({
+    kind: z.literal('tools-loaded'),
+    id,
+    query: z.string().check(z.maxLength(MAX_QUERY)),
+    tools: z.array(z.string().check(z.maxLength(600))).check(z.maxLength(64)),
+  }),
+);
 
 export const ChatEntrySchema = lazySchema(() =>
   z.discriminatedUnion('kind', [
@@ -74,6 +91,8 @@ export const ChatEntrySchema = lazySchema(() =>
       detail: z.optional(z.string().check(z.maxLength(4096))),
     }),
     z.object({ kind: z.literal('notice'), id, notice: z.enum(['stopped', 'interrupted', 'step-limit', 'no-tools']) }),
+    ToolSearchLineSchema,
+    ToolsLoadedLineSchema,
   ]),
 );
 export type ChatEntry = z.infer<typeof ChatEntrySchema>;
@@ -100,6 +119,10 @@ export const ChatViewSchema = lazySchema(() =>
     ),
     /** Tools hidden from the model in this chat, as `serverId:toolName`. */
     disabledTools: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(2000)),
+    /** T2: servers (ids) whose tools are all hidden from the model in this chat. */
+    disabledServers: z.optional(z.array(z.string().check(z.maxLength(256))).check(z.maxLength(500))),
+    /** T2: the model finds its tools through tool search in every turn (without it: only above the tool limit). */
+    toolSearch: z.optional(z.boolean()),
     status: z.enum(['idle', 'running']),
     entries: z.array(ChatEntrySchema).check(z.maxLength(1000)),
   }),
@@ -124,9 +147,46 @@ export const ProviderSettingsViewSchema = lazySchema(() =>
     model: z.string().check(z.maxLength(256)),
     hasKey: z.boolean(),
     maxSteps: z.number(),
+    /** T2: the most tools one request may offer (absent: the kind's default, DEFAULT_TOOL_LIMITS). */
+    toolLimit: z.optional(z.number()),
   }),
 );
 export type ProviderSettingsView = z.infer<typeof ProviderSettingsViewSchema>;
+
+/** T2: the tool-count limits (per request) the settings accept, and each kind's default. */
+export const MIN_TOOL_LIMIT = 2;
+export const MAX_TOOL_LIMIT = 2000;
+/**
+ * OpenAI documents at most 128 tools per Chat Completions request. Anthropic documents no count
+ * for the Messages API, but every definition is paid for in input tokens on every request, and
+ * tool choice degrades with very large lists: 128 there too, changeable in the settings.
+ */
+export const DEFAULT_TOOL_LIMITS = { openai: 128, anthropic: 128 } as const;
+
+/** T2: the chat's server and tool search choices, sent with a message and kept with the chat. */
+const ToolSelectionFields = {
+  disabledServers: z.optional(z.array(z.string().check(z.maxLength(256))).check(z.maxLength(500))),
+  toolSearch: z.optional(z.boolean()),
+};
+
+/** T2: what the next request would offer, measured on the definitions as the provider's adapter writes them. */
+const ToolBudgetSchema = lazySchema(() =>
+  z.object({
+    /** The tools the chat's selection keeps (enabled, not switched off here). */
+    selected: z.number(),
+    /** Tool definitions the first request of a turn carries (with tool search: the search tool). */
+    offered: z.number(),
+    /** UTF-8 bytes of those definitions as sent, and the estimate in tokens (bytes ÷ 4). */
+    bytes: z.number(),
+    tokens: z.number(),
+    limit: z.number(),
+    /** Whether the turn would use tool search, and why. */
+    search: z.optional(z.enum(['chosen', 'over-limit'])),
+    /** The provider kind the estimate is for; absent when none is set (the OpenAI-compatible shape is measured). */
+    kind: z.optional(z.enum(PROVIDER_KINDS)),
+  }),
+);
+export type ToolBudget = z.infer<typeof ToolBudgetSchema>;
 
 export const ChatPanelRequestSchemas = {
   'panel:chat-provider': lazySchema(() => z.object({})),
@@ -139,6 +199,7 @@ export const ChatPanelRequestSchemas = {
       model: z.string().check(z.maxLength(256)),
       apiKey: z.optional(z.string().check(z.maxLength(8192))),
       maxSteps: z.optional(z.number().check(z.int(), z.gte(1), z.lte(100))),
+      toolLimit: z.optional(z.number().check(z.int(), z.gte(MIN_TOOL_LIMIT), z.lte(MAX_TOOL_LIMIT))),
     }),
   ),
   'panel:chat-list': lazySchema(() => z.object({})),
@@ -151,6 +212,15 @@ export const ChatPanelRequestSchemas = {
       text: z.string().check(z.maxLength(100_000)),
       blocks: z.array(ContextBlockViewSchema).check(z.maxLength(20)),
       disabledTools: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(2000)),
+      ...ToolSelectionFields,
+    }),
+  ),
+  /** T2: keeps the chat's tool selection (when `chatId` names a chat) and estimates the tools a request would offer. */
+  'panel:chat-tools': lazySchema(() =>
+    z.object({
+      chatId: z.optional(id),
+      disabledTools: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(2000)),
+      ...ToolSelectionFields,
     }),
   ),
   'panel:chat-stop': lazySchema(() => z.object({ chatId: id })),
@@ -166,6 +236,7 @@ export const ChatPanelResponseSchemas = {
   'panel:chat-open': lazySchema(() => z.object({ chat: z.optional(ChatViewSchema) })),
   'panel:chat-new': ChatViewSchema,
   'panel:chat-send': lazySchema(() => z.object({ started: z.boolean() })),
+  'panel:chat-tools': ToolBudgetSchema,
   'panel:chat-stop': lazySchema(() => z.object({ stopped: z.boolean() })),
   'panel:chat-rename': lazySchema(() => z.object({ renamed: z.boolean() })),
   'panel:chat-delete': lazySchema(() => z.object({ deleted: z.boolean() })),

@@ -21,6 +21,7 @@ const StoredProviderSchema = lazySchema(() =>
     model: z.string().check(z.maxLength(256)),
     apiKey: z.optional(SealedBlobSchema),
     maxSteps: z.number(),
+    toolLimit: z.optional(z.number()),
   }),
 );
 type StoredProvider = z.infer<typeof StoredProviderSchema>;
@@ -31,6 +32,8 @@ export interface ProviderInput {
   model: string;
   apiKey?: string | undefined;
   maxSteps?: number | undefined;
+  /** T2: the most tools one request may offer; absent keeps the stored one (or the kind's default). */
+  toolLimit?: number | undefined;
 }
 
 /** The provider as the worker calls it: with the key opened. */
@@ -40,12 +43,23 @@ export interface OpenedProvider {
   model: string;
   apiKey?: string;
   maxSteps: number;
+  toolLimit?: number;
 }
+
+/** T2: the stored tool limit, as an optional field. */
+const toolLimitOf = (p: { toolLimit?: number | undefined }) => (p.toolLimit !== undefined ? { toolLimit: p.toolLimit } : {});
 
 const keyPurpose = (baseUrl: string) => purposeFor('provider-key', { providerOrigin: new URL(baseUrl).origin });
 
 function view(p: StoredProvider): ProviderSettingsView {
-  return { kind: p.kind, baseUrl: p.baseUrl, model: p.model, hasKey: p.apiKey !== undefined, maxSteps: p.maxSteps };
+  return {
+    kind: p.kind,
+    baseUrl: p.baseUrl,
+    model: p.model,
+    hasKey: p.apiKey !== undefined,
+    maxSteps: p.maxSteps,
+    ...toolLimitOf(p),
+  };
 }
 
 export class ProviderSettingsStore {
@@ -70,6 +84,7 @@ export class ProviderSettingsStore {
         baseUrl: '',
         model: '',
         maxSteps: input.maxSteps ?? old?.maxSteps ?? DEFAULT_MAX_STEPS,
+        ...toolLimitOf({ toolLimit: input.toolLimit ?? old?.toolLimit }),
       };
       await this.area.set({ [PROVIDER_KEY]: stored });
       return view(stored);
@@ -87,6 +102,7 @@ export class ProviderSettingsStore {
       model: input.model.trim(),
       ...(apiKey ? { apiKey } : {}),
       maxSteps: input.maxSteps ?? old?.maxSteps ?? DEFAULT_MAX_STEPS,
+      ...toolLimitOf({ toolLimit: input.toolLimit ?? old?.toolLimit }),
     };
     await this.area.set({ [PROVIDER_KEY]: stored });
     return view(stored);
@@ -101,6 +117,7 @@ export class ProviderSettingsStore {
       baseUrl: p.baseUrl,
       model: p.model,
       maxSteps: p.maxSteps,
+      ...toolLimitOf(p),
       ...(p.apiKey ? { apiKey: await open(p.apiKey, keyPurpose(p.baseUrl)) } : {}),
     };
   }

@@ -227,3 +227,15 @@ export async function startProviderServer(): Promise<ProviderServer> {
       }),
   };
 }
+
+// ---- Tool budget (T2): the tools a received request offers, in either wire format ----
+
+/** The tool names in a recorded request's `tools` (OpenAI `function.name`, Anthropic `name`); none when it has no `tools`. */
+export function toolNamesOf(request: RecordedRequest): string[] {
+  const tools = request.body.tools;
+  if (!Array.isArray(tools)) return [];
+  return tools.map((t: { name?: unknown; function?: { name?: unknown } }) => {
+    const name = t.function?.name ?? t.name;
+    return typeof name === 'string' ? name : '';
+  });
+}

@@ -20,6 +20,7 @@ import { ChatCache } from './chat-cache.js';
 import { ProviderAccess } from './provider-access.js';
 import { addUserMessage, chatPush, RunStarter } from './run-starter.js';
 import { systemClock, type Clock } from './text-throttle.js';
+import { toolHandlers } from './tool-handlers.js';
 
 const MAX_ENTRIES = 800;
 
@@ -200,7 +201,17 @@ export function startChatService(deps: ChatServiceDeps) {
   })().catch((e: unknown) => console.error('[chat] could not close the interrupted chats', e));
   const service: Service = { deps, chats, access, runs, recovered };
   return {
-    handlers: { ...providerHandlers(service), ...historyHandlers(service), ...runHandlers(service) } satisfies ChatHandlers,
+    handlers: {
+      ...providerHandlers(service),
+      ...historyHandlers(service),
+      ...runHandlers(service),
+      ...toolHandlers({
+        registry: deps.registry,
+        provider: () => deps.providers.view(),
+        chat: async (id) => runs.chat(id) ?? (await chatOf(service, id).catch(() => undefined)),
+        save: (chat) => chats.put(chat),
+      }),
+    } satisfies ChatHandlers,
     /** Whether a run is in progress (the worker must stay alive). */
     active: () => runs.active,
   };

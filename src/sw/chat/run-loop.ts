@@ -14,6 +14,8 @@ import { say } from '../../protocol/wording.js';
 import type { AgentTool, AgentToolResult } from '../use/tool-registry.js';
 import type { CallToolResult } from '../../protocol/mcp-shapes.js';
 import { ProviderError, type ChatTurn, type StreamHooks, type TurnRequest, type TurnResult } from './providers/types.js';
+import { requestToolSpecs } from './tool-budget.js';
+import type { LocalTools } from './tool-offer.js';
 
 export const SYSTEM_PROMPT =
   'You are an assistant in the user\u2019s browser side panel. Your tools come from the user\u2019s remote MCP servers; ' +
@@ -30,8 +32,10 @@ export const CANCELLED_RESULT = CANCELLED.message;
 
 export interface RunDeps {
   stream(request: TurnRequest, hooks: StreamHooks, signal: AbortSignal): Promise<TurnResult>;
-  /** The tools the model may see in this chat (enabled, not switched off for the chat). */
+  /** The server tools the next request offers (the chat's selection, or what tool search loaded: tool-offer.ts). */
   tools(): AgentTool[];
+  /** T2: the tools the chat answers itself (tool search), offered after `tools()`. */
+  localTools?: LocalTools;
   call(name: string, args: string, options: { signal: AbortSignal; agentName: string; runId: string }): Promise<AgentToolResult>;
   save(chat: ChatView): Promise<void>;
   /** The chat's shape changed (an entry was added or settled). */
@@ -89,6 +93,7 @@ function isCode(e: unknown, code: string): boolean {
 }
 
 async function runTool(entry: ToolEntry, chat: ChatView, deps: RunDeps, signal: AbortSignal) {
+  if (deps.localTools?.answer(chat, entry)) return deps.changed(chat);
   try {
     // The approval card carries the chat's id as its run: the panel shows it in this chat only.
     const r = await deps.call(entry.name, entry.arguments, { signal, agentName: CHAT_AGENT, runId: chat.id });
@@ -155,7 +160,8 @@ async function askModel(chat: ChatView, tools: AgentTool[], deps: RunDeps, signa
   const request: TurnRequest = {
     system: SYSTEM_PROMPT,
     turns: turnsOf(chat.entries),
-    tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.jsonSchema })),
+    // The same definitions the panel's estimate measures (T2).
+    tools: requestToolSpecs(tools, deps.localTools?.specs() ?? []),
   };
   addEntry(chat, answer, deps);
   const onText = (delta: string) => {

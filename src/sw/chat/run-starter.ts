@@ -10,6 +10,9 @@ import type { AgentToolRegistry } from '../use/tool-registry.js';
 import { createChatProvider, type ProviderReach } from './providers/chat-provider.js';
 import { runChat, type RunDeps } from './run-loop.js';
 import { textThrottle, type Clock } from './text-throttle.js';
+import { toolLimitOf } from './tool-budget.js';
+import { createToolOffer } from './tool-offer.js';
+import { applySelection } from './tool-selection.js';
 
 const TITLE_LENGTH = 60;
 
@@ -28,12 +31,15 @@ export interface RunStarterDeps {
   clock: Clock;
 }
 
+/** Why a call to a tool this run did not offer is refused (the model reads it). */
+const notOffered = (name: string) => `The tool "${name}" is not offered in this chat; call only the tools you were given.`;
+
 /** The whole chat as the panels get it when its shape changes. */
 export const chatPush = (chat: ChatView): ChatPanelPush => ({ type: 'panel:chat', chat: structuredClone(chat) });
 
 /** The user's message joins the chat, which is marked running with the provider that will answer. */
 export function addUserMessage(chat: ChatView, p: SendParams, provider: OpenedProvider, ids: Pick<RunStarterDeps, 'newId' | 'now'>): void {
-  chat.disabledTools = p.disabledTools;
+  applySelection(chat, p);
   if (!chat.title) chat.title = (p.text.trim().split('\n')[0] ?? '').slice(0, TITLE_LENGTH) || p.blocks[0]?.provenance.serverName || '';
   chat.entries.push({
     kind: 'user',
@@ -57,12 +63,15 @@ export function addUserMessage(chat: ChatView, p: SendParams, provider: OpenedPr
 function runDepsFor(chat: ChatView, settings: OpenedProvider, deps: RunStarterDeps): RunDeps {
   const provider = createChatProvider(settings, deps.reach);
   const pushText = textThrottle(deps.clock);
-  const disabled = new Set(chat.disabledTools);
+  // T2: the chat's selection, within the provider's tool limit, or tool search over it.
+  const offer = createToolOffer(chat, { list: () => deps.registry.list(), limit: toolLimitOf(settings), newId: deps.newId });
   return {
     stream: (request, hooks, signal) => provider.stream(request, hooks, signal),
     withoutTools: !provider.callsTools,
-    tools: () => deps.registry.list().filter((t) => !disabled.has(`${t.serverId}:${t.toolName}`)),
-    call: (name, args, options) => deps.registry.call(name, args, options),
+    tools: () => offer.tools(),
+    localTools: offer,
+    call: (name, args, options) =>
+      offer.callable(name) ? deps.registry.call(name, args, options) : Promise.reject(new Error(notOffered(name))),
     save: (c) => deps.save(c),
     changed: (c) => deps.push(chatPush(c)),
     viewResult: (c, entryId, result) => deps.push({ type: 'panel:chat-tool-result', chatId: c.id, entryId, result }),

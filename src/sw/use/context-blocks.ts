@@ -200,3 +200,8 @@ function approxDecodedBytes(base64: string): number {
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** Server text that is none of the above (the chat's tool-search hits, T2): our label, then the fenced text. */
+export function fenceServerText(label: string, body: string, options: BlockOptions = {}): string {
+  return fence(label, body, options).text;
+}

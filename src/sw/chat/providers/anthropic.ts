@@ -18,6 +18,7 @@ import {
   type ProviderTarget,
   type StreamHooks,
   type ToolCallRequest,
+  type ToolSpec,
   type TurnRequest,
   type TurnResult,
   type Usage,
@@ -73,10 +74,13 @@ export function anthropicBody(target: ProviderTarget, request: TurnRequest) {
     stream: true,
     ...(request.system ? { system: request.system } : {}),
     messages: messagesOf(request.turns),
-    ...(request.tools.length
-      ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })) }
-      : {}),
+    ...(request.tools.length ? { tools: anthropicTools(request.tools) } : {}),
   };
+}
+
+/** The tool definitions as sent; the chat's tool budget (T2) measures exactly these. */
+export function anthropicTools(tools: readonly ToolSpec[]) {
+  return tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
 }
 
 export function anthropicUrl(baseUrl: string): string {

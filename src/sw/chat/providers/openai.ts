@@ -16,6 +16,7 @@ import {
   type ChatTurn,
   type ProviderTarget,
   type StreamHooks,
+  type ToolSpec,
   type TurnRequest,
   type TurnResult,
 } from './types.js';
@@ -63,15 +64,13 @@ export function openAiBody(target: ProviderTarget, request: TurnRequest) {
     stream: true,
     stream_options: { include_usage: true },
     messages: messagesOf(request),
-    ...(request.tools.length
-      ? {
-          tools: request.tools.map((t) => ({
-            type: 'function',
-            function: { name: t.name, description: t.description, parameters: t.inputSchema },
-          })),
-        }
-      : {}),
+    ...(request.tools.length ? { tools: openAiTools(request.tools) } : {}),
   };
+}
+
+/** The tool definitions as sent; the chat's tool budget (T2) measures exactly these. */
+export function openAiTools(tools: readonly ToolSpec[]) {
+  return tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
 }
 
 export function openAiUrl(baseUrl: string): string {
