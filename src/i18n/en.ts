@@ -429,6 +429,12 @@ export const en = {
     placeholders: { name: { content: '$1' }, detail: { content: '$2' } },
   },
   reasonImportField: { message: 'invalid $FIELD$: $DETAIL$', placeholders: { field: { content: '$1' }, detail: { content: '$2' } } },
+  // Hostile servers (section N): long tool names under an alias, a refused fresh token, cut results.
+  reasonToolNamesAliased: {
+    message:
+      'Offered $COUNT$ tool(s) whose names are over $MAX$ characters under a shorter name (calls still use the full name): $ALIASES$.',
+    placeholders: { count: { content: '$1' }, max: { content: '$2' }, aliases: { content: '$3' } },
+  },
   // Toolbar badge title (SPEC K7).
   badgeApprovalOne: { message: '1 approval' },
   badgeApprovals: { message: '$COUNT$ approvals', placeholders: { count: { content: '$1' } } },

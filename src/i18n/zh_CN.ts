@@ -368,6 +368,11 @@ export const zh_CN: Catalog = {
   reasonImportTransport: { message: '未知的传输类型“$TYPE$”', placeholders: { type: { content: '$1' } } },
   reasonImportHeader: { message: '请求头“$NAME$”无效：$DETAIL$', placeholders: { name: { content: '$1' }, detail: { content: '$2' } } },
   reasonImportField: { message: '$FIELD$ 无效：$DETAIL$', placeholders: { field: { content: '$1' }, detail: { content: '$2' } } },
+  // Hostile servers (section N): long tool names under an alias, a refused fresh token, cut results.
+  reasonToolNamesAliased: {
+    message: '有 $COUNT$ 个工具的名称超过 $MAX$ 个字符，已以较短的名称提供（调用时仍使用完整名称）：$ALIASES$。',
+    placeholders: { count: { content: '$1' }, max: { content: '$2' }, aliases: { content: '$3' } },
+  },
   badgeApprovalOne: { message: '1 个批准请求' },
   badgeApprovals: { message: '$COUNT$ 个批准请求', placeholders: { count: { content: '$1' } } },
   badgeQuestionOne: { message: '1 个问题' },

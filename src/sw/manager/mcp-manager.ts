@@ -32,6 +32,7 @@ import {
 import { KeyedSerialQueue } from './serial-queue.js';
 import { CATALOG_CATEGORIES, CatalogGenerations, type CatalogCategory } from './catalog-generations.js';
 import { CatalogMirror, listingRefusal, LOST_CODES } from './catalog-mirror.js';
+import { wireNameOf } from './catalog-limits.js';
 import { cancelledBeforeSending, UnsentCalls, unlessAborted } from './unsent-calls.js';
 import { settleIncludeTools } from './include-tools.js';
 
@@ -620,11 +621,13 @@ export class McpManager {
   async #callTool(serverId: string, tool: string, args: Record<string, unknown>, operationId: string): Promise<CallToolResult> {
     const rt = await this.#readyToCall(serverId, tool, operationId);
     const connectionId = this.#connectionOf(rt);
+    // A tool offered under an alias is called by its own name (N8, catalog-limits.ts).
+    const listed = this.#items<Tool>(rt, 'tools').find((t) => t.name === tool);
     try {
       return await this.ports.request('offscreen:call-tool', {
         connectionId,
         operationId,
-        name: tool,
+        name: listed ? wireNameOf(listed) : tool,
         arguments: args,
         timeoutMs: rt.config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       });
