@@ -419,7 +419,7 @@ export class AuthManager {
     }
   }
 
-  /** Redeems the code, then records the binding, the issuer a configured client is now pinned to (E10), and the tokens. */
+  /** Redeems the code, then records the tokens, the binding and the issuer a configured client is now pinned to (E10). */
   async #redeem(
     auth: OAuthAuth,
     key: CredentialKey,
@@ -436,9 +436,10 @@ export class AuthManager {
       redirectUri: ports.redirectUri,
       ...(d.legacy ? {} : { resource: d.resource }),
     });
+    // Tokens first: once the binding is written, a connect that reads it finds its token (E9).
+    await this.#storeTokens(key, tokens, scope, undefined);
     await ports.store.putBinding(key.serverId, { resource: key.resource, issuer: key.issuer });
     if (auth.clientId && !auth.clientIssuer) await ports.store.pinClientIssuer?.(key.serverId, key.issuer);
-    await this.#storeTokens(key, tokens, scope, undefined);
     return tokens.accessToken;
   }
 

@@ -585,6 +585,19 @@ export class McpManager {
     return done;
   }
 
+  /**
+   * The server's credentials were forgotten (E10): its session must not go on with the old token
+   * and its catalog is no longer authorized. Closed as for a changed binding (credential writes
+   * are not part of the binding, binding.ts), then connected again if it connects on its own.
+   */
+  credentialsForgotten(serverId: string): Promise<void> {
+    const rt = this.#servers.get(serverId);
+    if (!rt) return Promise.resolve();
+    const closed = this.#disconnect(rt);
+    if (rt.config.enabled && rt.config.connectOnStartup) void this.connect(serverId).catch(noop);
+    return closed;
+  }
+
   /** Resolves once every disconnect requested so far has finished (its session closed). */
   async disconnectsSettled(): Promise<void> {
     await Promise.allSettled([...this.#disconnects]);

@@ -373,3 +373,20 @@ test('Forget authorization unpins the configured client, so the user can choose 
   await manager.forget({ ...CFG, auth: { kind: 'oauth', clientId: 'mine', clientIssuer: ISSUER } });
   assert.equal(store.clientIssuers.has('s1'), false);
 });
+
+test('E9: when a new binding is written, its access token is already stored: a connect it starts finds the token', async () => {
+  const seenWhenBound: (string | undefined)[] = [];
+  class WatchingStore extends MemoryCredentialStore {
+    override async putBinding(serverId: string, binding: Parameters<MemoryCredentialStore['putBinding']>[1]) {
+      const fresh = binding && !this.bindings.has(serverId);
+      await super.putBinding(serverId, binding);
+      if (fresh) seenWhenBound.push((await this.getAccessToken({ serverId, ...binding }))?.token);
+    }
+  }
+  const net = new FakeNet();
+  const as = new FakeAs(net, {});
+  const store = new WatchingStore();
+  const manager = new AuthManager({ fetch: net.fetch, now: () => 1_000_000, authorize: as.authorize, store, redirectUri: REDIRECT });
+  const token = await manager.getAccessToken({ ...CFG, auth: { kind: 'oauth', clientId: 'pre-registered' } }, { interactive: true });
+  assert.deepEqual(seenWhenBound, [token]);
+});
