@@ -73,17 +73,26 @@ function plainResult(m: unknown): boolean {
   );
 }
 
+/** Why one `message` event is malformed, or undefined; an unmatched answer is told to `onUnmatched`. */
+function eventVerdict(message: string, onUnmatched?: (id: unknown) => void): string | undefined {
+  const v = verdict(message);
+  if ('unmatchedId' in v) onUnmatched?.(v.unmatchedId);
+  return 'malformed' in v ? v.malformed : undefined;
+}
+
 /**
  * Reads an event stream's bytes, chunk by chunk, as they pass (response-limits.ts runs it in its
  * own stage, so the stream has one guard stage, not two). Returns the error that must stop the
  * stream at the first bad message, after telling `onMalformed`; undefined otherwise. An
  * unmatched answer is told to `onUnmatched` and does not stop the stream.
  */
+export type ChunkReader = (chunk: Uint8Array) => Error | undefined;
+
 export function eventMessageReader(
   origin: string,
   onMalformed: (message: string) => void,
-  onUnmatched: (id: unknown) => void = () => undefined,
-): (chunk: Uint8Array) => Error | undefined {
+  onUnmatched?: (id: unknown) => void,
+): ChunkReader {
   const decoder = new TextDecoder();
   /** Pieces of the line not ended yet: joined once at its end, so a long line costs linear time. */
   let partial: string[] = [];
@@ -98,10 +107,7 @@ export function eventMessageReader(
       const type = event;
       data = [];
       event = '';
-      if (message === '' || (type !== '' && type !== 'message')) return undefined;
-      const v = verdict(message);
-      if ('unmatchedId' in v) onUnmatched(v.unmatchedId);
-      return 'malformed' in v ? v.malformed : undefined;
+      return message === '' || (type !== '' && type !== 'message') ? undefined : eventVerdict(message, onUnmatched);
     }
     const colon = line.indexOf(':');
     const field = colon === -1 ? line : line.slice(0, colon);

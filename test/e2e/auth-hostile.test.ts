@@ -46,7 +46,7 @@ async function detailOf(page: Page, serverId: string) {
     return {
       status: root.querySelector('mcp-status-badge')?.getAttribute('status') ?? '',
       reason: root.querySelector('.reason')?.textContent?.trim() ?? '',
-      primary: root.querySelector('button.primary')?.getAttribute('data-action') ?? '',
+      primary: root.querySelector('button[data-role="primary"]')?.getAttribute('data-action') ?? '',
       authorize: !!root.querySelector('button[data-action="authorize"]'),
     };
   });
