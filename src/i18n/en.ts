@@ -432,6 +432,17 @@ export const en = {
   reasonImportCheckNotStarted: { message: 'The import check could not start; try again.' },
   reasonImportCheckStopped: { message: 'The import check stopped before it answered; try again.' },
   reasonImportCheckTimedOut: { message: 'The import check took too long; try again.' },
+  // Hostile servers (section N): long tool names under an alias, a refused fresh token, cut results.
+  reasonToolNamesAliased: {
+    message:
+      'Offered $COUNT$ tool(s) whose names are over $MAX$ characters under a shorter name (calls still use the full name): $ALIASES$.',
+    placeholders: { count: { content: '$1' }, max: { content: '$2' }, aliases: { content: '$3' } },
+  },
+  reasonFreshTokenRefused: {
+    message:
+      '$URL$ refused the token its own authorization server had just issued, so authorization stopped after one attempt (authorizing again would only get another token it refuses). The server or its authorization server is misconfigured, for example the token audience or resource; once it is fixed, use Re-authorize.',
+    placeholders: { url: { content: '$1' } },
+  },
   // Toolbar badge title (SPEC K7).
   badgeApprovalOne: { message: '1 approval' },
   badgeApprovals: { message: '$COUNT$ approvals', placeholders: { count: { content: '$1' } } },

@@ -371,6 +371,16 @@ export const zh_CN: Catalog = {
   reasonImportCheckNotStarted: { message: '导入检查未能启动；请重试。' },
   reasonImportCheckStopped: { message: '导入检查在给出结果前停止了；请重试。' },
   reasonImportCheckTimedOut: { message: '导入检查耗时过长；请重试。' },
+  // Hostile servers (section N): long tool names under an alias, a refused fresh token, cut results.
+  reasonToolNamesAliased: {
+    message: '有 $COUNT$ 个工具的名称超过 $MAX$ 个字符，已以较短的名称提供（调用时仍使用完整名称）：$ALIASES$。',
+    placeholders: { count: { content: '$1' }, max: { content: '$2' }, aliases: { content: '$3' } },
+  },
+  reasonFreshTokenRefused: {
+    message:
+      '$URL$ 拒绝了其授权服务器刚刚签发的令牌，因此授权在一次尝试后已停止（再次授权只会得到另一个同样被拒绝的令牌）。该服务器或其授权服务器配置有误，例如令牌的受众（audience）或资源（resource）；修复后请使用"重新授权"。',
+    placeholders: { url: { content: '$1' } },
+  },
   badgeApprovalOne: { message: '1 个批准请求' },
   badgeApprovals: { message: '$COUNT$ 个批准请求', placeholders: { count: { content: '$1' } } },
   badgeQuestionOne: { message: '1 个问题' },

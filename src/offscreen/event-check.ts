@@ -4,6 +4,11 @@
  * timeout, reported as "did not answer in time". This check reads the same events alongside the
  * SDK: the first `message` event that is not a JSON-RPC 2.0 message reports why and stops the
  * stream. It runs inside the size guard's stage (response-limits.ts), not as a stage of its own.
+ *
+ * An answer whose id no request can have (`null`, as JSON-RPC 2.0 §5 allows for an error whose
+ * request id could not be read, or an object) is not malformed: it is unmatched. It is reported
+ * through `onUnmatched` (logged as dropped, N6) and the stream goes on, so the real answer that
+ * follows is delivered; the SDK skips it as it skips any message its schema refuses.
  */
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 
@@ -14,15 +19,38 @@ export class MalformedAnswerError extends Error {
   }
 }
 
-/** Why `data` is not one JSON-RPC message, or undefined when it is. */
+/** Why `data` is not one JSON-RPC message, or undefined when it is (an unmatched answer included). */
 export function malformation(data: string): string | undefined {
+  const v = verdict(data);
+  return 'malformed' in v ? v.malformed : undefined;
+}
+
+type Verdict = { ok: true } | { malformed: string } | { unmatchedId: unknown };
+
+function verdict(data: string): Verdict {
   let parsed: unknown;
   try {
     parsed = JSON.parse(data);
   } catch {
-    return 'an event that is not JSON';
+    return { malformed: 'an event that is not JSON' };
   }
-  return plainResult(parsed) || JSONRPCMessageSchema.safeParse(parsed).success ? undefined : 'a message that is not JSON-RPC 2.0';
+  if (plainResult(parsed) || JSONRPCMessageSchema.safeParse(parsed).success) return { ok: true };
+  if (isUnmatchableAnswer(parsed)) return { unmatchedId: parsed.id };
+  return { malformed: 'a message that is not JSON-RPC 2.0' };
+}
+
+/** A JSON-RPC 2.0 answer (result or error, no method) whose id no request of ours can carry. */
+export function isUnmatchableAnswer(m: unknown): m is { id: unknown } {
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) return false;
+  const r = m as Record<string, unknown>;
+  return (
+    r.jsonrpc === '2.0' &&
+    !('method' in r) &&
+    ('result' in r || 'error' in r) &&
+    'id' in r &&
+    typeof r.id !== 'string' &&
+    typeof r.id !== 'number'
+  );
 }
 
 /**
@@ -45,12 +73,26 @@ function plainResult(m: unknown): boolean {
   );
 }
 
+/** Why one `message` event is malformed, or undefined; an unmatched answer is told to `onUnmatched`. */
+function eventVerdict(message: string, onUnmatched?: (id: unknown) => void): string | undefined {
+  const v = verdict(message);
+  if ('unmatchedId' in v) onUnmatched?.(v.unmatchedId);
+  return 'malformed' in v ? v.malformed : undefined;
+}
+
 /**
  * Reads an event stream's bytes, chunk by chunk, as they pass (response-limits.ts runs it in its
  * own stage, so the stream has one guard stage, not two). Returns the error that must stop the
- * stream at the first bad message, after telling `onMalformed`; undefined otherwise.
+ * stream at the first bad message, after telling `onMalformed`; undefined otherwise. An
+ * unmatched answer is told to `onUnmatched` and does not stop the stream.
  */
-export function eventMessageReader(origin: string, onMalformed: (message: string) => void): (chunk: Uint8Array) => Error | undefined {
+export type ChunkReader = (chunk: Uint8Array) => Error | undefined;
+
+export function eventMessageReader(
+  origin: string,
+  onMalformed: (message: string) => void,
+  onUnmatched?: (id: unknown) => void,
+): ChunkReader {
   const decoder = new TextDecoder();
   /** Pieces of the line not ended yet: joined once at its end, so a long line costs linear time. */
   let partial: string[] = [];
@@ -65,7 +107,7 @@ export function eventMessageReader(origin: string, onMalformed: (message: string
       const type = event;
       data = [];
       event = '';
-      return message !== '' && (type === '' || type === 'message') ? malformation(message) : undefined;
+      return message === '' || (type !== '' && type !== 'message') ? undefined : eventVerdict(message, onUnmatched);
     }
     const colon = line.indexOf(':');
     const field = colon === -1 ? line : line.slice(0, colon);

@@ -150,6 +150,14 @@ export class JsonRpcGuard implements Transport {
     this.onmessage?.(message, extra);
   }
 
+  /**
+   * Records an answer the transport could not hand over because no request can carry its id
+   * (`null`, an object: event-check.ts, unmatched-answers.ts); it is dropped like any unmatched one.
+   */
+  dropUnmatchable(id: unknown) {
+    this.#drop(id, keyOf(id));
+  }
+
   #drop(id: unknown, key: string) {
     this.#dropped++;
     const kind: DropKind = this.#answered.has(key) ? 'duplicate' : typeof id === 'number' && id > this.#highestSent ? 'early' : 'unmatched';

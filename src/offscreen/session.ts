@@ -19,6 +19,7 @@ import { limitResponse, withManualRedirect } from './response-limits.js';
 import { CallTimers, QuestionExpiredError } from './call-timers.js';
 import { JsonRpcGuard, type DroppedResponse, type LocalFailure } from './jsonrpc-guard.js';
 import { eventMessageReader } from './event-check.js';
+import { withoutUnmatchedInBatch } from './unmatched-answers.js';
 import { sessionLossOf } from './session-loss.js';
 import { outgoingFetch } from '../common/outgoing-fetch.js';
 import { MAX_CATALOG_ITEMS } from '../protocol/mcp-shapes.js';
@@ -161,10 +162,15 @@ export class McpSession {
     // The event stream answering our requests is also read for malformed messages (N6).
     const checked = ids.length > 0 && raw.ok && (raw.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
     // Redirects are reported, not followed, and every body is size-bounded (N1, N2, N8).
-    const response = limitResponse(raw, this.#origin, {
+    const unmatched = (id: unknown) => this.#guard.dropUnmatchable(id);
+    const limited = limitResponse(raw, this.#origin, {
       onLimit: (error) => failRequests({ code: error.code, message: error.message }),
-      ...(checked ? { eventReader: eventMessageReader(this.#origin, (message) => failRequests({ code: 'protocol', message })) } : {}),
+      ...(checked
+        ? { eventReader: eventMessageReader(this.#origin, (message) => failRequests({ code: 'protocol', message }), unmatched) }
+        : {}),
     });
+    // An unmatched answer in a batch is dropped, not allowed to fail the answers beside it (N6).
+    const response = ids.length > 0 && raw.ok ? await withoutUnmatchedInBatch(limited, unmatched) : limited;
     if (response.status === 401 || response.status === 403)
       this.#challenge = response.headers.get('www-authenticate')?.slice(0, 4096) ?? undefined;
     const loss = await sessionLossOf(response, new Headers(init?.headers).has('mcp-session-id'));

@@ -51,7 +51,8 @@ export const OffscreenRequestSchemas = {
     z.object({
       connectionId: id,
       operationId: id,
-      name: z.string().check(z.minLength(1), z.maxLength(128)),
+      // Up to the longest name the catalog offers under an alias (MAX_ALIASED_NAME_LENGTH, N8).
+      name: z.string().check(z.minLength(1), z.maxLength(1024)),
       arguments: jsonObject,
       timeoutMs: z.number().check(z.int(), z.gte(1000)),
     }),

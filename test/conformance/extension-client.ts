@@ -14,9 +14,13 @@
  * offer when a call is refused for scope, then runs the tool again, as a user would.
  *
  * Usage: node extension-client.mjs <server-url>   (URL last; MCP_CONFORMANCE_SCENARIO and
- * MCP_CONFORMANCE_CONTEXT come from the suite). Exits 0 when every step succeeded, 1 otherwise;
- * SIGTERM closes the browser first. `npm run build` must have written `dist/`.
+ * MCP_CONFORMANCE_CONTEXT come from the suite). Exits 0 when every step succeeded and the card
+ * is still `ready` at the end, 1 otherwise; SIGTERM closes the browser first. `npm run build`
+ * must have written `dist/`. When CONFORMANCE_CLIENT_RESULT names a file (run.mjs sets it), the
+ * client writes its outcome there as it exits — exit code, whether it reached the end of its
+ * steps, the card's final status — so the runner judges the client too, not only the suite's checks.
  */
+import { writeFileSync } from 'node:fs';
 import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { DETAIL, openServer, openTool } from '../support/panel-views.js';
@@ -161,6 +165,14 @@ async function grantMoreAccess(panel: Page): Promise<boolean> {
   return outcome === 'granted';
 }
 
+/** What the client tells run.mjs about its own run (CONFORMANCE_CLIENT_RESULT). */
+const clientOutcome: { finished: boolean; finalStatus: string; finalReason: string; detail: string } = {
+  finished: false,
+  finalStatus: '',
+  finalReason: '',
+  detail: '',
+};
+
 async function scenario(ext: ExtensionBrowser, serverUrl: string, name: string): Promise<number> {
   const context = readContext();
   const panel = await ext.openPanel();
@@ -191,7 +203,13 @@ async function scenario(ext: ExtensionBrowser, serverUrl: string, name: string):
     }).catch(async () => (await cardState(panel)) ?? card);
     log(`after authorization: ${card.status}${card.reason ? ` (${card.reason})` : ''}`);
   }
-  if (card.status !== 'ready') return 1;
+  if (card.status !== 'ready') {
+    clientOutcome.finished = true;
+    clientOutcome.finalStatus = card.status;
+    clientOutcome.finalReason = card.reason;
+    clientOutcome.detail = 'the server never became ready';
+    return 1;
+  }
 
   const tools = await until(
     'the tool list',
@@ -217,7 +235,25 @@ async function scenario(ext: ExtensionBrowser, serverUrl: string, name: string):
     log(`called ${tool.name}`, args, '→', 'text' in outcome ? outcome.text.slice(0, 200) : `error: ${outcome.error}`);
     if ('error' in outcome) failures++;
   }
-  return failures ? 1 : 0;
+  // The run ends with the card as the user sees it: a token obtained and then lost shows here.
+  const end = await cardState(panel);
+  clientOutcome.finished = true;
+  clientOutcome.finalStatus = end?.status ?? '';
+  clientOutcome.finalReason = end?.reason ?? '';
+  log(`final card: ${clientOutcome.finalStatus}${clientOutcome.finalReason ? ` (${clientOutcome.finalReason})` : ''}`);
+  if (failures) clientOutcome.detail = `${failures} tool call(s) failed`;
+  else if (clientOutcome.finalStatus !== 'ready') clientOutcome.detail = 'the card did not stay ready';
+  return failures || clientOutcome.finalStatus !== 'ready' ? 1 : 0;
+}
+
+function writeOutcome(exitCode: number): void {
+  const path = process.env['CONFORMANCE_CLIENT_RESULT'];
+  if (!path) return;
+  try {
+    writeFileSync(path, JSON.stringify({ exitCode, ...clientOutcome }));
+  } catch (e) {
+    log('could not write the client result:', String(e));
+  }
 }
 
 let ext: ExtensionBrowser | undefined;
@@ -226,6 +262,7 @@ let exiting = false;
 function shutdown(code: number): void {
   if (exiting) return;
   exiting = true;
+  writeOutcome(code);
   setTimeout(() => process.exit(code), 5_000).unref();
   void (ext?.close() ?? Promise.resolve()).finally(() => process.exit(code));
 }
@@ -234,6 +271,7 @@ process.on('SIGTERM', () => shutdown(143));
 process.on('SIGINT', () => shutdown(130));
 setTimeout(() => {
   log('watchdog: giving up');
+  clientOutcome.detail = 'the watchdog stopped the run';
   shutdown(1);
 }, WATCHDOG_MS).unref();
 

@@ -12,7 +12,8 @@
  * Prints one row per scenario (suite, scenario, checks passed / failed / warnings, seconds,
  * verdict) and exits non-zero on an unexpected failure, on a stale expected-failure entry, on an
  * entry without a reason, on a scenario the CLI lists that no suite here names, or when the CLI
- * itself fails.
+ * itself fails. A scenario whose checks all pass still fails when the client says it did not
+ * finish (clientVerdict below): the suite's checks can pass while the card ends in needs-auth.
  *
  * Usage: node test/conformance/run.mjs [suite|scenario ...]
  *        (default: the suites core auth backcompat draft extensions)
@@ -29,6 +30,8 @@ const CLIENT = join(ROOT, 'test-output/conformance/extension-client.mjs');
 const DIST_MANIFEST = join(ROOT, 'dist/manifest.json');
 const EXPECTED = join(ROOT, 'test/conformance/expected-failures.yml');
 const OUT = join(ROOT, 'test-output/conformance');
+/** The client's own outcome, written beside the suite's results (see extension-client.ts). */
+const CLIENT_RESULT = 'client-result.json';
 /**
  * The client scenarios of @modelcontextprotocol/conformance 0.1.16 by suite. The CLI's `list`
  * does not say which suite a scenario is in; main() checks that this table names every client
@@ -115,9 +118,11 @@ function runScenario(scenario, outDir, logPath) {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const args = [CLI, 'client', '--command', CLIENT_COMMAND, '--scenario', scenario, '-o', outDir, '--timeout', String(SCENARIO_TIMEOUT_MS)];
+  // The CLI hands its environment to the client, which writes its own outcome here.
+  const env = { ...process.env, NO_COLOR: '1', CONFORMANCE_CLIENT_RESULT: join(outDir, CLIENT_RESULT) };
   return new Promise((resolvePromise) => {
     const log = createWriteStream(logPath);
-    const child = spawn(NODE22, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(NODE22, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
     const forward = (sig) => child.kill(sig);
@@ -147,6 +152,33 @@ function readChecks(dir) {
 }
 
 const isBad = (c) => c.status === 'FAILURE' || c.status === 'WARNING';
+
+/**
+ * Scenarios where the suite wants the client to stop (the CLI's `allowClientError`): a refused
+ * resource, a scope it keeps refusing. The client's exit code 1 is its right answer there; it
+ * must still have reached a settled end of its own (not killed, not stopped by its watchdog).
+ */
+const CLIENT_REFUSES = new Set(['auth/scope-retry-limit', 'auth/resource-mismatch']);
+
+/** The client's own outcome (extension-client.ts writes it), or undefined when it wrote none. */
+function readClientResult(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why the client's own outcome says the scenario did not finish, or '' when it did. */
+export function clientVerdict(scenario, result) {
+  if (!result) return 'the client wrote no outcome (killed, or it crashed before its end)';
+  const where = `${result.finalStatus || 'no card'}${result.finalReason ? ` (${result.finalReason})` : ''}`;
+  if (!result.finished) return `the client did not reach its end (exit ${result.exitCode}${result.detail ? `: ${result.detail}` : ''})`;
+  if (CLIENT_REFUSES.has(scenario)) return '';
+  if (result.exitCode !== 0) return `the client exited ${result.exitCode}: ${result.detail || 'failed'}; final card ${where}`;
+  if (result.finalStatus !== 'ready') return `the client's final card is ${where}, not ready`;
+  return '';
+}
 
 /** Runs one scenario (again alone when only its timing failed) and judges it. */
 async function judge(suite, scenario, expected) {
@@ -178,7 +210,8 @@ async function judge(suite, scenario, expected) {
   row.passed = count('SUCCESS');
   row.failed = count('FAILURE');
   row.warnings = count('WARNING');
-  const bad = row.failed + row.warnings > 0;
+  const unfinished = clientVerdict(scenario, readClientResult(join(outDir, CLIENT_RESULT)));
+  const bad = row.failed + row.warnings > 0 || unfinished !== '';
   row.verdict = bad
     ? expected.has(scenario)
       ? 'expected failure'
@@ -188,6 +221,7 @@ async function judge(suite, scenario, expected) {
       : `pass${alone}`;
   const first = checks.find(isBad);
   if (first) row.detail = `${first.id}: ${first.errorMessage ?? first.description ?? ''}`;
+  else if (unfinished) row.detail = `checks passed, but ${unfinished}`;
   return row;
 }
 
@@ -292,4 +326,6 @@ async function main() {
   process.exit(ok ? 0 : 1);
 }
 
-main().catch((e) => fail(e instanceof Error ? (e.stack ?? e.message) : String(e)));
+// Imported by its unit test for clientVerdict: run only when started as a script.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  main().catch((e) => fail(e instanceof Error ? (e.stack ?? e.message) : String(e)));

@@ -36,6 +36,8 @@ export interface OAuthServers {
     adminCalls: number;
     cookieRequests: number;
     authorizeRequests: number;
+    /** POST /token requests (code exchanges and refreshes), refused ones included. */
+    tokenRequests: number;
   };
   /** `METHOD path` of every request that arrived with a `Cookie` header (refused with 403 outside the authorization window's pages). */
   cookieSightings: string[];
@@ -55,6 +57,11 @@ export interface OAuthServerOptions {
    * also names the scope (`mcp:tools`) while the PRM lists both scopes.
    */
   prmOnlyInChallenge?: boolean;
+  /**
+   * The resource server refuses (401 invalid_token) every token, also one its AS has just issued:
+   * a server whose token audience or resource is misconfigured (SPEC N5).
+   */
+  rejectEveryToken?: boolean;
 }
 
 function listen(app: express.Express): Promise<Server> {
@@ -85,7 +92,16 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
   const publicKey = createPublicKey(privateKey);
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'k1', use: 'sig', alg: 'RS256' };
   const issued = { accessTokens: [] as string[], refreshTokens: [] as string[] };
-  const stats = { toolCalls: 0, unauthorized: 0, revocations: 0, forbidden: 0, adminCalls: 0, cookieRequests: 0, authorizeRequests: 0 };
+  const stats = {
+    toolCalls: 0,
+    unauthorized: 0,
+    revocations: 0,
+    forbidden: 0,
+    adminCalls: 0,
+    cookieRequests: 0,
+    authorizeRequests: 0,
+    tokenRequests: 0,
+  };
   const cookieSightings: string[] = [];
   /**
    * The trap of widely used auth frameworks: a request carrying a cookie gets an `Origin` check,
@@ -184,6 +200,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
   });
   // Record what the token endpoint issues (the response body is JSON with the tokens).
   asApp.use((req, res, next) => {
+    if (req.method === 'POST' && req.path === '/token') stats.tokenRequests++;
     if (controls.refuseTokenRequests && req.method === 'POST' && req.path === '/token') {
       res.status(400).json({ error: 'invalid_grant', error_description: 'grant request is invalid' });
       return;
@@ -238,6 +255,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
       async verifyAccessToken(token) {
         try {
           if (rejected.has(token)) throw new InvalidTokenError('token revoked');
+          if (options.rejectEveryToken) throw new InvalidTokenError('wrong audience');
           const c = verifyJwt(token, publicKey, mcpUrl);
           return { token, clientId: String(c['client_id']), scopes: asText(c['scope'] ?? '').split(' '), expiresAt: Number(c['exp']) };
         } catch (e) {

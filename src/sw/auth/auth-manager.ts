@@ -14,6 +14,7 @@ import {
   BearerRejectedError,
   ConfiguredClientIssuerError,
   ForbiddenError,
+  FreshTokenRefusedError,
   StepUpLimitError,
   TokenError,
 } from './errors.js';
@@ -95,6 +96,14 @@ export class AuthManager {
   readonly #refreshes = new Map<string, Promise<string>>();
   readonly #flows = new Map<string, Promise<string>>();
   readonly #challenges = new Map<string, BearerChallenge>();
+  /** Per server: the token the last interactive authorization obtained, until a server accepts it. */
+  readonly #unproven = new Map<string, string>();
+  /**
+   * Per server: the configured auth (as {@link refusalKey}) under which the server refused a fresh
+   * token (N5). Until that configuration changes or the user authorizes again, no token request
+   * is made for it: the terminal error is repeated.
+   */
+  readonly #refusedFresh = new Map<string, string>();
 
   constructor(ports: AuthManagerPorts) {
     this.#ports = ports;
@@ -116,6 +125,7 @@ export class AuthManager {
     if (auth.kind !== 'oauth')
       throw new AuthorizationRequiredError(say('reasonNotConfiguredForAuth', { url: cfg.url }), cfg.url, { action: 'edit' });
     this.#remember(cfg, options.wwwAuthenticate);
+    if (!options.interactive && this.#refusedFresh.get(cfg.id) === refusalKey(cfg)) throw new FreshTokenRefusedError(cfg.url);
     const key = await this.#currentKey(cfg);
     let refreshFailure: unknown;
     if (key) {
@@ -140,6 +150,8 @@ export class AuthManager {
    */
   authorize(cfg: AuthServerConfig, probed?: { wwwAuthenticate: string | undefined }): Promise<string> {
     requireOAuth(cfg);
+    // The user asks explicitly: one more attempt, even after a refused fresh token.
+    this.#refusedFresh.delete(cfg.id);
     this.#remember(cfg, probed?.wwwAuthenticate);
     return this.#flow(cfg, false, probed !== undefined);
   }
@@ -163,15 +175,18 @@ export class AuthManager {
       });
     }
     this.#remember(cfg, wwwAuthenticate);
+    if (!options.interactive && this.#refusedFresh.get(cfg.id) === refusalKey(cfg)) throw new FreshTokenRefusedError(cfg.url);
     const state = options.state ?? newRequestAuthState();
     state.unauthorizedRetries++;
     const key = await this.#currentKey(cfg);
-    if (state.unauthorizedRetries > MAX_UNAUTHORIZED_RETRIES) {
+    // A token refused on its first use right after the user authorized, or a refreshed one refused
+    // within the same request: the server refuses what its AS issues. One attempt, then stop (N5).
+    const fresh = options.rejectedToken !== undefined && this.#unproven.get(cfg.id) === options.rejectedToken;
+    if (fresh || state.unauthorizedRetries > MAX_UNAUTHORIZED_RETRIES) {
       if (key) await this.#ports.store.putAccessToken(key, undefined);
-      throw new AuthorizationRequiredError(
-        `${cfg.url}: the server rejected a token its authorization server just issued, so retrying stopped. The server or its authorization server may be misconfigured (token audience or resource); authorize again once it is fixed.`,
-        cfg.url,
-      );
+      this.#unproven.delete(cfg.id);
+      this.#refusedFresh.set(cfg.id, refusalKey(cfg));
+      throw new FreshTokenRefusedError(cfg.url);
     }
     let refreshFailure: unknown;
     if (key) {
@@ -191,6 +206,11 @@ export class AuthManager {
       return this.#flow(cfg, false);
     }
     throw needsAuth(cfg, refreshFailure);
+  }
+
+  /** A server accepted `token` (a session opened with it): it is no longer a fresh, unproven one. */
+  tokenAccepted(serverId: string, token: string): void {
+    if (this.#unproven.get(serverId) === token) this.#unproven.delete(serverId);
   }
 
   /**
@@ -233,6 +253,8 @@ export class AuthManager {
     const { store } = this.#ports;
     const binding = await store.getBinding(cfg.id);
     this.#challenges.delete(cfg.id);
+    this.#refusedFresh.delete(cfg.id);
+    this.#unproven.delete(cfg.id);
     // Forgetting is the user's explicit way to use a configured client with a new issuer (E10).
     await store.pinClientIssuer?.(cfg.id, undefined);
     if (!binding) {
@@ -419,7 +441,7 @@ export class AuthManager {
     }
   }
 
-  /** Redeems the code, then records the binding, the issuer a configured client is now pinned to (E10), and the tokens. */
+  /** Redeems the code, then records the tokens, the binding and the issuer a configured client is now pinned to (E10). */
   async #redeem(
     auth: OAuthAuth,
     key: CredentialKey,
@@ -436,9 +458,11 @@ export class AuthManager {
       redirectUri: ports.redirectUri,
       ...(d.legacy ? {} : { resource: d.resource }),
     });
+    // Tokens first: once the binding is written, a connect that reads it finds its token (E9).
+    await this.#storeTokens(key, tokens, scope, undefined);
+    this.#unproven.set(key.serverId, tokens.accessToken);
     await ports.store.putBinding(key.serverId, { resource: key.resource, issuer: key.issuer });
     if (auth.clientId && !auth.clientIssuer) await ports.store.pinClientIssuer?.(key.serverId, key.issuer);
-    await this.#storeTokens(key, tokens, scope, undefined);
     return tokens.accessToken;
   }
 
@@ -537,6 +561,13 @@ interface AuthorizationGrant {
   client: StoredClient;
   code: string;
   codeVerifier: string;
+}
+
+/** The configured auth a refused fresh token is remembered under: a change to it (URL, client, scopes) tries again. */
+function refusalKey(cfg: AuthServerConfig): string {
+  if (cfg.auth.kind !== 'oauth') return cfg.url;
+  const { clientId, scopes, clientMetadataUrl } = cfg.auth;
+  return JSON.stringify([cfg.url, clientId ?? null, scopes ?? null, clientMetadataUrl ?? null]);
 }
 
 function requireOAuth(cfg: AuthServerConfig): OAuthAuth {

@@ -8,6 +8,7 @@ import type { ErrorAction, WireErrorCodeOf } from '../../protocol/error-codes.js
 
 /** Stable codes, a part of the wire vocabulary, so they reach the panel unchanged. */
 export type AuthErrorCode = WireErrorCodeOf<
+  | 'auth'
   | 'auth-discovery'
   | 'resource-mismatch'
   | 'multiple-authorization-servers'
@@ -172,6 +173,19 @@ export class StepUpLimitError extends codedAuthError('step-up-limit') {}
 
 /** A 403 that is not an `insufficient_scope` challenge: more authorization will not help. */
 export class ForbiddenError extends codedAuthError('forbidden') {}
+
+/**
+ * The server refused a token its own authorization server had just issued (N5): authorizing
+ * again would only fetch another token it refuses, so the client stops after one attempt with
+ * this terminal error (state `error`, not `needs-auth`: Authorize is not the primary action for it).
+ */
+export class FreshTokenRefusedError extends AuthError {
+  readonly code: AuthErrorCode = 'auth';
+  override readonly action: ErrorAction = 'retry';
+  constructor(url: string) {
+    super(say('reasonFreshTokenRefused', { url }), url);
+  }
+}
 
 /** A static bearer token was rejected; only the user can fix it (E1). */
 export class BearerRejectedError extends AuthError {

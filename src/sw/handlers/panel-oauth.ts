@@ -123,9 +123,12 @@ async function authorizeServer(
 }
 
 /** Revokes at the AS when it can, and always deletes the local credentials. */
-async function forgetAuthorization(deps: Pick<OAuthHandlerDeps, 'configStore' | 'auth'>, serverId: string) {
+async function forgetAuthorization(deps: Pick<OAuthHandlerDeps, 'configStore' | 'auth' | 'manager'>, serverId: string) {
   const config = await oauthConfig(deps.configStore, serverId);
-  return deps.auth.forget(await authConfigOf(config));
+  const forgotten = await deps.auth.forget(await authConfigOf(config));
+  // Its live session used the forgotten token: closed, and it waits for authorization again.
+  await deps.manager.credentialsForgotten(serverId);
+  return forgotten;
 }
 
 /** The handlers of src/protocol/panel-oauth.ts, spread into the panel API. */

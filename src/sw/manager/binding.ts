@@ -8,13 +8,15 @@ import { sha256Hex } from '../../common/sha256.js';
 import type { McpServerConfig } from '../../storage/config-schema.js';
 
 /**
- * The auth settings a session depends on. A rotated refresh token, a registered client or the
- * pinned issuer of a configured client is written into the entry while a session runs on the
- * same binding: no reason to reconnect.
+ * The auth settings a session depends on: what the user configured. What an authorization writes
+ * into the entry — the credential binding (resource, issuer), a registered client, a rotated
+ * refresh token, the pinned issuer of a configured client — is not: each is written while the
+ * flow runs, and a reconnect for it would race the flow's own connect and replace the reason a
+ * failed attempt left with a generic one (E9). "Forget authorization" reconnects explicitly.
  */
 function sessionAuth(c: McpServerConfig): unknown {
   if (c.auth.kind !== 'oauth') return c.auth;
-  const { tokens: _t, registration: _r, clientIssuer: _i, ...rest } = c.auth;
+  const { tokens: _t, registration: _r, clientIssuer: _i, binding: _b, ...rest } = c.auth;
   return rest;
 }
 

@@ -10,14 +10,25 @@
  * out the same way: this client makes plain `tools/call` requests (the pinned SDK has task calls
  * only as an experimental API), so every call of one would fail. The warning says why, and they
  * are neither offered to the agent nor to the runner.
+ *
+ * A name over 128 characters (of the tool-name character set, at most {@link MAX_ALIASED_NAME_LENGTH})
+ * is not left out: the tool is offered under an alias — the name's first characters, `_` and a
+ * hash of the whole name — and keeps its own name in `wireName`, which a call sends. The alias
+ * depends on the name alone (the same across listings and worker restarts) unless another tool
+ * already has it; the warning says which alias stands for which tool.
  */
 import { truncateUtf8, utf8Length } from '../use/utf8.js';
+import { fnv1a32 } from '../use/tool-names.js';
 import { say, type Said } from '../../protocol/wording.js';
 
 export const MAX_TOOLS = 1000;
 const MAX_TOOL_NAME_LENGTH = 128;
 /** Same character set as the MCP 2025-11-25 tool-name guidance. */
 const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
+/** Longer names (same characters) get an alias; beyond this they are left out as invalid. */
+export const MAX_ALIASED_NAME_LENGTH = 1024;
+const ALIASABLE_NAME_PATTERN = /^[A-Za-z0-9_.-]+$/;
+const ALIAS_HASH_LENGTH = 8;
 export const MAX_DESCRIPTION_LENGTH = 4096;
 export const DESCRIPTION_TRUNCATED_MARKER = ' \u2026[description truncated]';
 /** Serialized size of `inputSchema` in UTF-8 bytes. */
@@ -31,6 +42,8 @@ const NAME_SHOWN_LENGTH = 64;
 
 interface SanitizedTool {
   name: string;
+  /** The server's own name, when `name` is an alias for it; calls send this one. */
+  wireName?: string;
   description?: string;
   inputSchema: unknown;
   /** Set when the server's schema was over {@link MAX_SCHEMA_BYTES} and was replaced. */
@@ -52,24 +65,58 @@ interface Tally {
   tasksOnly: string[];
   truncated: string[];
   oversized: string[];
+  /** `"alias" for "original"`, one per aliased tool. */
+  aliased: string[];
   refused: number;
+}
+
+/** The name a call sends to the server: the tool's own, also when it is offered under an alias. */
+export function wireNameOf(tool: { name: string; [key: string]: unknown }): string {
+  return typeof tool.wireName === 'string' ? tool.wireName : tool.name;
+}
+
+function isAliasable(name: string): boolean {
+  return name.length > MAX_TOOL_NAME_LENGTH && name.length <= MAX_ALIASED_NAME_LENGTH && ALIASABLE_NAME_PATTERN.test(name);
+}
+
+/** The alias of a long name: its first characters, `_` and a hash (re-hashed with a counter while taken). */
+function aliasOf(name: string, taken: ReadonlySet<string>): string {
+  const prefix = name.slice(0, MAX_TOOL_NAME_LENGTH - ALIAS_HASH_LENGTH - 1);
+  for (let salt = 0; ; salt++) {
+    const alias = `${prefix}_${fnv1a32(salt === 0 ? name : `${name}\u0000${salt}`)}`;
+    if (!taken.has(alias)) return alias;
+  }
 }
 
 /** Applies every limit; the order of surviving tools is the server's order. */
 export function sanitizeTools(raw: readonly unknown[]): SanitizedCatalog {
-  const tally: Tally = { invalid: [], duplicates: [], tasksOnly: [], truncated: [], oversized: [], refused: 0 };
+  const tally: Tally = { invalid: [], duplicates: [], tasksOnly: [], truncated: [], oversized: [], aliased: [], refused: 0 };
   const seen = new Set<string>();
   const tools: SanitizedTool[] = [];
   for (const entry of raw) {
     const admitted = admit(entry, seen, tools.length, tally);
     if (admitted) tools.push(trimmed(admitted, tally));
   }
+  giveAliases(tools, tally);
   return { tools, warnings: warningsOf(tally) };
+}
+
+/** Long names get their alias once every short name is known, so an alias never takes a real name. */
+function giveAliases(tools: SanitizedTool[], tally: Tally): void {
+  const taken = new Set(tools.map((t) => t.name));
+  for (const tool of tools) {
+    if (tool.name.length <= MAX_TOOL_NAME_LENGTH) continue;
+    const alias = aliasOf(tool.name, taken);
+    taken.add(alias);
+    tally.aliased.push(`${JSON.stringify(alias)} for ${JSON.stringify(truncateUtf8(tool.name, NAME_SHOWN_LENGTH).text)}`);
+    tool.wireName = tool.name;
+    tool.name = alias;
+  }
 }
 
 /** The entry if it may be offered at all, else undefined with the reason tallied. */
 function admit(entry: unknown, seen: Set<string>, kept: number, tally: Tally): (Record<string, unknown> & { name: string }) | undefined {
-  if (!isRecord(entry) || typeof entry.name !== 'string' || !TOOL_NAME_PATTERN.test(entry.name)) {
+  if (!isRecord(entry) || typeof entry.name !== 'string' || !(TOOL_NAME_PATTERN.test(entry.name) || isAliasable(entry.name))) {
     tally.invalid.push(!isRecord(entry) ? '(not an object)' : typeof entry.name === 'string' ? entry.name : '(no name)');
     return undefined;
   }
@@ -114,11 +161,16 @@ function trimmed(entry: Record<string, unknown> & { name: string }, tally: Tally
 
 /** One warning per limit that touched any tool, in a fixed order. */
 function warningsOf(tally: Tally): Said[] {
-  const { invalid, duplicates, tasksOnly, truncated, oversized, refused } = tally;
+  const { invalid, duplicates, tasksOnly, truncated, oversized, aliased, refused } = tally;
   const warnings: Said[] = [];
   if (refused > 0) warnings.push(say('reasonToolsRefused', { count: refused, max: MAX_TOOLS }));
   if (invalid.length > 0) {
     warnings.push(say('reasonToolNamesInvalid', { count: invalid.length, max: MAX_TOOL_NAME_LENGTH, names: listNames(invalid) }));
+  }
+  if (aliased.length > 0) {
+    const shown = aliased.slice(0, NAMES_IN_WARNING).join(', ');
+    const aliases = aliased.length > NAMES_IN_WARNING ? `${shown} (+${aliased.length - NAMES_IN_WARNING})` : shown;
+    warnings.push(say('reasonToolNamesAliased', { count: aliased.length, max: MAX_TOOL_NAME_LENGTH, aliases }));
   }
   if (duplicates.length > 0) warnings.push(say('reasonToolNamesDuplicate', { count: duplicates.length, names: listNames(duplicates) }));
   if (tasksOnly.length > 0) warnings.push(say('reasonToolsTaskOnly', { count: tasksOnly.length, names: listNames(tasksOnly) }));

@@ -32,6 +32,7 @@ import {
 import { KeyedSerialQueue } from './serial-queue.js';
 import { CATALOG_CATEGORIES, CatalogGenerations, type CatalogCategory } from './catalog-generations.js';
 import { CatalogMirror, listingRefusal, LOST_CODES } from './catalog-mirror.js';
+import { wireNameOf } from './catalog-limits.js';
 import { cancelledBeforeSending, UnsentCalls, unlessAborted } from './unsent-calls.js';
 import { settleIncludeTools } from './include-tools.js';
 
@@ -584,6 +585,19 @@ export class McpManager {
     return done;
   }
 
+  /**
+   * The server's credentials were forgotten (E10): its session must not go on with the old token
+   * and its catalog is no longer authorized. Closed as for a changed binding (credential writes
+   * are not part of the binding, binding.ts), then connected again if it connects on its own.
+   */
+  credentialsForgotten(serverId: string): Promise<void> {
+    const rt = this.#servers.get(serverId);
+    if (!rt) return Promise.resolve();
+    const closed = this.#disconnect(rt);
+    if (rt.config.enabled && rt.config.connectOnStartup) void this.connect(serverId).catch(noop);
+    return closed;
+  }
+
   /** Resolves once every disconnect requested so far has finished (its session closed). */
   async disconnectsSettled(): Promise<void> {
     await Promise.allSettled([...this.#disconnects]);
@@ -620,11 +634,13 @@ export class McpManager {
   async #callTool(serverId: string, tool: string, args: Record<string, unknown>, operationId: string): Promise<CallToolResult> {
     const rt = await this.#readyToCall(serverId, tool, operationId);
     const connectionId = this.#connectionOf(rt);
+    // A tool offered under an alias is called by its own name (N8, catalog-limits.ts).
+    const listed = this.#items<Tool>(rt, 'tools').find((t) => t.name === tool);
     try {
       return await this.ports.request('offscreen:call-tool', {
         connectionId,
         operationId,
-        name: tool,
+        name: listed ? wireNameOf(listed) : tool,
         arguments: args,
         timeoutMs: rt.config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       });

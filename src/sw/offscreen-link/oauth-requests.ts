@@ -55,7 +55,11 @@ export function withOAuthRetry(deps: OAuthRequestDeps): OAuthRequestFn {
       try {
         const value = await deps.request('offscreen:connect', { ...params, headers });
         const token = bearerOf(headers);
-        if (token !== undefined) sessions.opened(params.connectionId, params.serverId, token);
+        if (token !== undefined) {
+          sessions.opened(params.connectionId, params.serverId, token);
+          // A session opened with it: a later refusal is not of a fresh token (N5, auth-manager.ts).
+          deps.auth.tokenAccepted?.(params.serverId, token);
+        }
         return value;
       } catch (e) {
         if (!isTokenRefusal(e)) throw e;

@@ -15,7 +15,7 @@ import { parseBearerChallenge } from '../auth/www-authenticate.js';
  * passed through. Background work never opens a window, so a 403 `insufficient_scope` ends in
  * needs-auth with the challenged scope remembered for the user's next "Authorize" (step-up, SPEC E7).
  */
-export type UnauthorizedHandler = Pick<AuthManager, 'handleUnauthorized'> & Partial<Pick<AuthManager, 'handleForbidden'>>;
+export type UnauthorizedHandler = Pick<AuthManager, 'handleUnauthorized'> & Partial<Pick<AuthManager, 'handleForbidden' | 'tokenAccepted'>>;
 
 export interface TokenRenewalDeps {
   auth: UnauthorizedHandler;

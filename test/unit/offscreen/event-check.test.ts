@@ -7,7 +7,7 @@ import { limitResponse } from '../../../src/offscreen/response-limits.js';
 const ORIGIN = 'https://mcp.example.com';
 const enc = new TextEncoder();
 
-test("the verdict on a message is the SDK schema's, with or without the shortcut for a plain result", () => {
+test("the verdict on a message is the SDK schema's, with or without the shortcut for a plain result; an answer with id null is unmatched, not malformed", () => {
   const messages = [
     { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'hi' }] } },
     { jsonrpc: '2.0', id: 'a', result: {} },
@@ -30,7 +30,9 @@ test("the verdict on a message is the SDK schema's, with or without the shortcut
     42,
   ];
   for (const m of messages) {
-    const expected = JSONRPCMessageSchema.safeParse(m).success ? undefined : 'a message that is not JSON-RPC 2.0';
+    // N6: `id: null` cannot match a request: the answer is dropped as unmatched, not a malformed stream.
+    const unmatched = typeof m === 'object' && m !== null && 'id' in m && m.id === null;
+    const expected = JSONRPCMessageSchema.safeParse(m).success || unmatched ? undefined : 'a message that is not JSON-RPC 2.0';
     assert.equal(malformation(JSON.stringify(m)), expected, JSON.stringify(m));
   }
   assert.equal(malformation('{"jsonrpc":'), 'an event that is not JSON');

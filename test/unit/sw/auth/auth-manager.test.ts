@@ -9,6 +9,7 @@ import {
   BearerRejectedError,
   ConfiguredClientIssuerError,
   ForbiddenError,
+  FreshTokenRefusedError,
   StepUpLimitError,
 } from '../../../../src/sw/auth/errors.js';
 import type { AuthServerConfig, AuthorizeFn } from '../../../../src/sw/auth/ports.js';
@@ -162,14 +163,14 @@ test('a dead refresh token leads to needs-auth with the reason, and is dropped',
 test('a 401 refreshes once; a second 401 in the same request is not retried', async () => {
   const { as, manager } = setup();
   const first = await manager.getAccessToken(CFG, { interactive: true });
+  manager.tokenAccepted('s1', first);
   const state = newRequestAuthState();
   const second = await manager.handleUnauthorized(CFG, 'Bearer error="invalid_token"', { state, rejectedToken: first });
   assert.notEqual(second, first);
   const calls = as.tokenCalls;
   await assert.rejects(
     manager.handleUnauthorized(CFG, 'Bearer error="invalid_token"', { state, rejectedToken: second }),
-    (e: unknown) =>
-      e instanceof AuthorizationRequiredError && /the server rejected a token its authorization server just issued/.test(e.message),
+    (e: unknown) => e instanceof FreshTokenRefusedError && /refused the token its own authorization server had just issued/.test(e.message),
   );
   assert.equal(as.tokenCalls, calls);
 });
@@ -177,6 +178,7 @@ test('a 401 refreshes once; a second 401 in the same request is not retried', as
 test('a 401 for a token that was already replaced returns the new token without refreshing', async () => {
   const { as, manager } = setup();
   const first = await manager.getAccessToken(CFG, { interactive: true });
+  manager.tokenAccepted('s1', first);
   const second = await manager.handleUnauthorized(CFG, null, { rejectedToken: first });
   const calls = as.tokenCalls;
   assert.equal(await manager.handleUnauthorized(CFG, null, { rejectedToken: first }), second);
@@ -372,4 +374,54 @@ test('Forget authorization unpins the configured client, so the user can choose 
   await manager.getAccessToken({ ...CFG, auth: { kind: 'oauth', clientId: 'mine' } }, { interactive: true });
   await manager.forget({ ...CFG, auth: { kind: 'oauth', clientId: 'mine', clientIssuer: ISSUER } });
   assert.equal(store.clientIssuers.has('s1'), false);
+});
+
+test('E9: when a new binding is written, its access token is already stored: a connect it starts finds the token', async () => {
+  const seenWhenBound: (string | undefined)[] = [];
+  class WatchingStore extends MemoryCredentialStore {
+    override async putBinding(serverId: string, binding: Parameters<MemoryCredentialStore['putBinding']>[1]) {
+      const fresh = binding && !this.bindings.has(serverId);
+      await super.putBinding(serverId, binding);
+      if (fresh) seenWhenBound.push((await this.getAccessToken({ serverId, ...binding }))?.token);
+    }
+  }
+  const net = new FakeNet();
+  const as = new FakeAs(net, {});
+  const store = new WatchingStore();
+  const manager = new AuthManager({ fetch: net.fetch, now: () => 1_000_000, authorize: as.authorize, store, redirectUri: REDIRECT });
+  const token = await manager.getAccessToken({ ...CFG, auth: { kind: 'oauth', clientId: 'pre-registered' } }, { interactive: true });
+  assert.deepEqual(seenWhenBound, [token]);
+});
+
+test('N5: a server that refuses the token its AS just issued gets one attempt: no refresh, a terminal error, no token request until the user asks', async () => {
+  const { as, manager } = setup();
+  const fresh = await manager.authorize(CFG);
+  assert.equal(as.authorizeUrls.length, 1);
+  const afterExchange = as.tokenCalls;
+  await assert.rejects(
+    manager.handleUnauthorized(CFG, 'Bearer error="invalid_token"', { rejectedToken: fresh }),
+    (e: unknown) =>
+      e instanceof FreshTokenRefusedError && e.code === 'auth' && e.action === 'retry' && e.wording?.code === 'reasonFreshTokenRefused',
+  );
+  assert.equal(as.tokenCalls, afterExchange, 'the seconds-old token is not refreshed');
+  // Retry, a reconnect, a worker-side connect: the same error, without a token request.
+  await assert.rejects(manager.getAccessToken(CFG), FreshTokenRefusedError);
+  await assert.rejects(manager.handleUnauthorized(CFG, null, { rejectedToken: fresh }), FreshTokenRefusedError);
+  assert.equal(as.tokenCalls, afterExchange);
+  assert.equal(as.authorizeUrls.length, 1, 'no second authorization on its own');
+  // A changed configuration tries again (here: a refresh with the stored refresh token).
+  const edited: AuthServerConfig = { ...CFG, auth: { kind: 'oauth', scopes: ['mcp'] } };
+  assert.notEqual(await manager.getAccessToken(edited), fresh);
+  // The user's explicit "Re-authorize" is one more attempt.
+  await manager.authorize(CFG);
+  assert.equal(as.authorizeUrls.length, 2);
+});
+
+test('N5: a token a server accepted and later refuses is still refreshed once (not a fresh-token refusal)', async () => {
+  const { as, manager } = setup();
+  const token = await manager.authorize(CFG);
+  manager.tokenAccepted('s1', token);
+  const calls = as.tokenCalls;
+  assert.notEqual(await manager.handleUnauthorized(CFG, null, { rejectedToken: token }), token);
+  assert.equal(as.tokenCalls, calls + 1);
 });

@@ -7,6 +7,7 @@ import {
   MAX_TOOLS,
   PLACEHOLDER_SCHEMA,
   sanitizeTools,
+  wireNameOf,
 } from '../../../../src/sw/manager/catalog-limits.js';
 
 const schema = { type: 'object', properties: { q: { type: 'string' } } };
@@ -29,24 +30,14 @@ test('tools over the count limit are refused with a visible count', () => {
 });
 
 test('invalid names are dropped and reported', () => {
-  const raw = [
-    tool(''),
-    tool('has space'),
-    tool('x'.repeat(129)),
-    tool('slash/name'),
-    tool('ünï'),
-    tool(42),
-    'not-an-object',
-    tool('ok'),
-    tool('y'.repeat(128)),
-  ];
+  const raw = [tool(''), tool('has space'), tool('slash/name'), tool('ünï'), tool(42), 'not-an-object', tool('ok'), tool('y'.repeat(128))];
   const { tools, warnings } = sanitizeTools(raw);
   assert.deepEqual(
     tools.map((t) => t.name),
     ['ok', 'y'.repeat(128)],
   );
   assert.equal(warnings.length, 1);
-  assert.match(warnings[0]!.message, /Left out 7 tool\(s\) with invalid names/);
+  assert.match(warnings[0]!.message, /Left out 6 tool\(s\) with invalid names/);
   assert.match(warnings[0]!.message, /"has space"/);
 });
 
@@ -128,4 +119,40 @@ test('tools that can only run as tasks are left out with the reason; optional ta
     warnings.map((w) => w.message),
     ['Left out 1 tool(s) that can only run as a task (taskSupport "required"), which this extension cannot call yet: "batch".'],
   );
+});
+
+test('N8: a tool name over 128 characters is offered under a bounded alias that keeps the original for the wire', () => {
+  const long = `search_${'a'.repeat(200)}`;
+  const { tools, warnings } = sanitizeTools([tool(long), tool('ok')]);
+  const aliased = tools[0]!;
+  assert.ok(aliased.name.length <= 128, `alias of ${aliased.name.length} characters`);
+  assert.match(aliased.name, /^[A-Za-z0-9_.-]+$/);
+  assert.ok(aliased.name.startsWith('search_aaa'), 'the alias starts like the name it stands for');
+  assert.notEqual(aliased.name, long.slice(0, 128));
+  assert.equal(wireNameOf(aliased), long);
+  assert.equal(wireNameOf(tools[1]!), 'ok');
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0]!.message, /Offered 1 tool\(s\) whose names are over 128 characters under a shorter name/);
+  assert.ok(warnings[0]!.message.includes(`"${aliased.name}" for "${long.slice(0, 64)}`), warnings[0]!.message);
+});
+
+test('N8: aliases are stable across listings (and worker restarts: a pure function of the names) and unique among the tools', () => {
+  const a = `x${'y'.repeat(150)}a`;
+  const b = `x${'y'.repeat(150)}b`;
+  const first = sanitizeTools([tool(a), tool(b)]).tools.map((t) => t.name);
+  const again = sanitizeTools([tool('other'), tool(b), tool(a)]).tools.map((t) => t.name);
+  assert.notEqual(first[0], first[1], 'two long names sharing a prefix get different aliases');
+  assert.deepEqual([again[2], again[1]], first, 'the same names give the same aliases whatever else is listed');
+  // A tool that is literally named like the alias keeps its name; the long one gets another alias.
+  const squatter = sanitizeTools([tool(first[0]!), tool(a)]).tools;
+  assert.equal(squatter[0]!.name, first[0]);
+  assert.notEqual(squatter[1]!.name, first[0]);
+  assert.ok(squatter[1]!.name.length <= 128);
+  assert.equal(wireNameOf(squatter[1]!), a);
+});
+
+test('N8: a long name with characters outside the tool-name set, or absurdly long, is still left out as invalid', () => {
+  const { tools, warnings } = sanitizeTools([tool(`bad name ${'z'.repeat(200)}`), tool('q'.repeat(100_000))]);
+  assert.deepEqual(tools, []);
+  assert.match(warnings[0]!.message, /Left out 2 tool\(s\) with invalid names/);
 });

@@ -157,3 +157,21 @@ test('C2: a lazy server keeps its catalog (stale) after a disconnect, connects o
   manager.wakeLazyServers();
   await until(() => view('lazy1').status === 'ready', 'an agent listing to wake the re-enabled lazy server');
 });
+
+test('N8: a tool whose name is over 128 characters is listed under its alias, and calling the alias runs the tool by its own name', async () => {
+  const long = `lookup_${'n'.repeat(150)}`;
+  server.addTool(long);
+  manager.reconcile([cfg('long-names', { url: server.url })]);
+  await manager.connect('long-names');
+  const alias = toolNames('long-names').find((n) => n.startsWith('lookup_'));
+  assert.ok(alias, toolNames('long-names').join(', '));
+  assert.ok(alias.length <= 128);
+  assert.match((view('long-names').warnings ?? []).map((w) => w.message).join('\n'), new RegExp(`"${alias}" for "lookup_n`));
+  const result = await manager.callTool('long-names', alias, {}, 'op-long');
+  assert.deepEqual(result.content, [{ type: 'text', text: long }], 'the server ran the tool it knows by the long name');
+  // Listed again on a new session: the same alias.
+  await manager.disconnect('long-names');
+  await manager.connect('long-names');
+  assert.ok(toolNames('long-names').includes(alias));
+  await manager.disconnect('long-names');
+});
