@@ -12,7 +12,7 @@ import type { StorageAreaLike } from './approval-store.js';
 
 export const VIEW_GRANTS_KEY = 'mcp_view_grants';
 /** More open view sessions than this are not kept: the oldest grants go first. */
-export const MAX_VIEW_SESSIONS = 64;
+const MAX_VIEW_SESSIONS = 64;
 
 interface SessionGrants {
   serverId: string;
