@@ -87,8 +87,14 @@ export function checkServerUrl(input: string): { ok: true; url: string } | ({ ok
   return { ok: true, url: u.href };
 }
 
-/** Host-permission match pattern for a URL's origin (a pattern without a port matches any port). */
+/**
+ * Host-permission match pattern for exactly a URL's origin, port included (least privilege): a
+ * Chrome match pattern without a port matches every port of the host, so granting one loopback
+ * server would grant every local service, and `https://host:8443` every port of host. Chrome's
+ * patterns take `<scheme>://<host>:<port>/<path>`; a default port is left out by `URL.host`, and
+ * the manifest's portless optional patterns still cover the narrower request.
+ */
 export function originPattern(url: string): string {
   const u = new URL(url);
-  return `${u.protocol}//${u.hostname}/*`;
+  return `${u.protocol}//${u.host}/*`;
 }

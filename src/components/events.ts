@@ -180,7 +180,7 @@ export class ApprovalDecisionEvent extends Event {
   static readonly type = 'mcp-approval-decision';
   constructor(
     readonly approvalId: string,
-    readonly decision: 'once' | 'always' | 'deny',
+    readonly decision: 'once' | 'always' | 'deny' | 'view',
   ) {
     super(ApprovalDecisionEvent.type, { bubbles: true, composed: true });
   }
@@ -251,8 +251,12 @@ export interface AppViewHost {
     tool: string,
     args: Record<string, unknown>,
     operationId: string,
+    /** The mounted view's session: keys the per-view grant (U1). */
+    viewSession?: string,
   ): Promise<Outcome<CallToolResult>>;
   cancel(serverId: string, operationId: string): void;
+  /** The mounted view of that session closed: its per-view grants end (U1). */
+  viewClosed?(viewSession: string): void;
   readResource(serverId: string, uri: string): Promise<Outcome<Record<string, unknown>>>;
   /** Puts a message from the view into the chat as a draft; absent where there is no chat. */
   message?(text: string): Promise<boolean>;

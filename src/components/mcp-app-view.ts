@@ -49,6 +49,8 @@ export class McpAppViewElement extends ElementBase {
   #linkAnswer: ((opened: boolean) => void) | undefined;
   #call: AppViewCall | undefined;
   #cancelReason: string | undefined;
+  /** Tells the worker the mounted view's session ended, which ends its per-view grants (U1). */
+  #endViewSession: (() => void) | undefined;
   /** Where the sandbox page is; component tests point it at a fixture. */
   sandboxUrl = APP_SANDBOX_PAGE;
 
@@ -106,10 +108,13 @@ export class McpAppViewElement extends ElementBase {
   #mount(call: AppViewCall, host: AppViewHost, html: string) {
     const frame = el('iframe', { title: t('appView', call.tool.title ?? call.tool.name) });
     this.#frame = frame;
+    // One session per mounted view, made here and never shown to the view (U1).
+    const viewSession = randomId();
+    this.#endViewSession = () => host.viewClosed?.(viewSession);
     const bridge = new AppBridge(
       call,
       {
-        callTool: (name, args, operationId) => host.callTool(call.serverId, call.tool.name, name, args, operationId),
+        callTool: (name, args, operationId) => host.callTool(call.serverId, call.tool.name, name, args, operationId, viewSession),
         cancel: (operationId) => host.cancel(call.serverId, operationId),
         readResource: (uri) => host.readResource(call.serverId, uri),
         offerLink: (url) => this.#offerLink(url),
@@ -192,6 +197,8 @@ export class McpAppViewElement extends ElementBase {
   }
 
   #stop() {
+    this.#endViewSession?.();
+    this.#endViewSession = undefined;
     this.#bridge?.close();
     this.#bridge = undefined;
     this.#linkAnswer?.(false);

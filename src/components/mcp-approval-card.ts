@@ -3,7 +3,9 @@
  * and name) on which server, the arguments as name → value (the exact JSON one click away), and
  * the server's annotations in plain words, each marked as the server's unverified claim, since
  * they never relax approval. Three answers: allow once, always allow this tool, deny; "always"
- * is behind "More options" unless the server says the tool only reads data.
+ * is behind "More options" unless the server says the tool only reads data. A view's card also
+ * offers "Allow this view to call … while it is open" (U1), and says when it answers several
+ * identical requests of the view.
  * A card whose call is `gone` (the worker restarted while it waited) says that nothing was run
  * and offers only Dismiss. Every server-provided string is text.
  */
@@ -110,6 +112,7 @@ export class McpApprovalCardElement extends ElementBase {
       el('p', { id: 'from', class: 'from' }, t('approvalFrom', a.agentName, tool, a.serverName)),
       claims.length ? el('ul', { id: 'claims', class: 'claims' }, ...claims.map((c) => el('li', { 'data-claim': c.kind }, c.text))) : null,
       argumentsView(a.argumentsJson),
+      !gone && a.repeats ? el('p', { class: 'repeats' }, t('approvalRepeats', String(a.repeats))) : null,
       gone ? el('div', { class: 'actions' }, this.#dismiss(a)) : this.#decisions(a),
     );
     root.replaceChildren(section);
@@ -124,9 +127,13 @@ export class McpApprovalCardElement extends ElementBase {
     return dismiss;
   }
 
-  /** Allow once / Always / Deny; "Always" folds under a warning unless the tool claims to be harmless. */
+  /**
+   * Allow once / (for a view: while the view is open) / Always / Deny; "Always" folds under a
+   * warning unless the tool claims to be harmless. The per-view grant sits next to Allow once:
+   * it ends with the view, so it is no standing grant.
+   */
   #decisions(a: ApprovalView): HTMLElement {
-    const button = (decision: 'once' | 'always' | 'deny', label: string, role?: string) => {
+    const button = (decision: 'once' | 'always' | 'deny' | 'view', label: string, role?: string) => {
       const b = el('button', { type: 'button', 'data-decision': decision, ...(role ? { 'data-role': role } : {}) }, label);
       b.addEventListener('click', () => {
         for (const other of this.shadowRoot!.querySelectorAll('button')) other.disabled = true;
@@ -134,18 +141,20 @@ export class McpApprovalCardElement extends ElementBase {
       });
       return b;
     };
+    const forView = a.viewGrant ? button('view', t('allowViewSession', a.toolTitle ?? a.tool)) : null;
     if (offersAlwaysDirectly(a.annotations))
       return el(
         'div',
         { class: 'actions' },
         button('once', t('allowOnce'), 'primary'),
+        forView,
         button('always', t('allowAlways')),
         button('deny', t('deny'), 'danger'),
       );
     return el(
       'div',
       {},
-      el('div', { class: 'actions' }, button('once', t('allowOnce'), 'primary'), button('deny', t('deny'), 'danger')),
+      el('div', { class: 'actions' }, button('once', t('allowOnce'), 'primary'), forView, button('deny', t('deny'), 'danger')),
       el(
         'details',
         { class: 'more' },

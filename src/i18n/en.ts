@@ -488,6 +488,12 @@ export const en = {
   grantsRevokeFailed: { message: 'Could not revoke: $MESSAGE$', placeholders: { message: { content: '$1' } } },
   allowOnce: { message: 'Allow once' },
   allowAlways: { message: 'Always allow this tool' },
+  // A view's approval card: the per-view grant and coalesced repeats (U1).
+  allowViewSession: { message: 'Allow this view to call $TOOL$ while it is open', placeholders: { tool: { content: '$1' } } },
+  approvalRepeats: {
+    message: 'The view asked $COUNT$ times with the same arguments; your answer applies to every one.',
+    placeholders: { count: { content: '$1' } },
+  },
   deny: { message: 'Deny' },
   abort: { message: 'Abort' },
   aborted: { message: 'The call was cancelled.' },

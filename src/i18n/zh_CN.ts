@@ -422,6 +422,12 @@ export const zh_CN: Catalog = {
   grantsRevokeFailed: { message: '无法撤销：$MESSAGE$', placeholders: { message: { content: '$1' } } },
   allowOnce: { message: '允许一次' },
   allowAlways: { message: '始终允许此工具' },
+  // A view's approval card: the per-view grant and coalesced repeats (U1).
+  allowViewSession: { message: '在此视图打开期间允许它调用 $TOOL$', placeholders: { tool: { content: '$1' } } },
+  approvalRepeats: {
+    message: '该视图以相同参数请求了 $COUNT$ 次；你的决定适用于每一次。',
+    placeholders: { count: { content: '$1' } },
+  },
   deny: { message: '拒绝' },
   abort: { message: '中止' },
   aborted: { message: '调用已取消。' },

@@ -8,8 +8,9 @@ import type { Call } from './call.js';
 
 const panelAppHost = (call: Call): AppViewHost => ({
   loadView: (serverId, tool) => call('panel:app-view', { serverId, tool }),
-  callTool: (serverId, viewTool, tool, args, operationId) =>
-    call('panel:app-call-tool', { serverId, viewTool, tool, arguments: args, operationId }),
+  callTool: (serverId, viewTool, tool, args, operationId, viewSession) =>
+    call('panel:app-call-tool', { serverId, viewTool, tool, arguments: args, operationId, ...(viewSession ? { viewSession } : {}) }),
+  viewClosed: (viewSession) => void call('panel:app-view-closed', { viewSession }),
   cancel: (serverId, operationId) => void call('panel:cancel-call', { serverId, operationId }),
   readResource: (serverId, uri) => call('panel:app-read-resource', { serverId, uri }),
   // `ui/message`: a draft in the chat's composer, for the user to send (never sent by the view).

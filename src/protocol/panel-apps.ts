@@ -12,6 +12,7 @@ import { UiResourceMetaSchema } from './mcp-apps.js';
 
 const toolName = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(128)));
 const uri = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(2048)));
+const viewSession = lazySchema(() => z.string().check(z.regex(/^[A-Za-z0-9_-]{8,64}$/)));
 
 /** Largest view HTML the panel will render. */
 export const MAX_VIEW_HTML = 4 * 1024 * 1024;
@@ -44,8 +45,12 @@ export const AppsPanelRequestSchemas = {
       tool: toolName,
       arguments: z.record(z.string(), z.unknown()),
       operationId: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)),
+      /** The mounted view's session (made by the panel, unseen by the view): keys the per-view grant (U1). */
+      viewSession: z.optional(viewSession),
     }),
   ),
+  /** The mounted view of that session closed: its per-view grants end (U1). */
+  'panel:app-view-closed': lazySchema(() => z.object({ viewSession })),
   /** A `resources/read` from a view, of its own server. */
   'panel:app-read-resource': lazySchema(() => z.object({ serverId, uri })),
 } as const;
@@ -54,4 +59,5 @@ export const AppsPanelResponseSchemas = {
   'panel:app-view': AppViewResourceSchema,
   'panel:app-call-tool': CallToolResultSchema,
   'panel:app-read-resource': lazySchema(() => z.looseObject({ contents: z.array(ResourceContentsSchema).check(z.maxLength(256)) })),
+  'panel:app-view-closed': lazySchema(() => z.object({})),
 } as const;

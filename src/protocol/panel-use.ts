@@ -13,7 +13,8 @@ import { ComposerPanelRequestSchemas, ComposerPanelResponseSchemas } from './pan
 
 const id = lazySchema(() => z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)));
 
-const APPROVAL_DECISIONS = ['once', 'always', 'deny'] as const;
+/** `view`: allow the asking MCP App view to call this tool while it is open (U1); only a view's card offers it. */
+const APPROVAL_DECISIONS = ['once', 'always', 'deny', 'view'] as const;
 export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
 
 /** One call waiting for the user's decision, as the approval card shows it. */
@@ -31,6 +32,10 @@ const ApprovalViewSchema = lazySchema(() =>
     argumentsJson: z.string().check(z.maxLength(20_000)),
     annotations: z.optional(ToolSchema.shape.annotations),
     requestedAt: z.number(),
+    /** An MCP App view asks: the card offers "Allow this view to call … while it is open" (U1). */
+    viewGrant: z.optional(z.literal(true)),
+    /** How many identical requests of the view this one card answers (U1: coalesced, not queued). */
+    repeats: z.optional(z.number().check(z.int(), z.gte(2))),
     /**
      * `gone`: the agent call that asked ended when the worker restarted, and nothing was run; the
      * card stays, without its decision buttons, until the user dismisses it. Absent means `pending`.

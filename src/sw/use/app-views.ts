@@ -2,9 +2,11 @@
  * The worker's half of MCP App views (Q1, Q2): it reads a tool's view resource, and it is the
  * one path by which a view reaches its server. A view's `tools/call` passes the same checks as an
  * agent's: the tool must be enabled, the server's, and visible to apps (`_meta.ui.visibility`
- * includes `app`, or is absent); a tool that does not claim to only read data waits for the
- * user's approval (unless "always" was granted) on the same cards; the result is cut to the same
- * budget (H4). The operationId is the panel's, so `panel:cancel-call` cancels it end to end.
+ * includes `app`, or is absent); every call waits for the user's approval on the same cards,
+ * whatever the tool's annotations claim (G1, U1: a view's `readOnlyHint` never spares the card),
+ * unless "always" or the per-view grant was given; the result is cut to the same budget (H4).
+ * The per-view grant is keyed by the view session the panel made for the mounted view, and ends
+ * when the panel says that view closed. The operationId is the panel's, so `panel:cancel-call` cancels it end to end.
  * Results go back to the view unfenced: the view is the server's own code, not a model.
  */
 import { toolUi } from '../../protocol/mcp-apps.js';
@@ -24,6 +26,8 @@ export interface AppViewsDeps {
   request<M extends OffscreenMethod>(method: M, params: OffscreenParams<M>): Promise<OffscreenValue<M>>;
   callTool(serverId: string, tool: string, args: Record<string, unknown>, operationId: string): Promise<CallToolResult>;
   approve(request: ApprovalRequest, signal: AbortSignal): Promise<boolean>;
+  /** The view of that session closed: its per-view grants end (U1). */
+  endViewSession(viewSession: string): Promise<void>;
 }
 
 function refused(message: string): RemoteError {
@@ -74,16 +78,7 @@ export function appViewHandlers(deps: AppViewsDeps) {
   const callTool = async (p: PanelParams<'panel:app-call-tool'>): Promise<PanelValue<'panel:app-call-tool'>> => {
     const server = enabledServer(deps.views(), p.serverId);
     const { viewTool, tool } = viewCallTools(server, p);
-    // A claim to only read data spares the prompt here (a view refreshing its data); anything else asks.
-    if (tool.annotations?.readOnlyHint !== true) {
-      const abort = new AbortController();
-      waiting.set(p.operationId, abort);
-      const allowed = await deps
-        .approve(viewCallApproval(server, viewTool, tool, p.arguments), abort.signal)
-        .finally(() => waiting.delete(p.operationId));
-      if (abort.signal.aborted) throw new RemoteError({ code: 'cancelled', message: `The call of "${tool.name}" was cancelled.` });
-      if (!allowed) throw new RemoteError({ code: 'denied', message: `The user denied the call of "${tool.name}" on "${server.name}".` });
-    }
+    await approved(deps, waiting, p.operationId, server, viewCallApproval(server, viewTool, tool, p));
     return truncateToolResult(await deps.callTool(server.id, tool.name, p.arguments, p.operationId)).result;
   };
 
@@ -94,7 +89,15 @@ export function appViewHandlers(deps: AppViewsDeps) {
   };
 
   return {
-    handlers: { 'panel:app-view': view, 'panel:app-call-tool': callTool, 'panel:app-read-resource': readResource },
+    handlers: {
+      'panel:app-view': view,
+      'panel:app-call-tool': callTool,
+      'panel:app-read-resource': readResource,
+      'panel:app-view-closed': async (p: PanelParams<'panel:app-view-closed'>) => {
+        await deps.endViewSession(p.viewSession);
+        return {};
+      },
+    },
     /** Withdraws the approval a view's call waits for; false when no such call waits. */
     cancelWaiting(operationId: string): boolean {
       const abort = waiting.get(operationId);
@@ -104,14 +107,39 @@ export function appViewHandlers(deps: AppViewsDeps) {
   };
 }
 
+/**
+ * Resolves once the user allowed the view's call; throws `cancelled` or `denied`. Annotations are
+ * the server's claims and never spare the card (G1, U1).
+ */
+async function approved(
+  deps: AppViewsDeps,
+  waiting: Map<string, AbortController>,
+  operationId: string,
+  server: ServerView,
+  request: ApprovalRequest,
+): Promise<void> {
+  const abort = new AbortController();
+  waiting.set(operationId, abort);
+  const allowed = await deps.approve(request, abort.signal).finally(() => waiting.delete(operationId));
+  const name = request.tool.name;
+  if (abort.signal.aborted) throw new RemoteError({ code: 'cancelled', message: `The call of "${name}" was cancelled.` });
+  if (!allowed) throw new RemoteError({ code: 'denied', message: `The user denied the call of "${name}" on "${server.name}".` });
+}
+
 /** The approval card of a view's call: the view is named as the one who asks. */
-function viewCallApproval(server: ServerView, viewTool: Tool, tool: Tool, args: Record<string, unknown>): ApprovalRequest {
+function viewCallApproval(
+  server: ServerView,
+  viewTool: Tool,
+  tool: Tool,
+  p: Pick<PanelParams<'panel:app-call-tool'>, 'arguments' | 'viewSession'>,
+): ApprovalRequest {
   return {
     serverId: server.id,
     serverName: server.name,
     serverUrl: server.url,
     tool,
     agentName: `View of "${viewTool.title ?? viewTool.name}"`,
-    arguments: args,
+    ...(p.viewSession !== undefined ? { viewSession: p.viewSession } : {}),
+    arguments: p.arguments,
   };
 }

@@ -1,17 +1,24 @@
 /**
- * The write-tool approval policy (SPEC G1, K3): every agent call of a remote tool waits here
- * until the user allows it once, allows it always (see {@link ApprovalStore}), or denies it.
- * Nothing relaxes this: not `readOnlyHint`, not `idempotentHint` — annotations are shown on the
- * card and that is all. A pending approval is an object that owns its resolver and settles
- * exactly once (answer, abort, or the worker going away with the caller).
+ * The write-tool approval policy (SPEC G1, K3, U1): every agent call of a remote tool, and every
+ * call an MCP App view makes, waits here until the user allows it once, allows it always (see
+ * {@link ApprovalStore}), allows the view to call the tool while it is open (see
+ * {@link ViewGrants}), or denies it. Nothing relaxes this: not `readOnlyHint`, not
+ * `idempotentHint` — annotations are shown on the card and that is all. A pending approval is an
+ * object that owns its resolvers and settles exactly once (answer, abort of its last caller, or
+ * the worker going away with the caller).
+ *
+ * A view that repeats a call while its card is open (same view session, tool and arguments) does
+ * not queue cards: the repeat waits on the open card, whose one answer settles every caller (U1).
  *
  * The cards are also recorded in {@link PendingApprovals}: when the worker goes away with the
  * caller, the next instance shows them again as `gone` (nothing was run) until dismissed.
  */
 import type { Tool } from '../../protocol/mcp-shapes.js';
 import type { ApprovalDecision, ApprovalView } from '../../protocol/panel-use.js';
+import { canonicalJson } from '../../common/canonical-json.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { PendingApprovals } from './pending-approvals.js';
+import type { ViewGrants } from './view-grants.js';
 
 const MAX_ARGUMENTS_DISPLAY = 16_000;
 
@@ -23,12 +30,23 @@ export interface ApprovalRequest {
   agentName: string;
   /** The run that asks, if the caller has one; copied to the card. */
   runId?: string;
+  /** The mounted MCP App view that asks (an id the panel made for it): offers the per-view grant. */
+  viewSession?: string;
   arguments: Record<string, unknown>;
+}
+
+interface Waiter {
+  resolve: (decision: ApprovalDecision) => void;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
 }
 
 interface Pending {
   view: ApprovalView;
   request: ApprovalRequest;
+  /** Set for a view's call: a repeat with the same key waits on this card. */
+  coalesceKey: string | undefined;
+  waiters: Set<Waiter>;
   settle(decision: ApprovalDecision): void;
 }
 
@@ -38,6 +56,30 @@ function argumentsForDisplay(args: unknown): string {
   return text.length <= MAX_ARGUMENTS_DISPLAY
     ? text
     : `${text.slice(0, MAX_ARGUMENTS_DISPLAY)}\n[… ${text.length - MAX_ARGUMENTS_DISPLAY} more characters not shown]`;
+}
+
+/** Identical requests of one view session: same server, tool (as it is now) and arguments. */
+function coalesceKeyOf(request: ApprovalRequest, fingerprint: string): string | undefined {
+  if (request.viewSession === undefined) return undefined;
+  return canonicalJson([request.viewSession, request.serverId, request.tool.name, fingerprint, request.arguments], Infinity);
+}
+
+function cardOf(id: string, request: ApprovalRequest, requestedAt: number): ApprovalView {
+  const { tool } = request;
+  return {
+    id,
+    serverId: request.serverId,
+    serverName: request.serverName,
+    tool: tool.name,
+    ...(tool.title ? { toolTitle: tool.title } : {}),
+    agentName: request.agentName,
+    ...(request.runId ? { runId: request.runId } : {}),
+    argumentsJson: argumentsForDisplay(request.arguments),
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    ...(request.viewSession !== undefined ? { viewGrant: true as const } : {}),
+    requestedAt,
+    status: 'pending',
+  };
 }
 
 export class ApprovalBroker {
@@ -52,6 +94,7 @@ export class ApprovalBroker {
     private readonly newId: () => string,
     private readonly now: () => number = Date.now,
     private readonly kept?: PendingApprovals,
+    private readonly viewGrants?: ViewGrants,
   ) {
     this.#loaded = (kept?.loadGone() ?? Promise.resolve([]))
       .then((gone) => {
@@ -99,47 +142,76 @@ export class ApprovalBroker {
 
   /**
    * Resolves true when the call may go ahead. A standing "always" grant for this exact URL and
-   * schema answers at once; otherwise the user is asked. An abort of `signal` denies.
+   * tool, or a grant of the asking view for this tool, answers at once; otherwise the user is
+   * asked. An abort of `signal` denies this caller.
    */
   async approve(request: ApprovalRequest, signal?: AbortSignal): Promise<boolean> {
     if (signal?.aborted) return false;
-    const { serverId, serverUrl, tool } = request;
-    // A schema too large to keep was replaced by a placeholder (catalog limits): its hash cannot
-    // notice the server changing it, so "always" is neither honoured nor stored for such a tool.
-    const hashable = (tool as { schemaTooLarge?: boolean }).schemaTooLarge !== true;
-    if (hashable && (await this.store.isAlwaysAllowed(serverId, tool.name, serverUrl, tool.inputSchema))) return true;
+    const { serverId, serverUrl, tool, viewSession } = request;
+    // A schema too large to keep was replaced by a placeholder (catalog limits): its fingerprint
+    // cannot notice the server changing it, so no grant is honoured or stored for such a tool.
+    const grantable = (tool as { schemaTooLarge?: boolean }).schemaTooLarge !== true;
+    if (grantable && (await this.store.isAlwaysAllowed(serverId, tool, serverUrl))) return true;
+    // Only a view's call has a session: an agent's call needs no fingerprint here.
+    const fingerprint = viewSession === undefined ? '' : this.store.fingerprintOf(tool);
+    if (grantable && viewSession !== undefined && (await this.viewGrants?.allows(viewSession, serverId, tool.name, fingerprint)))
+      return true;
     if (signal?.aborted) return false;
-    const decision = await new Promise<ApprovalDecision>((resolve) => {
-      const id = this.newId();
-      const onAbort = () => pending.settle('deny');
-      const pending: Pending = {
-        request,
-        view: {
-          id,
-          serverId,
-          serverName: request.serverName,
-          tool: tool.name,
-          ...(tool.title ? { toolTitle: tool.title } : {}),
-          agentName: request.agentName,
-          ...(request.runId ? { runId: request.runId } : {}),
-          argumentsJson: argumentsForDisplay(request.arguments),
-          ...(tool.annotations ? { annotations: tool.annotations } : {}),
-          requestedAt: this.now(),
-          status: 'pending',
-        },
-        settle: (d) => {
-          if (!this.#pending.delete(id)) return;
-          signal?.removeEventListener('abort', onAbort);
-          resolve(d);
-          this.#changed();
+    const decision = await this.#ask(request, coalesceKeyOf(request, fingerprint), signal);
+    if (decision === 'always' && grantable) await this.store.grant(serverId, tool, serverUrl);
+    if (decision === 'view' && grantable && viewSession !== undefined)
+      await this.viewGrants?.grant(viewSession, serverId, tool.name, fingerprint);
+    return decision !== 'deny';
+  }
+
+  /** Waits on the open card with the same key, or opens one; an abort takes this caller off it. */
+  #ask(request: ApprovalRequest, coalesceKey: string | undefined, signal: AbortSignal | undefined): Promise<ApprovalDecision> {
+    return new Promise<ApprovalDecision>((resolve) => {
+      const same = coalesceKey === undefined ? undefined : [...this.#pending.values()].find((p) => p.coalesceKey === coalesceKey);
+      const pending = same ?? this.#open(request, coalesceKey);
+      const waiter: Waiter = {
+        resolve,
+        signal,
+        onAbort: () => {
+          if (!pending.waiters.delete(waiter)) return;
+          resolve('deny');
+          if (pending.waiters.size === 0) pending.settle('deny');
         },
       };
-      this.#pending.set(id, pending);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.#changed();
+      pending.waiters.add(waiter);
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      if (same) {
+        same.view = { ...same.view, repeats: (same.view.repeats ?? 1) + 1 };
+        this.#changed();
+      }
     });
-    if (decision === 'always' && hashable) await this.store.grant(serverId, tool.name, serverUrl, tool.inputSchema);
-    return decision !== 'deny';
+  }
+
+  #open(request: ApprovalRequest, coalesceKey: string | undefined): Pending {
+    const id = this.newId();
+    const pending: Pending = {
+      request,
+      coalesceKey,
+      waiters: new Set(),
+      view: cardOf(id, request, this.now()),
+      settle: (d) => {
+        if (!this.#pending.delete(id)) return;
+        for (const w of pending.waiters) {
+          w.signal?.removeEventListener('abort', w.onAbort);
+          w.resolve(d);
+        }
+        pending.waiters.clear();
+        this.#changed();
+      },
+    };
+    this.#pending.set(id, pending);
+    this.#changed();
+    return pending;
+  }
+
+  /** The view closed (the panel says so): its per-view grants end. */
+  async endViewSession(viewSession: string): Promise<void> {
+    await this.viewGrants?.end(viewSession);
   }
 
   /** The user's answer from the panel; false when the approval is gone (answered or aborted). */
@@ -147,6 +219,17 @@ export class ApprovalBroker {
     const p = this.#pending.get(approvalId);
     if (!p) return false;
     p.settle(decision);
+    if (decision === 'view' && p.request.viewSession !== undefined) this.#settleSameViewTool(p.request);
     return true;
+  }
+
+  /** "While this view is open" also answers the view's other cards for that tool, as the user saw it. */
+  #settleSameViewTool(granted: ApprovalRequest): void {
+    const fingerprint = this.store.fingerprintOf(granted.tool);
+    for (const other of [...this.#pending.values()]) {
+      const r = other.request;
+      if (r.viewSession !== granted.viewSession || r.serverId !== granted.serverId || r.tool.name !== granted.tool.name) continue;
+      if (this.store.fingerprintOf(r.tool) === fingerprint) other.settle('view');
+    }
   }
 }

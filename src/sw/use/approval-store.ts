@@ -1,15 +1,21 @@
 /**
  * Persistent "always allow this tool" grants (SPEC G1, K3). A grant is only as good as what the
- * user saw when giving it: it records the server URL and a hash of the tool's `inputSchema`, and
- * is discarded the moment either differs (a server that changes what a tool accepts, or a config
- * that now points somewhere else, must ask again). Annotations such as `readOnlyHint` play no
- * part: they are claims of the server and never relax approval.
+ * user saw when giving it: it records the server URL and a fingerprint of the tool as the user
+ * and the model saw it (name, title, description, annotations, input and output schema), and is
+ * discarded the moment either differs: a server that rewords a tool, drops `destructiveHint` or
+ * changes what it accepts or returns, or a config that now points somewhere else, must ask again.
+ * Annotations are fingerprinted, never trusted: they are claims of the server and never relax
+ * approval.
+ *
+ * Grants stored before fingerprints (only a hash of the input schema) match nothing: the next
+ * call of such a tool asks again and the old grant is deleted (it could not see a rewording).
  *
  * Stored in `chrome.storage.local` under {@link APPROVALS_KEY}; the storage area is injected so
  * the store runs unchanged in Node tests.
  */
-import { fnv1a32 } from './tool-names.js';
+import type { Tool } from '../../protocol/mcp-shapes.js';
 import { canonicalJson } from '../../common/canonical-json.js';
+import { sha256Hex } from '../../common/sha256.js';
 
 export const APPROVALS_KEY = 'mcp_tool_approvals';
 
@@ -21,23 +27,29 @@ export interface StorageAreaLike {
 
 export interface ApprovalGrant {
   url: string;
-  schemaHash: string;
+  /** {@link toolFingerprint} when granted; absent in a grant stored before fingerprints (matches nothing). */
+  fingerprint?: string;
   grantedAt: number;
 }
 
-/** Hash of an input schema; two hashes (different seeds) make an accidental match negligible. */
-export function schemaHash(inputSchema: unknown): string {
-  // Keys sorted, so two equal schemas hash equally whatever their key order; no depth limit,
-  // as before the importer's canonical form became the one.
-  const text = canonicalJson(inputSchema, Infinity);
-  return `${fnv1a32(text)}${fnv1a32(`\u0001${text}`)}`;
+/** What a grant is given for: the tool as the catalog holds it. */
+export type FingerprintedTool = Pick<Tool, 'name' | 'title' | 'description' | 'annotations' | 'inputSchema' | 'outputSchema'>;
+
+/**
+ * SHA-256 of the canonical JSON of what the user and the model are shown of a tool (G1). Keys
+ * sorted, so equal tools fingerprint equally whatever their key order; no depth limit: a grant's
+ * fingerprint never refuses a tool for its depth. `_meta` is left out: it is not shown.
+ */
+export function toolFingerprint(tool: FingerprintedTool): string {
+  const { name, title, description, annotations, inputSchema, outputSchema } = tool;
+  return sha256Hex(canonicalJson({ name, title, description, annotations, inputSchema, outputSchema }, Infinity));
 }
 
 const keyOf = (serverId: string, tool: string) => `${serverId}\u0000${tool}`;
 
 function isGrant(v: unknown): v is ApprovalGrant {
   const g = v as Partial<ApprovalGrant> | null;
-  return !!g && typeof g.url === 'string' && typeof g.schemaHash === 'string' && typeof g.grantedAt === 'number';
+  return !!g && typeof g.url === 'string' && typeof g.grantedAt === 'number';
 }
 
 export class ApprovalStore {
@@ -51,8 +63,8 @@ export class ApprovalStore {
    */
   #cache: Record<string, ApprovalGrant> | undefined;
   #generation = 0;
-  /** Schema hashes by schema object: catalog items are never mutated, only replaced. */
-  readonly #hashes = new WeakMap<object, string>();
+  /** Fingerprints by tool object: catalog items are never mutated, only replaced. */
+  readonly #fingerprints = new WeakMap<object, string>();
 
   constructor(
     private readonly area: StorageAreaLike,
@@ -78,11 +90,11 @@ export class ApprovalStore {
     this.#generation++;
   }
 
-  #hashOf(inputSchema: unknown): string {
-    if (!inputSchema || typeof inputSchema !== 'object') return schemaHash(inputSchema);
-    let hash = this.#hashes.get(inputSchema);
-    if (hash === undefined) this.#hashes.set(inputSchema, (hash = schemaHash(inputSchema)));
-    return hash;
+  /** The tool's fingerprint, computed once per catalog object. */
+  fingerprintOf(tool: FingerprintedTool): string {
+    let fingerprint = this.#fingerprints.get(tool);
+    if (fingerprint === undefined) this.#fingerprints.set(tool, (fingerprint = toolFingerprint(tool)));
+    return fingerprint;
   }
 
   /** Called after every write that changed the grants (the Activity view lists them). */
@@ -106,24 +118,26 @@ export class ApprovalStore {
     return run;
   }
 
-  /** Remembers "always allow" for this tool as it is now (URL and schema). */
-  async grant(serverId: string, tool: string, url: string, inputSchema: unknown): Promise<void> {
+  /** Remembers "always allow" for this tool as it is now (URL and fingerprint). */
+  async grant(serverId: string, tool: FingerprintedTool, url: string): Promise<void> {
+    const fingerprint = this.fingerprintOf(tool);
     await this.#mutate((grants) => {
-      grants[keyOf(serverId, tool)] = { url, schemaHash: this.#hashOf(inputSchema), grantedAt: this.now() };
+      grants[keyOf(serverId, tool.name)] = { url, fingerprint, grantedAt: this.now() };
       return true;
     });
   }
 
   /**
    * Whether a standing grant covers the tool as it is now. A grant recorded for another URL or
-   * another schema is deleted here, so it cannot come back if the old values return.
+   * another fingerprint (or none: stored before fingerprints) is deleted here, so it cannot come
+   * back if the old values return.
    */
-  async isAlwaysAllowed(serverId: string, tool: string, url: string, inputSchema: unknown): Promise<boolean> {
+  async isAlwaysAllowed(serverId: string, tool: FingerprintedTool, url: string): Promise<boolean> {
     await this.#tail;
-    const grant = (await this.#read())[keyOf(serverId, tool)];
+    const grant = (await this.#read())[keyOf(serverId, tool.name)];
     if (!grant) return false;
-    if (grant.url === url && grant.schemaHash === this.#hashOf(inputSchema)) return true;
-    await this.revoke(serverId, tool);
+    if (grant.url === url && grant.fingerprint === this.fingerprintOf(tool)) return true;
+    await this.revoke(serverId, tool.name);
     return false;
   }
 

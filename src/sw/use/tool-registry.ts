@@ -141,16 +141,18 @@ export class AgentToolRegistry {
 
   #build(): Map<string, Entry> {
     const servers = this.deps.views().filter((s) => s.enabled && (s.status === 'ready' || isKnownWhileNotReady(s)));
-    // A tool only its own view may call (MCP Apps `visibility: ["app"]`) is never offered here.
+    // A tool only its own view may call (MCP Apps `visibility: ["app"]`) is never offered here (U1),
+    // not even behind a model-visible tool of the same name.
+    const modelTools = (s: ServerView) => s.tools.filter((t) => toolUi(t).model);
     const names = buildToolNameMap(
-      servers.map((s) => ({ serverId: s.id, tools: s.tools.filter((t) => toolUi(t).model).map((t) => t.name), disabled: s.disabledTools })),
+      servers.map((s) => ({ serverId: s.id, tools: modelTools(s).map((t) => t.name), disabled: s.disabledTools })),
     );
     const out = new Map<string, Entry>();
     const byId = new Map<string, { server: ServerView; tools: Map<string, Tool> }>();
     for (const server of servers) {
       const tools = new Map<string, Tool>();
       // The first of two tools with one name wins, as in buildToolNameMap.
-      for (const t of server.tools) if (!tools.has(t.name)) tools.set(t.name, t);
+      for (const t of modelTools(server)) if (!tools.has(t.name)) tools.set(t.name, t);
       byId.set(server.id, { server, tools });
     }
     for (const [name, ref] of [...names].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

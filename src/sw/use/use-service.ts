@@ -16,6 +16,7 @@ import type { PanelParams, PanelValue } from '../../protocol/panel.js';
 import { ApprovalBroker, type ApprovalRequest } from './approval-broker.js';
 import type { ApprovalStore } from './approval-store.js';
 import { PendingApprovals } from './pending-approvals.js';
+import { ViewGrants } from './view-grants.js';
 import type { McpManager } from '../manager/mcp-manager.js';
 import { AgentToolRegistry } from './tool-registry.js';
 import type { InteractionStore } from '../../storage/interaction-store.js';
@@ -46,7 +47,7 @@ export interface UseServiceDeps {
 export function setUpUseService(deps: UseServiceDeps) {
   const { manager } = deps;
   const store = deps.approvals;
-  const broker = new ApprovalBroker(store, deps.newId, Date.now, new PendingApprovals(deps.session));
+  const broker = new ApprovalBroker(store, deps.newId, Date.now, new PendingApprovals(deps.session), new ViewGrants(deps.session));
   const waits = new WaitingForUser();
   const calls = new CallsInFlight((operationId) => {
     // One task later, after the answer has gone out: expiring this call's open questions reads
@@ -102,6 +103,7 @@ function newCallPaths(deps: UseServiceDeps, broker: ApprovalBroker) {
     request: deps.request,
     callTool,
     approve,
+    endViewSession: (viewSession) => broker.endViewSession(viewSession),
   });
   const cancel = (serverId: string, operationId: string) =>
     cancelCall({ manager, cancelWaiting: (id) => appViews.cancelWaiting(id), request: deps.request }, serverId, operationId);

@@ -21,7 +21,11 @@ test('plain http elsewhere, other schemes, credentials in the URL and garbage ar
   }
 });
 
-test('the host permission pattern covers every port of the origin host', () => {
-  assert.equal(originPattern('http://127.0.0.1:39123/mcp'), 'http://127.0.0.1/*');
-  assert.equal(originPattern('https://Mcp.Example.com/a/b'), 'https://mcp.example.com/*');
+test('the host permission pattern covers exactly the origin, port included', () => {
+  assert.equal(originPattern('http://127.0.0.1:39123/mcp'), 'http://127.0.0.1:39123/*');
+  assert.equal(originPattern('https://Mcp.Example.com/a/b'), 'https://mcp.example.com/*', 'a default port is left out');
+  assert.equal(originPattern('https://mcp.example.com:443/a'), 'https://mcp.example.com/*');
+  assert.equal(originPattern('https://host.example:8443/mcp'), 'https://host.example:8443/*');
+  assert.equal(originPattern('http://[::1]:8080/mcp'), 'http://[::1]:8080/*');
+  assert.notEqual(originPattern('http://127.0.0.1:1/'), originPattern('http://127.0.0.1:2/'), 'one port never grants another');
 });

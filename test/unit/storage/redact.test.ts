@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { REDACTED, redact } from '../../../src/storage/redact.js';
+import { REDACTED, isSecretName, redact } from '../../../src/storage/redact.js';
 
 test('secret fields are redacted at any depth, case-insensitively', () => {
   const out = redact({
@@ -62,4 +62,87 @@ test('redaction does not mutate its input', () => {
   const input = { password: 'p', deep: { token: 't' } };
   redact(input);
   assert.deepEqual(input, { password: 'p', deep: { token: 't' } });
+});
+
+test('J2: secret-looking field names are redacted by their last word; names that only contain the letters are kept', () => {
+  const secrets = {
+    api_key: 'v1',
+    apiKey: 'v2',
+    'x-api-key': 'v3',
+    'X-API-KEY': 'v4',
+    APIKEY: 'v5',
+    secret: 'v6',
+    webhookSecret: 'v7',
+    password: 'v8',
+    db_passwd: 'v9',
+    private_key: 'v10',
+    client_assertion: 'v11',
+    sessionToken: 'v12',
+    credentials: { user: 'u', pass: 'v13' },
+    'X-Auth-Token': 'v14',
+    auth: 'v15',
+    tokenValue: 'v16',
+    passphrase: 'v17',
+  };
+  const kept = {
+    monkey: 'banana',
+    keyboard: 'qwerty',
+    author: 'Ada',
+    token_type: 'Bearer',
+    max_tokens: 1000,
+    primary_key: 'id',
+    public_key: 'ssh-ed25519 AAAA',
+    secret_name: 'prod-db',
+    key: 'user:42',
+    keys: ['a', 'b'],
+    tokenizer: 'cl100k',
+    authMethod: 'oauth',
+  };
+  const out = redact({ params: { name: 'save', arguments: { ...secrets, ...kept } } }) as {
+    params: { arguments: Record<string, unknown> };
+  };
+  for (const name of Object.keys(secrets)) assert.equal(out.params.arguments[name], REDACTED, name);
+  for (const [name, value] of Object.entries(kept)) assert.deepEqual(out.params.arguments[name], value, name);
+  assert.equal(isSecretName('monkey'), false);
+  assert.equal(isSecretName('Proxy-Authorization'), true);
+});
+
+test('J2: secrets are redacted by their shape anywhere in text, and name: value pairs in free text', () => {
+  const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
+  const samples = [
+    jwt,
+    'sk-proj-abcdefghijklmnopqrstuvwx1234',
+    'sk-ant-api03-abcdefghijklmnopqrstuvwxyz',
+    'sk_live_abcdefghijklmnop1234',
+    'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+    'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz',
+    'glpat-abcdefghijklmnopqrst',
+    'xoxb-1234567890-abcdefghij',
+    'hf_abcdefghijklmnopqrstuvwxyzABCDEFGH',
+    'AKIAIOSFODNN7EXAMPLE',
+    'AIzaSyA-abcdefghijklmnopqrstuvwxyz12345',
+    '-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----',
+  ];
+  for (const s of samples) {
+    const out = redact({ content: [{ type: 'text', text: `Here it is: ${s} (keep safe)` }] });
+    assert.ok(!JSON.stringify(out).includes(s.slice(0, 24)), s);
+    assert.match(JSON.stringify(out), /Here it is: \[redacted\]/);
+  }
+  assert.equal(redact('login failed: password=hunter2 user=ada'), `login failed: password=${REDACTED} user=ada`);
+  assert.equal(redact('Your api_key: abc123 was rotated'), `Your api_key: ${REDACTED} was rotated`);
+  assert.equal(redact('the monkey: george'), 'the monkey: george');
+  // Ordinary text and ids that are not secrets are kept.
+  assert.equal(redact('task-1234 done, sku-12 shipped, ask-me-anything'), 'task-1234 done, sku-12 shipped, ask-me-anything');
+});
+
+test('J2: a tool call and its result carried as JSON text lose their secrets', () => {
+  const request = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'deploy', arguments: { apiKey: 'K-1', region: 'eu' } } };
+  const response = {
+    jsonrpc: '2.0',
+    id: 3,
+    result: { content: [{ type: 'text', text: JSON.stringify({ client_secret: 'CS-2', url: 'https://x/?access_token=AT-3' }) }] },
+  };
+  const text = JSON.stringify([redact(request), redact(response)]);
+  for (const s of ['K-1', 'CS-2', 'AT-3']) assert.ok(!text.includes(s), s);
+  assert.match(text, /eu/);
 });

@@ -11,6 +11,7 @@ import {
   type RequestLogEntry,
 } from '../../../src/storage/request-log.js';
 import { REDACTED } from '../../../src/storage/redact.js';
+import { activityRows, exportDocument } from '../../../src/components/activity-model.js';
 
 beforeEach(freshIndexedDb);
 
@@ -124,4 +125,56 @@ test("clearing one server's log leaves the others' untouched", async () => {
     (await readRequestLog('b')).map((e) => e.at),
     [9],
   );
+});
+
+test('J2: tool arguments and results are stored redacted by key pattern and value shape, and the export holds the same', async () => {
+  const secrets = [
+    'AK-1',
+    'AK-2',
+    'AK-3',
+    'SEC-4',
+    'PW-5',
+    'PK-6',
+    'CA-7',
+    'sk-proj-abcdefghijklmnopqrstuvwx99',
+    'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+  ];
+  await appendRequestLogs([
+    {
+      serverId: 'a',
+      entry: entry(1, {
+        request: {
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: {
+            name: 'deploy',
+            arguments: {
+              api_key: 'AK-1',
+              apiKey: 'AK-2',
+              'x-api-key': 'AK-3',
+              secret: 'SEC-4',
+              password: 'PW-5',
+              private_key: 'PK-6',
+              client_assertion: 'CA-7',
+              note: 'use sk-proj-abcdefghijklmnopqrstuvwx99',
+              monkey: 'george',
+            },
+          },
+        },
+        response: {
+          jsonrpc: '2.0',
+          id: 7,
+          result: { content: [{ type: 'text', text: 'created token ghp_abcdefghijklmnopqrstuvwxyz0123456789 for you' }] },
+        },
+      }),
+    },
+  ]);
+  const rows = await readRequestLog('a');
+  const stored = JSON.stringify(rows);
+  for (const s of secrets) assert.ok(!stored.includes(s), `stored: ${s}`);
+  assert.match(stored, /george/, 'a name that only contains "key" is kept');
+  const exported = exportDocument('a', activityRows(rows.map((r) => ({ ...r, serverId: 'a', serverName: 'A' }))), 0);
+  for (const s of secrets) assert.ok(!exported.includes(s), `exported: ${s}`);
+  assert.match(exported, /created token \[redacted\] for you/);
 });

@@ -47,8 +47,8 @@ test('panel:list-grants names server and tool; revoke and revoke all forget them
   let now = 1;
   const grants = new ApprovalStore(memoryArea(), () => now++);
   const handlers = activityPanelHandlers({ grants, views, requestLog: { flush: async () => undefined } });
-  await grants.grant('demo', 'echo', 'https://a/mcp', {});
-  await grants.grant('gone', 'x', 'https://b/mcp', {});
+  await grants.grant('demo', { name: 'echo', inputSchema: {} }, 'https://a/mcp');
+  await grants.grant('gone', { name: 'x', inputSchema: {} }, 'https://b/mcp');
   assert.deepEqual((await handlers['panel:list-grants']({})).grants, [
     { serverId: 'gone', serverName: 'gone', tool: 'x', grantedAt: 2 },
     { serverId: 'demo', serverName: 'Demo', tool: 'echo', toolTitle: 'Echo', grantedAt: 1 },

@@ -21,6 +21,7 @@ function harness(answer: (r: ApprovalRequest, signal: AbortSignal) => Promise<bo
   const approvals: ApprovalRequest[] = [];
   const calls: string[] = [];
   const reads: string[] = [];
+  const ended: string[] = [];
   let contents: unknown[] = [
     {
       uri: VIEW,
@@ -44,8 +45,9 @@ function harness(answer: (r: ApprovalRequest, signal: AbortSignal) => Promise<bo
       approvals.push(r);
       return answer(r, signal);
     },
+    endViewSession: async (id) => void ended.push(id),
   };
-  return { app: appViewHandlers(deps), approvals, calls, reads, setContents: (c: unknown[]) => (contents = c) };
+  return { app: appViewHandlers(deps), approvals, calls, reads, ended, setContents: (c: unknown[]) => (contents = c) };
 }
 
 const call = (tool: string, operationId = 'op1') => ({ serverId: 'demo', viewTool: 'show', tool, arguments: {}, operationId });
@@ -63,15 +65,23 @@ test('the view of a tool is its ui:// resource of the MCP App MIME type, with it
   await assert.rejects(h.app.handlers['panel:app-view']({ serverId: 'demo', tool: 'show' }), /no view \(text\/html;profile=mcp-app\)/);
 });
 
-test("a view's call of a tool that may write waits for the user's approval; read-only claims do not", async () => {
+test("U1: every call of a view waits for the user's approval; a read-only claim does not spare the card", async () => {
   const h = harness();
   await h.app.handlers['panel:app-call-tool'](call('save'));
   assert.equal(h.approvals.length, 1);
   assert.equal(h.approvals[0]!.tool.name, 'save');
   assert.match(h.approvals[0]!.agentName, /View of "show"/);
-  await h.app.handlers['panel:app-call-tool'](call('refresh', 'op2'));
-  assert.equal(h.approvals.length, 1);
+  await h.app.handlers['panel:app-call-tool']({ ...call('refresh', 'op2'), viewSession: 'view-session-1' });
+  assert.equal(h.approvals.length, 2, 'readOnlyHint: true still asks');
+  assert.equal(h.approvals[1]!.viewSession, 'view-session-1', 'the card can offer the per-view grant');
+  assert.equal(h.approvals[0]!.viewSession, undefined);
   assert.deepEqual(h.calls, ['save:op1', 'refresh:op2']);
+});
+
+test("U1: a view's close ends its session's grants", async () => {
+  const h = harness();
+  assert.deepEqual(await h.app.handlers['panel:app-view-closed']({ viewSession: 'view-session-1' }), {});
+  assert.deepEqual(h.ended, ['view-session-1']);
 });
 
 test('a view cannot call model-only or unknown tools, nor tools of a denied approval; results are cut to the budget', async () => {

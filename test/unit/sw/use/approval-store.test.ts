@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { APPROVALS_KEY, ApprovalStore, schemaHash } from '../../../../src/sw/use/approval-store.js';
+import { APPROVALS_KEY, ApprovalStore, toolFingerprint } from '../../../../src/sw/use/approval-store.js';
 import { canonicalJson } from '../../../../src/common/canonical-json.js';
 import { ApprovalBroker } from '../../../../src/sw/use/approval-broker.js';
 import { memoryArea, tool } from './fakes.js';
@@ -8,20 +8,24 @@ import { memoryArea, tool } from './fakes.js';
 const URL_A = 'https://a.example/mcp';
 const schema = { type: 'object', properties: { text: { type: 'string' } } };
 
-test('the schema hash ignores key order but not content', () => {
+test('the tool fingerprint ignores key order but not content', () => {
   assert.equal(canonicalJson({ b: 1, a: [1, { d: 2, c: 3 }] }), '{"a":[1,{"c":3,"d":2}],"b":1}');
-  assert.equal(schemaHash({ a: 1, b: 2 }), schemaHash({ b: 2, a: 1 }));
-  assert.notEqual(schemaHash({ a: 1 }), schemaHash({ a: 2 }));
+  assert.equal(toolFingerprint(tool('t', { inputSchema: { a: 1, b: 2 } })), toolFingerprint(tool('t', { inputSchema: { b: 2, a: 1 } })));
+  assert.notEqual(toolFingerprint(tool('t', { inputSchema: { a: 1 } })), toolFingerprint(tool('t', { inputSchema: { a: 2 } })));
+  assert.match(toolFingerprint(tool('t')), /^[0-9a-f]{64}$/, 'SHA-256');
 });
 
 test('an "always" grant persists in chrome.storage.local and survives a new store instance', async () => {
   const area = memoryArea();
-  await new ApprovalStore(area).grant('a', 'echo', URL_A, schema);
+  await new ApprovalStore(area).grant('a', tool('echo', { inputSchema: schema }), URL_A);
   assert.ok(area.data[APPROVALS_KEY], 'written under mcp_tool_approvals');
   const fresh = new ApprovalStore(area);
-  assert.equal(await fresh.isAlwaysAllowed('a', 'echo', URL_A, { properties: { text: { type: 'string' } }, type: 'object' }), true);
-  assert.equal(await fresh.isAlwaysAllowed('a', 'other', URL_A, schema), false, 'per tool');
-  assert.equal(await fresh.isAlwaysAllowed('b', 'echo', URL_A, schema), false, 'per server');
+  assert.equal(
+    await fresh.isAlwaysAllowed('a', tool('echo', { inputSchema: { properties: { text: { type: 'string' } }, type: 'object' } }), URL_A),
+    true,
+  );
+  assert.equal(await fresh.isAlwaysAllowed('a', tool('other', { inputSchema: schema }), URL_A), false, 'per tool');
+  assert.equal(await fresh.isAlwaysAllowed('b', tool('echo', { inputSchema: schema }), URL_A), false, 'per server');
 });
 
 test('grants are read from storage once, and again after a write from elsewhere (forget)', async () => {
@@ -29,29 +33,29 @@ test('grants are read from storage once, and again after a write from elsewhere 
   let reads = 0;
   const counting = { get: (k: string) => (reads++, area.get(k)), set: (items: Record<string, unknown>) => area.set(items) };
   const store = new ApprovalStore(counting);
-  await store.grant('a', 'echo', URL_A, schema);
+  await store.grant('a', tool('echo', { inputSchema: schema }), URL_A);
   reads = 0;
-  for (let i = 0; i < 3; i++) assert.equal(await store.isAlwaysAllowed('a', 'echo', URL_A, schema), true);
+  for (let i = 0; i < 3; i++) assert.equal(await store.isAlwaysAllowed('a', tool('echo', { inputSchema: schema }), URL_A), true);
   assert.equal(reads, 0, 'an "always" call does not read storage each time');
   // Another context revokes it (the Activity view, a test): storage.onChanged → forget().
   await area.set({ [APPROVALS_KEY]: {} });
   store.forget();
-  assert.equal(await store.isAlwaysAllowed('a', 'echo', URL_A, schema), false);
+  assert.equal(await store.isAlwaysAllowed('a', tool('echo', { inputSchema: schema }), URL_A), false);
   assert.equal(reads, 1);
 });
 
 test('a changed input schema clears the grant, and it does not come back with the old schema', async () => {
   const store = new ApprovalStore(memoryArea());
-  await store.grant('a', 'echo', URL_A, schema);
-  assert.equal(await store.isAlwaysAllowed('a', 'echo', URL_A, { ...schema, required: ['text'] }), false);
-  assert.equal(await store.isAlwaysAllowed('a', 'echo', URL_A, schema), false);
+  await store.grant('a', tool('echo', { inputSchema: schema }), URL_A);
+  assert.equal(await store.isAlwaysAllowed('a', tool('echo', { inputSchema: { ...schema, required: ['text'] } }), URL_A), false);
+  assert.equal(await store.isAlwaysAllowed('a', tool('echo', { inputSchema: schema }), URL_A), false);
   assert.deepEqual(await store.list(), []);
 });
 
 test('a changed server URL clears the grant', async () => {
   const store = new ApprovalStore(memoryArea());
-  await store.grant('a', 'echo', URL_A, schema);
-  await store.grant('b', 'echo', 'https://b.example/mcp', schema);
+  await store.grant('a', tool('echo', { inputSchema: schema }), URL_A);
+  await store.grant('b', tool('echo', { inputSchema: schema }), 'https://b.example/mcp');
   await store.pruneServers([
     { id: 'a', url: 'https://a.example/other' },
     { id: 'b', url: 'https://b.example/mcp' },
@@ -60,12 +64,19 @@ test('a changed server URL clears the grant', async () => {
     (await store.list()).map((g) => g.serverId),
     ['b'],
   );
-  assert.equal(await store.isAlwaysAllowed('b', 'echo', 'https://b.example/elsewhere', schema), false, 'checked at use time too');
+  assert.equal(
+    await store.isAlwaysAllowed('b', tool('echo', { inputSchema: schema }), 'https://b.example/elsewhere'),
+    false,
+    'checked at use time too',
+  );
 });
 
 test('two grants given at once are both kept', async () => {
   const store = new ApprovalStore(memoryArea());
-  await Promise.all([store.grant('a', 'x', URL_A, schema), store.grant('a', 'y', URL_A, schema)]);
+  await Promise.all([
+    store.grant('a', tool('x', { inputSchema: schema }), URL_A),
+    store.grant('a', tool('y', { inputSchema: schema }), URL_A),
+  ]);
   assert.deepEqual((await store.list()).map((g) => g.tool).sort(), ['x', 'y']);
 });
 
@@ -147,9 +158,9 @@ test('revoke and revoke all: they report what was there, and each change is anno
   const store = new ApprovalStore(memoryArea(), () => t++);
   let changes = 0;
   store.onChange(() => changes++);
-  await store.grant('a', 'echo', URL_A, schema);
-  await store.grant('a', 'add', URL_A, schema);
-  await store.grant('b', 'echo', URL_A, schema);
+  await store.grant('a', tool('echo', { inputSchema: schema }), URL_A);
+  await store.grant('a', tool('add', { inputSchema: schema }), URL_A);
+  await store.grant('b', tool('echo', { inputSchema: schema }), URL_A);
   assert.equal(changes, 3);
   assert.deepEqual(
     (await store.list()).map((g) => [g.serverId, g.tool, g.grantedAt]),
@@ -162,9 +173,45 @@ test('revoke and revoke all: they report what was there, and each change is anno
   assert.equal(await store.revoke('a', 'echo'), true);
   assert.equal(await store.revoke('a', 'echo'), false, 'already gone');
   assert.equal(changes, 4, 'a revocation that changed nothing is not announced');
-  assert.equal(await store.isAlwaysAllowed('a', 'echo', URL_A, schema), false, 'the next call asks again');
+  assert.equal(await store.isAlwaysAllowed('a', tool('echo', { inputSchema: schema }), URL_A), false, 'the next call asks again');
   assert.equal(await store.revokeAll(), 2);
   assert.deepEqual(await store.list(), []);
   assert.equal(await store.revokeAll(), 0);
   assert.equal(changes, 5);
+});
+
+test('G1: a grant re-asks when the title, description, annotations or output schema change', async () => {
+  const granted = tool('echo', {
+    title: 'Echo',
+    description: 'Echoes text.',
+    annotations: { destructiveHint: false },
+    outputSchema: { type: 'object' },
+  });
+  const changes: Array<Partial<typeof granted>> = [
+    { title: 'Echo (new)' },
+    { description: 'Deletes all data.' },
+    { annotations: {} },
+    { annotations: { destructiveHint: true } },
+    { outputSchema: { type: 'object', properties: { x: {} } } },
+  ];
+  for (const change of changes) {
+    const store = new ApprovalStore(memoryArea());
+    await store.grant('a', granted, URL_A);
+    assert.equal(await store.isAlwaysAllowed('a', { ...granted }, URL_A), true, 'an equal copy still matches');
+    assert.equal(await store.isAlwaysAllowed('a', { ...granted, ...change }, URL_A), false, JSON.stringify(change));
+    assert.equal(await store.isAlwaysAllowed('a', granted, URL_A), false, 'and the old grant is gone');
+  }
+  // `_meta` is not shown to the user or the model: a change there keeps the grant.
+  const store = new ApprovalStore(memoryArea());
+  await store.grant('a', granted, URL_A);
+  assert.equal(await store.isAlwaysAllowed('a', { ...granted, _meta: { x: 1 } } as typeof granted, URL_A), true);
+});
+
+test('G1: a grant stored before fingerprints (schema hash only) re-asks and is deleted', async () => {
+  const area = memoryArea();
+  await area.set({ [APPROVALS_KEY]: { 'a\u0000echo': { url: URL_A, schemaHash: '1234abcd5678ef90', grantedAt: 1 } } });
+  const store = new ApprovalStore(area);
+  assert.equal((await store.list()).length, 1, 'listed until the next call, so the user sees it');
+  assert.equal(await store.isAlwaysAllowed('a', tool('echo', { inputSchema: schema }), URL_A), false);
+  assert.deepEqual(await store.list(), []);
 });
