@@ -254,7 +254,7 @@ export interface AppViewHost {
   ): Promise<Outcome<CallToolResult>>;
   cancel(serverId: string, operationId: string): void;
   readResource(serverId: string, uri: string): Promise<Outcome<Record<string, unknown>>>;
-  /** Puts a message from the view into the chat as a draft; absent where there is no chat. */
+  /** Inserts a view's suggestion, on the user's click, into the chat's draft; absent where there is no chat. */
   message?(text: string): Promise<boolean>;
 }
 
