@@ -11,6 +11,12 @@
  * running, as a chat step does). Teardown asks
  * the view (`ui/resource-teardown`) and gives up after a timeout: several published views answer
  * with an error, and a huge one may never answer.
+ *
+ * U4: nothing happens on the view's say-so alone. `ui/message` becomes a suggestion the user may
+ * insert into their draft ({@link BridgeHost.suggest}); full panel is granted only while the user
+ * is interacting with the view (the sandbox page reports its user activation), else offered; a
+ * link opens only from the user's click. Bounds answer: a height is clamped, a request dropped
+ * for the rate is answered with an error at once.
  */
 import * as z from 'zod/mini';
 import { APP_PROTOCOL_VERSION } from '../protocol/mcp-apps.js';
@@ -36,11 +42,13 @@ export interface BridgeHost {
   readResource(uri: string): Promise<Outcome<Record<string, unknown>>>;
   /** Offers the link to the user; resolves true when they opened it. */
   offerLink(url: string): Promise<boolean>;
-  /** A message for the chat, when there is one to send it to. */
-  message?(text: string): Promise<boolean>;
+  /** Shows the view's message as a suggestion for the chat draft (never put there by itself), when there is a chat. */
+  suggest?(text: string): boolean;
   setHeight(px: number): void;
   /** Resolves with the mode the view is shown in now. */
   setDisplayMode(mode: 'inline' | 'fullscreen'): 'inline' | 'fullscreen';
+  /** The view asked for full panel without the user's gesture: offer it to the user instead. */
+  offerFullscreen(): void;
   /** The view broke the rules (a flood): the element stops it. */
   stop(reason: string): void;
   newOperationId(): string;
@@ -157,26 +165,37 @@ export class AppBridge {
     return true;
   }
 
-  /** One JSON string the sandbox page forwarded from the view. */
-  receive(json: string) {
+  /**
+   * One JSON string the sandbox page forwarded from the view; `active` when the user was
+   * interacting with the view as it sent it (its frame's transient user activation).
+   */
+  receive(json: string, active = false) {
     if (this.#closed) return;
-    if (json.length > MAX_VIEW_MESSAGE || !this.#admit()) return this.#drop();
+    if (json.length > MAX_VIEW_MESSAGE) return this.#drop();
     let data: unknown;
     try {
       data = JSON.parse(json);
     } catch {
       return this.#drop();
     }
+    const id = (data as { id?: unknown } | null)?.id;
+    const answerable = typeof id === 'string' || typeof id === 'number';
+    if (!this.#admit()) {
+      this.#drop();
+      // A request over the rate is answered at once, not left to the view's timeout (U4).
+      if (answerable && typeof (data as { method?: unknown }).method === 'string')
+        this.#error(id, SERVER_ERROR, `Too many messages: at most ${VIEW_RATE.perSecond} a second.`);
+      return;
+    }
     const parsed = ViewMessageSchema.safeParse(data);
     if (!parsed.success) {
       this.#drop();
-      const id = (data as { id?: unknown } | null)?.id;
-      if (typeof id === 'string' || typeof id === 'number') this.#error(id, INVALID_REQUEST, 'Invalid JSON-RPC message.');
+      if (answerable) this.#error(id, INVALID_REQUEST, 'Invalid JSON-RPC message.');
       return;
     }
     const message = parsed.data;
     if ('method' in message) {
-      if ('id' in message) void this.#request(message.id, message.method, message.params);
+      if ('id' in message) void this.#request(message.id, message.method, message.params, active);
       else this.#notification(message.method, message.params);
     } else {
       this.#peer.receive(message);
@@ -192,13 +211,13 @@ export class AppBridge {
     this.#send({ jsonrpc: '2.0', id, error: { code, message } });
   }
 
-  async #request(id: string | number, method: string, raw: unknown) {
+  async #request(id: string | number, method: string, raw: unknown, active: boolean) {
     if (!Object.hasOwn(ViewRequestParams, method)) return this.#error(id, METHOD_NOT_FOUND, `Method not found: ${method}`);
     const m = method as ViewRequestMethod;
     const params = ViewRequestParams[m].safeParse(raw ?? {});
     if (!params.success) return this.#error(id, INVALID_PARAMS, `Invalid params for ${method}: ${z.prettifyError(params.error)}`);
     try {
-      const result = await this.#answer(m, params.data);
+      const result = await this.#answer(m, params.data, active);
       this.#send({ jsonrpc: '2.0', id, result });
     } catch (e) {
       if (e instanceof RpcError) this.#error(id, e.code, e.message);
@@ -206,7 +225,7 @@ export class AppBridge {
     }
   }
 
-  async #answer(method: ViewRequestMethod, params: unknown): Promise<Record<string, unknown>> {
+  async #answer(method: ViewRequestMethod, params: unknown, active: boolean): Promise<Record<string, unknown>> {
     switch (method) {
       case 'ui/initialize':
         return this.#initialize();
@@ -221,7 +240,7 @@ export class AppBridge {
       case 'ui/message':
         return this.#chatMessage((params as { content: { type: string; text?: string }[] }).content);
       case 'ui/request-display-mode':
-        return this.#requestDisplayMode((params as { mode: string }).mode);
+        return this.#requestDisplayMode((params as { mode: string }).mode, active);
     }
   }
 
@@ -234,7 +253,7 @@ export class AppBridge {
         serverTools: {},
         serverResources: {},
         logging: {},
-        ...(this.host.message ? { message: { text: {} } } : {}),
+        ...(this.host.suggest ? { message: { text: {} } } : {}),
       },
       hostContext: this.#context(),
     };
@@ -257,17 +276,20 @@ export class AppBridge {
     return (await this.host.offerLink(parsed.href)) ? {} : { isError: true };
   }
 
-  async #chatMessage(content: { type: string; text?: string }[]): Promise<Record<string, unknown>> {
-    if (!this.host.message) return { isError: true };
+  /** A suggestion for the user's draft, shown beside the view: never sent, never put in the draft by itself (U4). */
+  #chatMessage(content: { type: string; text?: string }[]): Record<string, unknown> {
+    if (!this.host.suggest) return { isError: true };
     const text = content
       .map((c) => (c.type === 'text' ? (c.text ?? '') : ''))
       .join('\n')
       .trim();
-    return text && (await this.host.message(text)) ? {} : { isError: true };
+    return text && this.host.suggest(text) ? {} : { isError: true };
   }
 
-  #requestDisplayMode(wanted: string): Record<string, unknown> {
-    if (wanted === 'inline' || wanted === 'fullscreen') this.setDisplayMode(this.host.setDisplayMode(wanted));
+  /** Back inline at any time; full panel only with the user's gesture in the view, else offered (U4). */
+  #requestDisplayMode(wanted: string, active: boolean): Record<string, unknown> {
+    if (wanted === 'fullscreen' && !active) this.host.offerFullscreen();
+    else if (wanted === 'inline' || wanted === 'fullscreen') this.setDisplayMode(this.host.setDisplayMode(wanted));
     return { mode: this.#displayMode };
   }
 

@@ -258,7 +258,7 @@ export interface AppViewHost {
   /** The mounted view of that session closed: its per-view grants end (U1). */
   viewClosed?(viewSession: string): void;
   readResource(serverId: string, uri: string): Promise<Outcome<Record<string, unknown>>>;
-  /** Puts a message from the view into the chat as a draft; absent where there is no chat. */
+  /** Inserts a view's suggestion, on the user's click, into the chat's draft; absent where there is no chat. */
   message?(text: string): Promise<boolean>;
 }
 

@@ -5,15 +5,18 @@
  * and nothing more ({@link viewCsp}). Messages from the frame are accepted only when their
  * `source` is this element's sandbox window and they are the sandbox page's bounded envelope;
  * the {@link AppBridge} checks and answers them. Inline under the result by default; "Full panel"
- * (or the view's own request) fills the side panel; a link the view offers opens only on the
- * user's click, in a new tab. {@link close} asks the view to tear down, with a timeout.
+ * (or the view's own request, made while the user interacts with it) fills the side panel; a link
+ * the view offers opens only on the user's click, in a new tab; a message it sends is a suggestion
+ * the user may insert into the chat draft (U4). A view whose frame navigates is closed and says so
+ * (U2); the sources its policy left out are noted (U2, U3). {@link close} asks the view to tear
+ * down, with a timeout.
  */
 import { ElementBase } from './element-base.js';
 import { el, sheet } from './dom.js';
 import { t } from './i18n.js';
 import { AppHostRequestEvent, type AppViewHost } from './events.js';
 import { AppBridge, type BridgeCall } from './app-bridge.js';
-import { viewCsp, withCsp } from '../common/app-csp.js';
+import { viewCsp, withCsp, type DroppedSources } from '../common/app-csp.js';
 import { SandboxToPanelSchema } from '../protocol/app-view.js';
 import { APP_SANDBOX_PAGE } from '../protocol/mcp-apps.js';
 import { randomId } from '../common/random-id.js';
@@ -25,9 +28,13 @@ const css = sheet(`
 .bar { display: flex; gap: var(--space-2); align-items: center; min-width: 0; }
 .bar .label { flex: 1; min-width: 0; font-size: var(--text-small); font-weight: 600; color: var(--fg-muted); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .bar button { padding: 0 var(--space-2); font-size: var(--text-small); }
-.link { display: grid; gap: var(--space-1); border: 1px solid var(--border); border-radius: var(--radius); padding: var(--space-1) var(--space-2); background: var(--bg-raised); }
+.link, .suggestion, .offer { display: grid; gap: var(--space-1); border: 1px solid var(--border); border-radius: var(--radius); padding: var(--space-1) var(--space-2); background: var(--bg-raised); }
 .link .url { overflow-wrap: anywhere; font-family: ui-monospace, monospace; font-size: var(--text-small); margin: 0; }
-.link .actions { display: flex; gap: var(--space-2); align-items: center; }
+.link .actions, .suggestion .actions, .offer .actions { display: flex; flex-wrap: wrap; gap: var(--space-2); align-items: center; }
+.suggestion .from { font-size: var(--text-small); font-weight: 600; color: var(--fg-muted); }
+.suggestion .text { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 8em; overflow: auto; }
+.notes { display: grid; gap: var(--space-1); font-size: var(--text-small); }
+.notes p { overflow-wrap: anywhere; }
 .link a { color: var(--accent); }
 p { margin: 0; }
 iframe { display: block; width: 100%; height: 160px; border: 0; background: transparent; }
@@ -43,6 +50,9 @@ export class McpAppViewElement extends ElementBase {
   readonly #full = el('button', { type: 'button', class: 'fullscreen', 'data-role': 'quiet', 'aria-pressed': 'false' }, t('appFullscreen'));
   readonly #status = el('div', { class: 'status', role: 'status' });
   readonly #link = el('div', { class: 'link', hidden: true });
+  readonly #notes = el('div', { class: 'notes' });
+  readonly #suggestion = el('div', { class: 'suggestion', role: 'status', hidden: true });
+  readonly #offer = el('div', { class: 'offer', hidden: true });
   #frame: HTMLIFrameElement | undefined;
   #bridge: AppBridge | undefined;
   #onMessage: ((e: MessageEvent) => void) | undefined;
@@ -66,7 +76,7 @@ export class McpAppViewElement extends ElementBase {
       this.#setMode('inline');
       this.#full.focus();
     });
-    root.append(el('div', { class: 'bar' }, this.#label, this.#full), this.#status, this.#link);
+    root.append(el('div', { class: 'bar' }, this.#label, this.#full), this.#status, this.#notes, this.#link, this.#offer, this.#suggestion);
   }
 
   /** Renders the view of `call.tool` with that call's input and result (or without, until {@link deliverResult}). */
@@ -83,7 +93,9 @@ export class McpAppViewElement extends ElementBase {
     void host.loadView(call.serverId, call.tool.name).then((loaded) => {
       if (!loaded.ok) return this.#fail(loaded.message);
       this.#status.replaceChildren();
-      this.#mount(call, host, withCsp(loaded.value.html, viewCsp(loaded.value.meta.csp)));
+      const { policy, dropped } = viewCsp(loaded.value.meta.csp, loaded.value.serverOnLoopback);
+      this.#note(dropped);
+      this.#mount(call, host, withCsp(loaded.value.html, policy), loaded.value.serverName);
     });
   }
 
@@ -105,7 +117,15 @@ export class McpAppViewElement extends ElementBase {
     this.#status.replaceChildren(el('p', { class: 'error' }, t('appViewFailed', reason)));
   }
 
-  #mount(call: AppViewCall, host: AppViewHost, html: string) {
+  /** What the view declared and does not get, said beside it (U2, U3). */
+  #note(dropped: DroppedSources) {
+    this.#notes.replaceChildren(
+      ...(dropped.loopback.length ? [el('p', { class: 'muted loopback' }, t('appViewLoopbackDropped', dropped.loopback.join(', ')))] : []),
+      ...(dropped.frames.length ? [el('p', { class: 'muted frames' }, t('appViewFramesDropped', dropped.frames.join(', ')))] : []),
+    );
+  }
+
+  #mount(call: AppViewCall, host: AppViewHost, html: string, serverName: string) {
     const frame = el('iframe', { title: t('appView', call.tool.title ?? call.tool.name) });
     this.#frame = frame;
     // One session per mounted view, made here and never shown to the view (U1).
@@ -118,9 +138,10 @@ export class McpAppViewElement extends ElementBase {
         cancel: (operationId) => host.cancel(call.serverId, operationId),
         readResource: (uri) => host.readResource(call.serverId, uri),
         offerLink: (url) => this.#offerLink(url),
-        ...(host.message ? { message: (text: string) => host.message!(text) } : {}),
+        ...(host.message ? { suggest: (text: string) => this.#suggest(text, serverName, host) } : {}),
         setHeight: (px) => (frame.style.height = `${px}px`),
         setDisplayMode: (mode) => this.#setMode(mode),
+        offerFullscreen: () => this.#offerFullscreen(),
         stop: () => {
           this.#stop();
           this.#status.replaceChildren(el('p', { class: 'error' }, t('appViewStopped')));
@@ -144,7 +165,8 @@ export class McpAppViewElement extends ElementBase {
       const message = SandboxToPanelSchema.safeParse(event.data);
       if (!message.success) return bridge.droppedBySandbox();
       if (message.data.type === 'sandbox-ready') frame.contentWindow.postMessage({ type: 'load', html }, '*');
-      else if (message.data.type === 'from-view') bridge.receive(message.data.json);
+      else if (message.data.type === 'from-view') bridge.receive(message.data.json, message.data.active === true);
+      else if (message.data.type === 'navigated') this.#left();
       else bridge.droppedBySandbox();
     };
     window.addEventListener('message', this.#onMessage);
@@ -189,6 +211,53 @@ export class McpAppViewElement extends ElementBase {
     });
   }
 
+  /** U4: the view's message, with its server's name, for the user to insert into the chat draft (or not). */
+  #suggest(text: string, serverName: string, host: AppViewHost): boolean {
+    const insert = el('button', { type: 'button', class: 'insert' }, t('appSuggestionInsert'));
+    const dismiss = el('button', { type: 'button', 'data-role': 'quiet', class: 'dismiss' }, t('appLinkDismiss'));
+    const done = () => {
+      this.#suggestion.hidden = true;
+      this.#suggestion.replaceChildren();
+    };
+    insert.addEventListener('click', () => {
+      void host.message?.(text).then((inserted) => {
+        if (inserted) this.#suggestion.replaceChildren(el('p', { class: 'muted inserted' }, t('appSuggestionInserted')));
+      });
+    });
+    dismiss.addEventListener('click', done);
+    this.#suggestion.replaceChildren(
+      el('p', { class: 'from' }, t('appSuggestion', serverName)),
+      el('p', { class: 'text' }, text),
+      el('div', { class: 'actions' }, insert, dismiss),
+    );
+    this.#suggestion.hidden = false;
+    return true;
+  }
+
+  /** U4: the view asked for full panel on its own; the user may grant it here. */
+  #offerFullscreen() {
+    if (this.hasAttribute('fullscreen')) return;
+    const hide = () => {
+      this.#offer.hidden = true;
+      this.#offer.replaceChildren();
+    };
+    const grant = el('button', { type: 'button', class: 'grant' }, t('appFullscreen'));
+    grant.addEventListener('click', () => {
+      hide();
+      this.#setMode('fullscreen');
+    });
+    const dismiss = el('button', { type: 'button', 'data-role': 'quiet', class: 'dismiss' }, t('appLinkDismiss'));
+    dismiss.addEventListener('click', hide);
+    this.#offer.replaceChildren(el('p', {}, t('appFullscreenOffer')), el('div', { class: 'actions' }, grant, dismiss));
+    this.#offer.hidden = false;
+  }
+
+  /** U2: the sandbox page removed the view's frame (it navigated, or tried to): nothing of it is relayed again. */
+  #left() {
+    this.#stop();
+    this.#status.replaceChildren(el('p', { class: 'error left' }, t('appViewLeft')));
+  }
+
   /** Asks the view to tear down (bounded wait), then removes it. */
   async close(): Promise<void> {
     const bridge = this.#bridge;
@@ -202,6 +271,10 @@ export class McpAppViewElement extends ElementBase {
     this.#bridge?.close();
     this.#bridge = undefined;
     this.#linkAnswer?.(false);
+    this.#suggestion.hidden = true;
+    this.#suggestion.replaceChildren();
+    this.#offer.hidden = true;
+    this.#offer.replaceChildren();
     if (this.#onMessage) window.removeEventListener('message', this.#onMessage);
     this.#onMessage = undefined;
     this.#frame?.remove();

@@ -129,11 +129,12 @@ export class McpChatViewElement extends ElementBase {
   }
 
   /**
-   * Text an MCP App view asked to send (`ui/message`): it becomes the composer's draft, which
-   * the user reads and sends, or not; a view never talks to the model by itself.
+   * Text the user chose to insert from an MCP App view's suggestion (`ui/message`, U4): added
+   * after what they typed, never replacing it; the user reads and sends it, or not.
    */
   draftMessage(text: string) {
-    this.#composer.text = text;
+    const typed = this.#composer.text.trimEnd();
+    this.#composer.text = typed ? `${typed}\n\n${text}` : text;
   }
 
   addBlock(block: ContextBlockView) {

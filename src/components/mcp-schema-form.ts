@@ -22,7 +22,15 @@ import { ElementBase } from './element-base.js';
 import { asText } from '../common/as-text.js';
 import { el, sheet } from './dom.js';
 import { t } from './i18n.js';
-import { buildFormModel, collectValues, serverValidation, type FieldModel, type FormValues, type ValueError } from './schema-form-model.js';
+import {
+  buildFormModel,
+  collectValues,
+  hasLineBreak,
+  serverValidation,
+  type FieldModel,
+  type FormValues,
+  type ValueError,
+} from './schema-form-model.js';
 
 const css = sheet(`
 :host { display: grid; gap: var(--space-2); }
@@ -82,10 +90,44 @@ function numberInput(f: ScalarField, common: ControlAttributes): HTMLInputElemen
   return input;
 }
 
+/** The rows of a textarea for `text`: its lines, within 3–12. */
+const rowsFor = (text: string) => String(Math.min(12, Math.max(3, text.split(/\r\n|\r|\n/).length)));
+
+/**
+ * A textarea for long or multi-line text. It keeps `text` exactly: a textarea reports `\r\n` as
+ * `\n`, so the value it was given is remembered and read back while the user has not changed it.
+ */
+function textArea(common: ControlAttributes, text: string): HTMLTextAreaElement {
+  const area = el('textarea', { ...common, rows: rowsFor(text) });
+  textAreaValue(area, text);
+  return area;
+}
+
+/** What each textarea was given, for {@link controlValue}. */
+const givenText = new WeakMap<HTMLTextAreaElement, string>();
+
+function textAreaValue(area: HTMLTextAreaElement, text: string) {
+  area.value = text;
+  givenText.set(area, text);
+}
+
+/** A one-line input's attributes, for the textarea that takes its place when a value with line breaks comes. */
+const attributesOf = (input: HTMLInputElement): ControlAttributes =>
+  Object.fromEntries([...input.attributes].filter((a) => a.name !== 'type' && a.name !== 'value').map((a) => [a.name, a.value]));
+
+/** A control's value: a textarea's given text while it still shows that text. */
+function controlValue(control: Control): string {
+  const given = control instanceof HTMLTextAreaElement ? givenText.get(control) : undefined;
+  return given !== undefined && control.value === given.replace(/\r\n?/g, '\n') ? given : control.value;
+}
+
 /** A text input of the type its `format` names (email, URL, date, date-time), filled with its default. */
-function textInput(f: ScalarField, common: ControlAttributes): HTMLInputElement {
+function textInput(f: ScalarField, common: ControlAttributes): HTMLInputElement | HTMLTextAreaElement {
   const dflt = f.default;
   const type = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' }[f.format ?? ''] ?? 'text';
+  // Long or multi-line text (its schema says so, or its default has line breaks): a textarea keeps every line.
+  if (type === 'text' && (f.kind === 'string' ? f.multiline === true || hasLineBreak(dflt) : false))
+    return textArea(common, dflt === undefined || dflt === null || typeof dflt === 'object' ? '' : asText(dflt));
   const input = el('input', { ...common, type, ...(type === 'datetime-local' ? { step: '1' } : {}) });
   if (dflt !== undefined && dflt !== null && typeof dflt !== 'object')
     input.value = type === 'datetime-local' ? localDateTime(asText(dflt)) : asText(dflt);
@@ -381,7 +423,7 @@ export class McpSchemaFormElement extends ElementBase {
       if (f.kind === 'boolean') out[f.key] = (input as HTMLInputElement).checked;
       // A number input holding text that is not a number reports it as empty: keep it invalid.
       else if (input instanceof HTMLInputElement && input.type === 'number' && input.validity.badInput) out[f.key] = 'NaN';
-      else out[f.key] = input.value;
+      else out[f.key] = controlValue(input);
     }
     return out;
   }
@@ -405,6 +447,8 @@ export class McpSchemaFormElement extends ElementBase {
       else if (f.kind === 'array') input.value = Array.isArray(v) ? v.map(String).join('\n') : asText(v);
       else if (f.kind === 'json' || typeof v === 'object') input.value = JSON.stringify(v);
       else if (input.type === 'datetime-local') input.value = localDateTime(asText(v));
+      else if (hasLineBreak(v) && input instanceof HTMLInputElement) input.replaceWith(textArea(attributesOf(input), v));
+      else if (input instanceof HTMLTextAreaElement) textAreaValue(input, asText(v));
       else input.value = asText(v);
     }
   }

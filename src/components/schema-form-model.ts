@@ -38,6 +38,8 @@ export type FieldModel =
       minLength?: number;
       maxLength?: number;
       pattern?: string;
+      /** A string for long or multi-line text: edited in a textarea, so its line breaks are kept. */
+      multiline?: true;
     })
   | (FieldBase & { kind: 'enum'; options: Option[] })
   | (FieldBase & { kind: 'multi'; options: Option[]; minItems?: number; maxItems?: number })
@@ -54,6 +56,21 @@ export const MAX_FIELDS = 200;
 
 type Schema = Record<string, unknown>;
 const isObj = (v: unknown): v is Schema => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Text with a line break, which a one-line input would drop. */
+export const hasLineBreak = (v: unknown): v is string => typeof v === 'string' && /[\r\n]/.test(v);
+
+/**
+ * A string schema that asks for long or multi-line text: a default with line breaks, a
+ * `maxLength` over 200, a `contentMediaType`, a text `format`, or a description or title that
+ * says so (an ABC tune, Markdown, code, several lines).
+ */
+function longText(schema: Schema): boolean {
+  if (hasLineBreak(schema.default) || (num(schema.maxLength) ?? 0) > 200 || str(schema.contentMediaType) !== undefined) return true;
+  if (/^(?:textarea|multi-?line|markdown|html|code)$/i.test(str(schema.format) ?? '')) return true;
+  const words = `${str(schema.title) ?? ''} ${str(schema.description) ?? ''}`;
+  return /multi-?line|line breaks?|new ?lines?|paragraphs?|markdown|notation|source code|\bcode\b|script|body of|full text/i.test(words);
+}
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
@@ -111,6 +128,7 @@ function field(key: string, s: unknown, required: boolean, depth: number, budget
       if ((num(schema.multipleOf) ?? 0) > 0) out.multipleOf = num(schema.multipleOf)!;
       if (str(schema.format)) out.format = str(schema.format)!;
       if (str(schema.pattern)) out.pattern = str(schema.pattern)!;
+      if (type === 'string' && longText(schema)) out.multiline = true;
       return out;
     }
     case 'array': {

@@ -801,6 +801,24 @@ export const en = {
   appLinkOffer: { message: 'The view wants to open a link:' },
   appLinkOpen: { message: 'Open in a new tab' },
   appLinkDismiss: { message: 'Dismiss' },
+  // MCP App views that try to leave or act alone (U2–U4): teardown, dropped sources, suggestions, offers.
+  appViewLeft: { message: 'The view tried to leave its page and was closed.' },
+  appViewLoopbackDropped: {
+    message: 'Its server is not on this computer, so the view may not reach local addresses; left out: $SOURCES$',
+    placeholders: { sources: { content: '$1' } },
+  },
+  appViewFramesDropped: {
+    message: 'Embedded pages are not allowed in a view; left out: $SOURCES$',
+    placeholders: { sources: { content: '$1' } },
+  },
+  appSuggestion: { message: 'Suggested by the view of $SERVER$', placeholders: { server: { content: '$1' } } },
+  appSuggestionInsert: { message: 'Insert into the chat draft' },
+  appSuggestionInserted: { message: 'Added to your chat draft.' },
+  appFullscreenOffer: { message: 'The view asks to fill the panel.' },
+  reasonViewTooLarge: {
+    message: 'The view of “$TOOL$” is too large: $SIZE$, over the $MAX$ limit.',
+    placeholders: { tool: { content: '$1' }, size: { content: '$2' }, max: { content: '$3' } },
+  },
   expandResult: { message: 'Expand' },
   collapseResult: { message: 'Collapse' },
   readResource: { message: 'Read' },

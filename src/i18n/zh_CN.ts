@@ -719,6 +719,24 @@ export const zh_CN: Catalog = {
   appLinkOffer: { message: '视图想要打开一个链接：' },
   appLinkOpen: { message: '在新标签页中打开' },
   appLinkDismiss: { message: '忽略' },
+  // MCP App views that try to leave or act alone (U2–U4): teardown, dropped sources, suggestions, offers.
+  appViewLeft: { message: '该视图试图离开自己的页面，已被关闭。' },
+  appViewLoopbackDropped: {
+    message: '其服务器不在这台电脑上，因此该视图不能访问本地地址；已略去：$SOURCES$',
+    placeholders: { sources: { content: '$1' } },
+  },
+  appViewFramesDropped: {
+    message: '视图中不允许嵌入页面；已略去：$SOURCES$',
+    placeholders: { sources: { content: '$1' } },
+  },
+  appSuggestion: { message: '由 $SERVER$ 的视图建议', placeholders: { server: { content: '$1' } } },
+  appSuggestionInsert: { message: '插入到聊天草稿' },
+  appSuggestionInserted: { message: '已添加到你的聊天草稿。' },
+  appFullscreenOffer: { message: '该视图请求占满面板。' },
+  reasonViewTooLarge: {
+    message: '“$TOOL$”的视图太大：$SIZE$，超过 $MAX$ 的上限。',
+    placeholders: { tool: { content: '$1' }, size: { content: '$2' }, max: { content: '$3' } },
+  },
   expandResult: { message: '展开' },
   collapseResult: { message: '收起' },
   readResource: { message: '读取' },

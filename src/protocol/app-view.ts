@@ -60,8 +60,9 @@ export type ViewRequestMethod = keyof typeof ViewRequestParams;
 
 export const SizeChangedParamsSchema = lazySchema(() =>
   z.object({
-    width: z.optional(z.number().check(z.gte(0), z.lte(100_000))),
-    height: z.optional(z.number().check(z.gte(0), z.lte(100_000))),
+    // Any size: the host clamps it to its own bounds (U4), never drops it for being large.
+    width: z.optional(z.number().check(z.gte(0))),
+    height: z.optional(z.number().check(z.gte(0))),
   }),
 );
 
@@ -95,7 +96,14 @@ export type HostMessage = z.infer<typeof HostMessageSchema>;
 export const SandboxToPanelSchema = lazySchema(() =>
   z.union([
     z.object({ type: z.literal('sandbox-ready') }),
-    z.object({ type: z.literal('from-view'), json: z.string().check(z.maxLength(MAX_VIEW_MESSAGE)) }),
+    z.object({
+      type: z.literal('from-view'),
+      json: z.string().check(z.maxLength(MAX_VIEW_MESSAGE)),
+      /** The user was interacting with the view when it sent this (its frame's user activation, U4). */
+      active: z.optional(z.boolean()),
+    }),
     z.object({ type: z.literal('dropped'), reason: z.enum(['too-large', 'too-many', 'not-json']) }),
+    /** U2: the view's frame got another document or tried to; the sandbox page removed it. */
+    z.object({ type: z.literal('navigated') }),
   ]),
 );

@@ -12,8 +12,9 @@ const jsonObject = lazySchema(() => z.record(z.string(), z.unknown()));
 
 /** Bounds on server text that crosses the boundary (SPEC N8); the context block cuts further. */
 export const MAX_ELICITATION_MESSAGE = 4096;
-// An MCP App view is one HTML file with its script inline; published ones are up to ~700 KiB.
-const MAX_CONTENT_TEXT = 4 * 1024 * 1024;
+// The body cap (16 MiB, response-limits.ts) bounds it already; a smaller bound here would turn a
+// view over its own 4 MiB cap into a "malformed" answer instead of "too large" (U4, app-view-resource.ts).
+const MAX_CONTENT_TEXT = 16 * 1024 * 1024;
 
 export const ElicitationEventSchema = lazySchema(() =>
   z.object({

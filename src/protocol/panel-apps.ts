@@ -21,6 +21,10 @@ const AppViewResourceSchema = lazySchema(() =>
   z.object({
     html: z.string().check(z.maxLength(MAX_VIEW_HTML)),
     meta: UiResourceMetaSchema,
+    /** The server's name, for the words around the view ("Suggested by the view of …"). */
+    serverName: z.string().check(z.maxLength(256)),
+    /** U3: the server is on loopback, so its view may reach loopback origins it declared. */
+    serverOnLoopback: z.boolean(),
   }),
 );
 export type AppViewResource = z.infer<typeof AppViewResourceSchema>;

@@ -54,7 +54,7 @@ describe('mcp-chat-view: MCP App views in tool steps', () => {
   const host: AppViewHost = {
     loadView: async () => {
       loads++;
-      return { ok: true, value: { html: APP, meta: {} } };
+      return { ok: true, value: { html: APP, meta: {}, serverName: 'Demo', serverOnLoopback: false } };
     },
     callTool: async (_s, _v, tool, args) => {
       calls.push({ tool, args });

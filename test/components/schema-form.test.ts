@@ -168,4 +168,31 @@ describe('mcp-schema-form', () => {
     expect(q(el, '.server-error').textContent).to.equal('The server did not accept these arguments:Slow down');
     expect(el.showServerErrors('connection reset')).to.equal(false);
   });
+
+  it('keeps line breaks: multi-line defaults and long-text schemas get a textarea, and a value is read back as it was given', async () => {
+    // The shape of sheet-music's tool: an ABC tune as a string default with line breaks.
+    const abc = 'X:1\nT:Twinkle\nM:4/4\nK:C\nCCGG|AAG2|FFEE|DDC2|';
+    const el = await form({
+      type: 'object',
+      properties: {
+        abcNotation: { type: 'string', default: abc, description: 'ABC notation string to render as sheet music' },
+        notes: { type: 'string', maxLength: 5000 },
+        page: { type: 'string', contentMediaType: 'text/html' },
+        crlf: { type: 'string', default: 'one\r\ntwo' },
+        title: { type: 'string', default: 'one line' },
+      },
+    });
+    expect(field(el, 'abcNotation').tagName).to.equal('TEXTAREA');
+    expect(field(el, 'abcNotation').value).to.equal(abc);
+    expect(field(el, 'notes').tagName).to.equal('TEXTAREA');
+    expect(field(el, 'page').tagName).to.equal('TEXTAREA');
+    expect(field(el, 'title').tagName).to.equal('INPUT');
+    expect(el.read()).to.deep.equal({ ok: true, value: { abcNotation: abc, crlf: 'one\r\ntwo', title: 'one line' } });
+    // A value with line breaks put into a one-line field (from the JSON editor) turns it into a textarea.
+    q<HTMLButtonElement>(el, 'button.toggle').click();
+    q<HTMLTextAreaElement>(el, 'textarea.json').value = JSON.stringify({ abcNotation: abc, title: 'a\nb' });
+    q<HTMLButtonElement>(el, 'button.toggle').click();
+    expect(field(el, 'title').tagName).to.equal('TEXTAREA');
+    expect(el.read()).to.deep.equal({ ok: true, value: { abcNotation: abc, title: 'a\nb' } });
+  });
 });

@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ElementHandle, Frame, Page, WebWorker } from 'puppeteer-core';
-import { launchExtension, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startAppServer, type AppServer } from '../support/app-servers.js';
 import { startProviderServer, type ProviderServer } from '../support/provider-server.js';
 import { storeServersFromPanel } from '../support/panel-views.js';
@@ -90,8 +90,13 @@ test('the model calls a tool with a view: approval, the view in the conversation
   await panel.screenshot({ path: 'test-output/e2e/mcp-apps-chat.png' }).catch(() => undefined);
 });
 
-test('a message from the view in the chat becomes this chat’s draft', async () => {
+test('a message from the view in the chat is a suggestion beside it; the user’s click adds it to this chat’s draft (U4)', async () => {
+  await panel.type(`${V}mcp-composer >>> textarea`, 'my own words');
   const frame = await viewFrame();
   await frame.click('#send-message-btn');
-  await until('the draft in the chat', async () => (await composerDraft(panel)) === 'This is message text.' || undefined);
+  await waitFor(panel, `${APP} >>> .suggestion:not([hidden]) button.insert`);
+  assert.equal(await textOf(panel, `${APP} >>> .suggestion .from`), 'Suggested by the view of Basic');
+  assert.equal(await composerDraft(panel), 'my own words');
+  await panel.click(`${APP} >>> .suggestion button.insert`);
+  await until('the draft in the chat', async () => (await composerDraft(panel)) === 'my own words\n\nThis is message text.' || undefined);
 });

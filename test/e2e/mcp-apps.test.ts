@@ -90,9 +90,13 @@ test('a tool with a view renders it under the result; the view calls a tool back
   assert.ok(height >= 48 && height <= 2000, `height ${height}`);
 });
 
-test('a message from the view becomes a draft in the chat, for the user to send', async () => {
+test('a message from the view is a suggestion named after its server; the user’s click puts it in the chat draft (U4)', async () => {
   const frame = await viewFrame();
   await frame.click('#send-message-btn');
+  await waitFor(panel, `${APP} >>> .suggestion:not([hidden]) button.insert`);
+  assert.equal(await textOf(panel, `${APP} >>> .suggestion .from`), 'Suggested by the view of basic');
+  assert.equal(await composerDraft(panel), '');
+  await panel.click(`${APP} >>> .suggestion button.insert`);
   await until('the draft in the chat', async () => (await composerDraft(panel)) === 'This is message text.' || undefined);
 });
 

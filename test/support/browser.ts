@@ -47,6 +47,8 @@ export async function launchExtension(
     workerDevTools?: boolean;
     /** Extra Chromium switches (the bench trusts its own throwaway certificate with one). */
     extraArgs?: string[];
+    /** Host permissions granted beside loopback (a test's HTTPS server under a mapped hostname). */
+    hostPermissions?: string[];
   } = {},
 ): Promise<ExtensionBrowser> {
   const dist = resolve(process.env.OUT_DIR || 'dist');
@@ -56,6 +58,7 @@ export async function launchExtension(
   await cp(dist, extDir, { recursive: true });
   const manifest = JSON.parse(await readFile(join(extDir, 'manifest.json'), 'utf8')) as { key: string; host_permissions?: string[] };
   if (options.grantLoopback !== false) manifest.host_permissions = ['http://127.0.0.1/*', 'http://localhost/*', 'https://127.0.0.1/*'];
+  if (options.hostPermissions) manifest.host_permissions = [...(manifest.host_permissions ?? []), ...options.hostPermissions];
   await writeFile(join(extDir, 'manifest.json'), JSON.stringify(manifest));
   const extensionId = extensionIdFromKey(manifest.key);
 

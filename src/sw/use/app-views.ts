@@ -72,7 +72,7 @@ export function appViewHandlers(deps: AppViewsDeps) {
     if (!uri) throw refused(`"${p.tool}" on "${server.name}" has no view.`);
     const { connectionId } = await deps.live(p.serverId);
     const { contents } = await deps.request('offscreen:read-resource', { connectionId, uri });
-    return appViewOf(contents, uri, p.tool);
+    return appViewOf(contents, uri, p.tool, server);
   };
 
   const callTool = async (p: PanelParams<'panel:app-call-tool'>): Promise<PanelValue<'panel:app-call-tool'>> => {

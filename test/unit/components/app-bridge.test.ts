@@ -1,11 +1,11 @@
 /**
  * The MCP Apps bridge without a DOM (src/components/app-bridge.ts): the host's teardown request
  * runs on the shared request peer (answered, timed out, ended by close), and each view request
- * is answered by its own unit (links, chat messages, tool calls).
+ * is answered by its own unit (links, chat suggestions, display mode, tool calls, bounds).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AppBridge, type BridgeHost } from '../../../src/components/app-bridge.js';
+import { AppBridge, MAX_HEIGHT, MIN_HEIGHT, VIEW_RATE, type BridgeHost } from '../../../src/components/app-bridge.js';
 import type { HostMessage } from '../../../src/protocol/app-view.js';
 
 type Sent = HostMessage & {
@@ -15,7 +15,7 @@ type Sent = HostMessage & {
   error?: { code: number; message: string };
 };
 
-function setup(host: Partial<BridgeHost> = {}) {
+function setup(host: Partial<BridgeHost> = {}, now: () => number = Date.now) {
   const sent: Sent[] = [];
   const cancelled: string[] = [];
   let op = 0;
@@ -26,6 +26,7 @@ function setup(host: Partial<BridgeHost> = {}) {
     offerLink: async () => true,
     setHeight: () => undefined,
     setDisplayMode: (mode) => mode,
+    offerFullscreen: () => undefined,
     stop: () => undefined,
     newOperationId: () => `op${++op}`,
     ...host,
@@ -35,8 +36,10 @@ function setup(host: Partial<BridgeHost> = {}) {
     full,
     (m) => void sent.push(m as Sent),
     () => ({}),
+    now,
   );
-  const ask = (id: number, method: string, params: unknown) => bridge.receive(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+  const ask = (id: number, method: string, params: unknown, active = false) =>
+    bridge.receive(JSON.stringify({ jsonrpc: '2.0', id, method, params }), active);
   const answerTo = async (id: number): Promise<Sent> => {
     for (let i = 0; i < 50; i++) {
       const found = sent.find((m) => m.id === id && !('method' in m));
@@ -109,9 +112,9 @@ test('ui/open-link offers only http(s) links', async () => {
   assert.deepEqual(offered, ['https://example.com/yes', 'http://example.com/no']);
 });
 
-test('ui/message hands the text parts to the chat, and is an error without a chat or text', async () => {
+test('ui/message hands the text parts to the chat as a suggestion, and is an error without a chat or text', async () => {
   const said: string[] = [];
-  const withChat = setup({ message: async (text) => (said.push(text), true) });
+  const withChat = setup({ suggest: (text) => (said.push(text), true) });
   withChat.ask(1, 'ui/message', {
     role: 'user',
     content: [{ type: 'text', text: ' one' }, { type: 'image' }, { type: 'text', text: 'two ' }],
@@ -147,4 +150,43 @@ test('resources/read and ping: the host’s failure is a server error; ping answ
   ask(2, 'ping', {});
   assert.deepEqual((await answerTo(1)).error, { code: -32000, message: 'no resource' });
   assert.deepEqual((await answerTo(2)).result, {});
+});
+
+test('U4: full panel only while the user interacts with the view; otherwise it is offered, and inline is always allowed', async () => {
+  const modes: string[] = [];
+  let offers = 0;
+  const { ask, answerTo } = setup({ setDisplayMode: (mode) => (modes.push(mode), mode), offerFullscreen: () => void offers++ });
+  ask(1, 'ui/request-display-mode', { mode: 'fullscreen' });
+  assert.deepEqual((await answerTo(1)).result, { mode: 'inline' });
+  assert.deepEqual(modes, []);
+  assert.equal(offers, 1);
+  ask(2, 'ui/request-display-mode', { mode: 'fullscreen' }, true);
+  assert.deepEqual((await answerTo(2)).result, { mode: 'fullscreen' });
+  ask(3, 'ui/request-display-mode', { mode: 'inline' });
+  assert.deepEqual((await answerTo(3)).result, { mode: 'inline' });
+  assert.deepEqual(modes, ['fullscreen', 'inline']);
+  assert.equal(offers, 1);
+});
+
+test('U4: a height is clamped to the host’s bounds, never dropped for being large', () => {
+  const heights: number[] = [];
+  const { bridge } = setup({ setHeight: (px) => void heights.push(px) });
+  const size = (height: number) =>
+    bridge.receive(JSON.stringify({ jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: { height } }));
+  size(500_000);
+  size(3);
+  size(300.4);
+  assert.deepEqual(heights, [MAX_HEIGHT, MIN_HEIGHT, 300]);
+  assert.equal(bridge.dropped, 0);
+});
+
+test('U4: a request over the rate is answered with an error at once', async () => {
+  const { ask, sent } = setup({}, () => 0);
+  const total = VIEW_RATE.burst + 5;
+  for (let i = 1; i <= total; i++) ask(i, 'ping', {});
+  await new Promise((r) => setImmediate(r));
+  const answers = sent.filter((m) => typeof m.id === 'number');
+  assert.equal(answers.length, total);
+  const refused = answers.filter((m) => m.error?.code === -32000 && /Too many messages/.test(m.error.message));
+  assert.equal(refused.length, 5);
 });
