@@ -790,6 +790,15 @@ export const en = {
   rerunConfirm: { message: 'I confirm it is safe to run this tool call again' },
   rerun: { message: 'Re-run the tool call' },
   dismiss: { message: 'Dismiss' },
+  elicitationMayStop: {
+    message: '$NAME$ may stop waiting for your answer; the tool call then ends.',
+    placeholders: { name: { content: '$1' } },
+  },
+  elicitationWaiting: { message: 'Waiting for $SECONDS$ s', placeholders: { seconds: { content: '$1' } } },
+  elicitationServerStopped: {
+    message: '$NAME$ stopped waiting after $SECONDS$ s and the tool call ended. Your answer was not sent.',
+    placeholders: { name: { content: '$1' }, seconds: { content: '$2' } },
+  },
   composer: { message: 'Message composer' },
   composerHint: { message: 'Type / for a prompt or @ for a resource' },
   composerSuggestions: { message: 'Suggestions' },

@@ -707,6 +707,15 @@ export const zh_CN: Catalog = {
   rerunConfirm: { message: '我确认再次运行此工具调用是安全的' },
   rerun: { message: '重新运行工具调用' },
   dismiss: { message: '关闭' },
+  elicitationMayStop: {
+    message: '$NAME$ 可能会停止等待你的回答；届时工具调用将结束。',
+    placeholders: { name: { content: '$1' } },
+  },
+  elicitationWaiting: { message: '已等待 $SECONDS$ 秒', placeholders: { seconds: { content: '$1' } } },
+  elicitationServerStopped: {
+    message: '$NAME$ 等待 $SECONDS$ 秒后停止等待，工具调用已结束。你的回答未发送。',
+    placeholders: { name: { content: '$1' }, seconds: { content: '$2' } },
+  },
   composer: { message: '消息编写器' },
   composerHint: { message: '输入 / 选择提示，输入 @ 选择资源' },
   composerSuggestions: { message: '建议' },
