@@ -129,7 +129,7 @@ describe('mcp-add-server (guided add)', () => {
     const root = el.shadowRoot!;
     const described = (name: string) => {
       const input = q<HTMLInputElement>(el, `[name="${name}"]`);
-      const label = input.closest('label')!.textContent!.trim();
+      const label = input.closest('label')!.textContent.trim();
       const help = (input.getAttribute('aria-describedby') ?? '')
         .split(' ')
         .map((id) => root.getElementById(id)?.textContent)

@@ -44,7 +44,7 @@ describe('mcp-elicitation-card', () => {
       reason: 'The server stopped waiting for the answer, and the tool call ended.',
       stoppedAfterSec: 60,
     });
-    const text = el.shadowRoot!.querySelector('.reason')!.textContent!;
+    const text = el.shadowRoot!.querySelector('.reason')!.textContent;
     expect(text).to.equal('Demo <i>srv</i> stopped waiting after 60 s and the tool call ended. Your answer was not sent.');
     expect(el.shadowRoot!.textContent).to.not.match(/-32001|timed out/i);
     expect(el.shadowRoot!.querySelector('mcp-schema-form')).to.equal(null);

@@ -119,7 +119,11 @@ describe('mcp-server-detail', () => {
 
   it('"Update token" on a server that refused its token puts the focus in the token field once the settings are in', async () => {
     const el = await detail(
-      server({ authKind: 'bearer', status: 'error', reason: { kind: 'auth', message: 'The token was rejected — update it.', action: 'edit' } }),
+      server({
+        authKind: 'bearer',
+        status: 'error',
+        reason: { kind: 'auth', message: 'The token was rejected — update it.', action: 'edit' },
+      }),
     );
     const update = part(el, 'detail').shadowRoot!.querySelector<HTMLButtonElement>('[data-action="edit"]')!;
     expect([update.textContent, update.dataset.role]).to.deep.equal(['Update token', 'primary']);
@@ -131,7 +135,9 @@ describe('mcp-server-detail', () => {
   });
 
   it('"Edit settings" puts the focus in the field its reason is about', async () => {
-    const el = await detail(server({ authKind: 'none', status: 'error', reason: { kind: 'timeout', message: 'Too slow.', action: 'edit' } }));
+    const el = await detail(
+      server({ authKind: 'none', status: 'error', reason: { kind: 'timeout', message: 'Too slow.', action: 'edit' } }),
+    );
     const settings = el.shadowRoot!.querySelector('mcp-server-settings')!;
     settings.settings = { ...SETTINGS, authKind: 'none' };
     part(el, 'detail').shadowRoot!.querySelector<HTMLButtonElement>('[data-action="edit"]')!.click();

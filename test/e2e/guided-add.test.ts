@@ -59,10 +59,7 @@ test('a URL without a scheme gets http:// on loopback; the probe proposes no aut
   await waitFor(panel, 'mcp-server-list >>> mcp-server-card[server-id="open-demo"] >>> mcp-status-badge[status="ready"]', 20_000);
   // Added: the panel shows the new server's detail, not an Add form saying "Added." (K1).
   await until('the new server’s detail', async () =>
-    panel.$eval(
-      'section[data-view="detail"]',
-      (s) => !(s as HTMLElement).hidden && s.querySelector('mcp-server-detail')!.server?.id === 'open-demo',
-    ),
+    panel.$eval('section[data-view="detail"]', (s) => !s.hidden && s.querySelector('mcp-server-detail')!.server?.id === 'open-demo'),
   );
   assert.equal(await textOf(panel, 'mcp-add-server >>> .message'), '');
 });

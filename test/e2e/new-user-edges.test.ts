@@ -52,7 +52,7 @@ test('an OAuth server added by URL is named from its metadata and lands on its d
   await panel.type('mcp-add-server >>> input[name="url"]', oauth.mcpUrl);
   await panel.click('mcp-add-server >>> button[name="continue"]');
   await waitFor(panel, 'mcp-add-server >>> .details-step:not([hidden])');
-  assert.equal(await panel.$eval('mcp-add-server >>> input[name="name"]', (el) => (el as HTMLInputElement).value), 'Team Wiki');
+  assert.equal(await panel.$eval('mcp-add-server >>> input[name="name"]', (el) => el.value), 'Team Wiki');
   await panel.click('mcp-add-server >>> button[name="add"]');
   await until('the new server’s detail', async () => (await visibleView()) === 'detail');
   assert.equal(await textOf(panel, `${DETAIL} >>> h2`), 'Team Wiki');
@@ -71,7 +71,7 @@ test('a refused token lands on "Update token", primary, whose click puts the foc
   await until('the focus in the token field', async () => (await focused()).name === 'token');
   // The token field is named "Token" only; what it is for is its description.
   const token = await panel.$eval('mcp-server-detail >>> mcp-server-settings >>> input[name="token"]', (el) => ({
-    label: el.closest('label')!.textContent!.trim(),
+    label: el.closest('label')!.textContent.trim(),
     help: (el.getRootNode() as ShadowRoot).getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent,
   }));
   assert.deepEqual(token, { label: 'Token', help: 'Stored encrypted; sent only to this server.' });
@@ -81,7 +81,7 @@ test('Delete leaves the focus on the next row of the server list, never on the p
   await addServerInPanel(panel, { name: 'Demo', url: demo.url });
   await waitFor(panel, `${row('demo')} >>> mcp-status-badge[status="ready"]`, 20_000);
   await openServer(panel, 'guarded');
-  await panel.$eval('mcp-server-detail >>> details[data-section="settings"]', (d) => ((d as HTMLDetailsElement).open = true));
+  await panel.$eval('mcp-server-detail >>> details[data-section="settings"]', (d) => (d.open = true));
   await panel.click(`${SETTINGS} >>> button[data-action="delete"]`);
   await panel.click(`${SETTINGS} >>> button[data-action="confirm-delete"]`);
   await until('the server list', async () => (await visibleView()) === 'servers');
@@ -92,7 +92,7 @@ test('Delete leaves the focus on the next row of the server list, never on the p
   const server = await panel.evaluate(() => {
     let a: Element | null = document.activeElement;
     while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
-    return ((a?.getRootNode() as ShadowRoot).host as Element).getAttribute('server-id');
+    return (a?.getRootNode() as ShadowRoot).host.getAttribute('server-id');
   });
   assert.equal(server, 'demo', 'the row listed after the deleted one');
 });

@@ -117,7 +117,10 @@ test('a server that ends the call while its question is open stopped waiting: th
   assert.doesNotMatch(card!.reason ?? '', /-32001|timed out/i, 'plain words, not the raw MCP error');
   assert.deepEqual(await e.answer({ interactionId: 'q5', action: 'accept' }), { delivered: false });
   // Listed until dismissed, like any failed question.
-  assert.deepEqual((await e.views()).map((v) => v.id), ['q5']);
+  assert.deepEqual(
+    (await e.views()).map((v) => v.id),
+    ['q5'],
+  );
   assert.deepEqual(await e.dismiss({ interactionId: 'q5' }), { dismissed: true });
   assert.deepEqual(await e.views(), []);
 });
