@@ -1,6 +1,7 @@
 /**
  * An error shown at its field (section K): the message sits under the input, which is marked
- * `aria-invalid` and names the message in `aria-describedby`, so a screen reader reads both.
+ * `aria-invalid` and names the message in `aria-describedby` (before the field's help, if any), so a
+ * screen reader reads both.
  */
 import { el } from './dom.js';
 
@@ -17,13 +18,16 @@ export class FieldError {
     this.node.textContent = text;
     this.node.hidden = false;
     this.input.setAttribute('aria-invalid', 'true');
-    this.input.setAttribute('aria-describedby', this.node.id);
+    // The error first, then the field's help (server-form-fields.ts `field`), both read.
+    this.input.setAttribute('aria-describedby', [this.node.id, this.input.dataset['help']].filter(Boolean).join(' '));
   }
 
   clear() {
     this.node.textContent = '';
     this.node.hidden = true;
     this.input.removeAttribute('aria-invalid');
-    this.input.removeAttribute('aria-describedby');
+    const help = this.input.dataset['help'];
+    if (help) this.input.setAttribute('aria-describedby', help);
+    else this.input.removeAttribute('aria-describedby');
   }
 }

@@ -12,6 +12,9 @@ import {
   clientIdInput,
   clientSecretInput,
   clientMetadataUrlInput,
+  field,
+  fieldCss,
+  timeoutHelp,
   timeoutInput,
   tokenInput,
 } from './server-form-fields.js';
@@ -28,7 +31,7 @@ import {
   type FieldCheck,
 } from './server-form-model.js';
 
-const css = sheet(`
+const css = sheet(`${fieldCss}
 form { display: grid; gap: var(--space-2); }
 label { display: grid; gap: 2px; }
 .step { display: grid; gap: var(--space-2); }
@@ -37,15 +40,10 @@ label { display: grid; gap: 2px; }
 details[open] > summary { margin-bottom: var(--space-2); }
 .advanced { display: grid; gap: var(--space-2); }
 .field-error, .message, .note { margin: 0; }
-.message.fade { transition: opacity 0.6s ease; }
-.message.fade.gone { opacity: 0; }
 textarea { min-height: 3em; resize: vertical; }
 `);
 
 type AuthKind = 'none' | 'bearer' | 'oauth';
-
-/** How long the success message stays before it fades. */
-const SUCCESS_MS = 4000;
 
 export class McpAddServerElement extends ElementBase {
   readonly #url: HTMLInputElement = el('input', {
@@ -73,7 +71,7 @@ export class McpAddServerElement extends ElementBase {
   readonly #authKind: HTMLSelectElement = authKindSelect();
   readonly #token: HTMLInputElement = tokenInput();
   readonly #tokenError: FieldError = new FieldError(this.#token);
-  readonly #tokenLabel: HTMLLabelElement = el('label', { hidden: true }, t('bearerToken'), this.#token);
+  readonly #tokenLabel: HTMLDivElement = field(t('bearerToken'), this.#token, t('bearerTokenHelp'));
   readonly #clientId: HTMLInputElement = clientIdInput();
   readonly #clientSecret: HTMLInputElement = clientSecretInput();
   readonly #secretError: FieldError = new FieldError(this.#clientSecret);
@@ -83,11 +81,11 @@ export class McpAddServerElement extends ElementBase {
   readonly #oauthFields: HTMLDivElement = el(
     'div',
     { class: 'oauth advanced', hidden: true },
-    el('label', {}, t('oauthClientId'), this.#clientId),
-    el('label', {}, t('oauthClientSecret'), this.#clientSecret),
+    field(t('oauthClientId'), this.#clientId, t('oauthClientIdHelp')),
+    field(t('oauthClientSecret'), this.#clientSecret, t('oauthClientSecretHelp')),
     this.#secretError.node,
-    el('label', {}, t('oauthScopes'), this.#scopes),
-    el('label', {}, t('oauthClientMetadataUrl'), this.#clientMetadataUrl),
+    field(t('oauthScopes'), this.#scopes, t('oauthScopesHelp')),
+    field(t('oauthClientMetadataUrl'), this.#clientMetadataUrl, t('oauthClientMetadataUrlHelp')),
     this.#metadataError.node,
   );
   readonly #timeout: HTMLInputElement = timeoutInput();
@@ -102,9 +100,9 @@ export class McpAddServerElement extends ElementBase {
       'div',
       { class: 'advanced' },
       this.#oauthFields,
-      el('label', {}, t('connectTimeoutSeconds'), this.#timeout),
+      field(t('connectTimeoutSeconds'), this.#timeout, timeoutHelp()),
       this.#timeoutError.node,
-      el('label', {}, t('headersField'), this.#headers),
+      field(t('headersField'), this.#headers, t('headersHelp')),
       this.#headersError.node,
     ),
   );
@@ -129,7 +127,6 @@ export class McpAddServerElement extends ElementBase {
   readonly #message: HTMLParagraphElement = el('p', { class: 'message', role: 'status', 'aria-live': 'polite' });
   /** The URL Continue accepted; the details step adds this one. */
   #checkedUrl = '';
-  #fadeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     super();
@@ -141,8 +138,6 @@ export class McpAddServerElement extends ElementBase {
       if (this.#stepDetails.hidden) this.#onContinue();
       else this.#onSubmit();
     });
-    // Using the form again retires the last success message.
-    form.addEventListener('input', () => this.#clearSuccess());
     this.#stepDetails.querySelector('button[name="change-url"]')!.addEventListener('click', () => this.#backToUrl());
     this.#authKind.addEventListener('change', () => this.#showAuthFields());
     root.append(form);
@@ -172,7 +167,7 @@ export class McpAddServerElement extends ElementBase {
     this.#setMessage(t('checkingServer'), false);
   }
 
-  /** Feedback from whoever handled the add (error text, or back to an empty form on success). */
+  /** Feedback from whoever handled the add: error text, or an empty form again on success (the detail opens). */
   showResult(result: { ok: true } | { ok: false; message: string }) {
     this.#submit.disabled = false;
     if (!result.ok) {
@@ -194,16 +189,8 @@ export class McpAddServerElement extends ElementBase {
     this.#authKind.value = 'none';
     this.#advanced.open = false;
     this.#backToUrl();
-    this.#setMessage(t('added'), false);
-    this.#message.classList.add('fade');
-    this.#fadeTimer = setTimeout(() => this.#clearSuccess(), SUCCESS_MS);
-  }
-
-  #clearSuccess() {
-    if (!this.#message.classList.contains('fade')) return;
-    clearTimeout(this.#fadeTimer);
-    this.#message.classList.add('gone');
-    setTimeout(() => this.#setMessage('', false), 600);
+    // No "Added." here: the panel shows the new server's detail, with its next step (K1).
+    this.#setMessage('', false);
   }
 
   #backToUrl() {

@@ -1,8 +1,11 @@
 /**
  * A server's question during a tool call (SPEC I1, K3): the server's message as text, the
  * server's name as provenance, a form generated from its `requestedSchema`, and Send / Decline /
- * Cancel. A question that could not be answered because the extension restarted (I3) shows the
- * reason and offers to re-run the tool call only after the user ticks "I confirm it is safe".
+ * Cancel. An open question says that the server may stop waiting, and for how long it has waited
+ * (the server's own limit is not announced; the SDKs default to 60 s). A question whose call the
+ * server ended says in plain words that the server stopped waiting after N s (I1), never the raw
+ * error it sent. A question that could not be answered because the extension restarted (I3) shows
+ * the reason and offers to re-run the tool call only after the user ticks "I confirm it is safe".
  */
 import { ElementBase } from './element-base.js';
 import type { ElicitationView } from '../protocol/panel-use.js';
@@ -20,10 +23,13 @@ h3 { margin: 0 0 4px; font-size: 14px; }
 .actions { display: flex; gap: 6px; flex-wrap: wrap; margin-top: 6px; }
 label.confirm { display: flex; gap: 6px; align-items: center; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 12em; overflow: auto; }
+.may-stop { margin: 4px 0; font-size: var(--text-small); }
+.waited { font-variant-numeric: tabular-nums; }
 `);
 
 export class McpElicitationCardElement extends ElementBase {
   #view: ElicitationView | undefined;
+  #ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor() {
     super();
@@ -37,6 +43,16 @@ export class McpElicitationCardElement extends ElementBase {
   }
   get interaction() {
     return this.#view;
+  }
+
+  connectedCallback() {
+    // Moved next to its runner: the clock goes on (the form and what was typed stay).
+    if (this.#view) this.#tick(this.#view);
+  }
+
+  disconnectedCallback() {
+    clearInterval(this.#ticker);
+    this.#ticker = undefined;
   }
 
   /**
@@ -64,6 +80,19 @@ export class McpElicitationCardElement extends ElementBase {
     }
     const from = el('p', { class: 'from muted', id: 'from' }, t('elicitationFrom', v.serverName, v.tool ?? '?'));
     root.replaceChildren(v.status === 'pending' ? this.#pending(v, from) : this.#failed(v, from));
+    this.#tick(v);
+  }
+
+  /** "Waiting for 12 s", once a second while the question is open (a timer, not a live region). */
+  #tick(v: ElicitationView) {
+    clearInterval(this.#ticker);
+    this.#ticker = undefined;
+    const out = this.shadowRoot!.querySelector('.waited');
+    if (!out || v.askedAt === undefined) return;
+    const askedAt = v.askedAt;
+    const show = () => (out.textContent = t('elicitationWaiting', String(Math.max(0, Math.floor((Date.now() - askedAt) / 1000)))));
+    show();
+    if (this.isConnected) this.#ticker = setInterval(show, 1000);
   }
 
   #pending(v: ElicitationView, from: HTMLElement) {
@@ -89,6 +118,13 @@ export class McpElicitationCardElement extends ElementBase {
       { role: 'dialog', 'aria-labelledby': 'message', 'aria-describedby': 'from', tabindex: '-1' },
       el('p', { class: 'message', id: 'message' }, v.message),
       from,
+      el(
+        'p',
+        { class: 'may-stop muted' },
+        t('elicitationMayStop', v.serverName),
+        v.askedAt !== undefined ? ' · ' : '',
+        v.askedAt !== undefined ? el('span', { class: 'waited', role: 'timer' }) : null,
+      ),
       form,
       el(
         'div',
@@ -116,7 +152,13 @@ export class McpElicitationCardElement extends ElementBase {
     return el(
       'section',
       { role: 'alert', 'aria-describedby': 'from' },
-      el('p', { class: 'reason error' }, t('elicitationFailed', v.reason ?? '')),
+      el(
+        'p',
+        { class: 'reason error' },
+        v.stoppedAfterSec !== undefined
+          ? t('elicitationServerStopped', v.serverName, String(v.stoppedAfterSec))
+          : t('elicitationFailed', v.reason ?? ''),
+      ),
       el('p', { class: 'message' }, v.message),
       from,
       v.canRerun ? el('label', { class: 'confirm' }, confirm, el('span', {}, t('rerunConfirm'))) : null,

@@ -17,6 +17,7 @@ import { el, sheet } from './dom.js';
 import { ReadResourceEvent } from './events.js';
 import { t } from './i18n.js';
 import { jsonTree, jsonTreeCss } from './json-tree.js';
+import type { ShownResourcePart } from '../protocol/panel-composer.js';
 
 const css = sheet(`
 .output { display: grid; gap: var(--space-2); }
@@ -36,6 +37,10 @@ img { max-width: 100%; height: auto; }
 img.image { min-width: 48px; min-height: 48px; object-fit: contain; border: 1px solid var(--border); border-radius: var(--radius); }
 audio { width: 100%; }
 .toggle { justify-self: start; }
+.read-out { display: grid; gap: var(--space-1); min-width: 0; }
+.resource-part { display: grid; gap: 2px; min-width: 0; }
+.as-model summary { cursor: pointer; font-size: var(--text-small); color: var(--fg-muted); }
+.as-model pre { margin-top: var(--space-1); font-size: var(--text-small); }
 p { margin: 0; }
 ${jsonTreeCss}
 `);
@@ -53,10 +58,14 @@ function dataUrl(block: Record<string, unknown>, allowed: RegExp): string | unde
   return `data:${mime.toLowerCase()};base64,${data}`;
 }
 
-/** A byte count in words the user reads (the size of base64 data, decoded). */
+/** A byte count in words the user reads. */
+function bytes(n: number): string {
+  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** The size of base64 data, decoded, in words the user reads. */
 function size(base64: string): string {
-  const bytes = Math.floor((base64.replace(/=+$/, '').length * 3) / 4);
-  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  return bytes(Math.floor((base64.replace(/=+$/, '').length * 3) / 4));
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -148,17 +157,42 @@ export class McpResultViewElement extends ElementBase {
     this.#fit();
   }
 
-  /** What reading a resource link gave (text), or why it failed; shown under that link. */
-  showResource(uri: string, outcome: { text: string } | { error: string }) {
+  /**
+   * What reading a resource link gave, or why it failed; shown under that link. The person reads
+   * the content itself (with its MIME type and a copy button); the fenced form an agent would get
+   * stays folded under "As the model received it" (K5, N9).
+   */
+  showResource(uri: string, outcome: { parts: ShownResourcePart[]; fenced: string } | { error: string }) {
     for (const part of this.#parts.querySelectorAll<HTMLElement>('.part-resource_link')) {
       if (part.dataset.uri !== uri) continue;
-      const slot = part.querySelector('.read-out')!;
-      slot.replaceChildren(
-        'text' in outcome ? el('pre', { class: 'resource-text' }, outcome.text) : el('p', { class: 'error' }, outcome.error),
-      );
+      const name = part.dataset.name ?? uri;
+      part
+        .querySelector('.read-out')!
+        .replaceChildren(...('error' in outcome ? [el('p', { class: 'error' }, outcome.error)] : this.#read(name, outcome)));
       part.querySelector<HTMLButtonElement>('button.read')!.disabled = false;
     }
     this.#fit();
+  }
+
+  #read(name: string, outcome: { parts: ShownResourcePart[]; fenced: string }): HTMLElement[] {
+    const shown = outcome.parts.map((p) => {
+      const mime = el('span', { class: 'label mime' }, p.mimeType ? t('resourceMime', p.mimeType) : t('resourceMimeUnknown'));
+      const body =
+        p.text !== undefined
+          ? el('pre', { class: 'resource-text' }, p.text)
+          : el('p', { class: 'muted binary' }, t('resourceBinary', p.mimeType ?? '?', bytes(p.blobBytes ?? 0)));
+      const head = el('div', { class: 'part-head' }, mime);
+      if (p.text !== undefined) head.append(this.#copyButton(name, p.text));
+      return el('div', { class: 'resource-part', role: 'group', 'aria-label': t('resourceContent', name) }, head, body);
+    });
+    if (!shown.length) shown.push(el('p', { class: 'muted resource-empty' }, t('resourceEmpty')));
+    const asModel = el(
+      'details',
+      { class: 'as-model' },
+      el('summary', {}, t('resourceAsModel')),
+      el('pre', { class: 'fenced' }, outcome.fenced),
+    );
+    return [...shown, asModel];
   }
 
   #setExpanded(on: boolean) {
@@ -279,6 +313,7 @@ export class McpResultViewElement extends ElementBase {
     );
     const part = this.#part(t('resultLink'), 'resource_link', body, uri, ...actions);
     part.dataset.uri = uri;
+    part.dataset.name = name;
     return part;
   }
 }

@@ -24,6 +24,7 @@ import { NavigateEvent, ServerActionEvent, type ServerAction } from './events.js
 import { t, tReason, uiLocale } from './i18n.js';
 import type { Said } from '../protocol/wording.js';
 import { icon } from './icons.js';
+import { tokenRefused } from './server-next-step.js';
 
 /** What "Test connection" reported, as shown under the actions. */
 export type PingOutcome = { ok: true; latencyMs: number } | { ok: false; message: string };
@@ -316,11 +317,16 @@ export class McpServerCardElement extends ElementBase {
     } else if (s.status === 'needs-auth' && action === 'authorize' && s.authKind === 'none') {
       // It answered 401 with a Bearer challenge: one click switches it to OAuth and authorizes (E3).
       out.push(this.#button(t('switchToOAuth'), 'authorize', () => this.#action('authorize'), 'primary'));
+    } else if (tokenRefused(s)) {
+      // Retrying would send the same refused token: a new one is the way on (E1).
+      out.push(this.#button(t('updateToken'), 'edit', () => this.#action('edit'), 'primary'));
+      out.push(this.#connectionButton('connect', t('retry'), false));
+      return out;
     } else {
       out.push(this.#connectionButton('connect', s.status === 'error' ? t('retry') : t('connect'), true));
       if (s.authKind === 'oauth') out.push(this.#button(t(authorizeLabelKey(s)), 'authorize', () => this.#action('authorize')));
     }
-    // The fix is in the server's settings (a token, a timeout, the URL).
+    // The fix is in the server's settings (a timeout, the URL, the kind of authorization).
     if (action === 'edit') out.push(this.#button(t('editSettings'), 'edit', () => this.#action('edit')));
     return out;
   }

@@ -13,6 +13,7 @@ import { el, sheet } from './dom.js';
 import { ServerActionEvent } from './events.js';
 import { t } from './i18n.js';
 import type { McpServerCardElement } from './mcp-server-card.js';
+import { settingsFieldFor } from './server-next-step.js';
 
 const css = sheet(`
 details { border-top: 1px solid var(--border); padding: var(--space-2) 0; }
@@ -68,7 +69,9 @@ export class McpServerDetailElement extends ElementBase {
       if (e.action !== 'edit') return;
       e.stopPropagation();
       this.#settingsSection.open = true;
-      this.#settingsSection.querySelector('summary')!.focus();
+      // Into the field the reason is about (a refused token: the token field), once the form is filled.
+      if (this.#server) this.#settings.focusField(settingsFieldFor(this.#server));
+      else this.#settingsSection.querySelector('summary')!.focus();
     });
   }
 

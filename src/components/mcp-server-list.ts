@@ -27,6 +27,7 @@ export class McpServerListElement extends ElementBase {
   readonly #list = el('div', { role: 'list', 'aria-label': t('viewServers') });
   readonly #bar: HTMLElement;
   readonly #welcome: HTMLElement;
+  readonly #welcomeTitle = el('h2', { tabindex: '-1' }, t('welcomeTitle'));
 
   constructor() {
     super();
@@ -43,7 +44,7 @@ export class McpServerListElement extends ElementBase {
     this.#welcome = el(
       'div',
       { class: 'welcome', hidden: true },
-      el('h2', {}, t('welcomeTitle')),
+      this.#welcomeTitle,
       el('p', { class: 'muted' }, t('welcomeText')),
       buttons(),
     );
@@ -65,6 +66,15 @@ export class McpServerListElement extends ElementBase {
   /** The row of a server, for focus to return to and for action outcomes. */
   card(serverId: string): McpServerCardElement | undefined {
     return this.#cards.get(serverId);
+  }
+
+  /**
+   * Where the focus goes once a server was deleted: the row of `nextId` (the one listed after the
+   * deleted server), else the first row, else the welcome's heading — never the page.
+   */
+  focusAfterRemoval(nextId: string | undefined): HTMLElement {
+    this.update();
+    return (nextId ? this.#cards.get(nextId) : undefined) ?? this.#cards.values().next().value ?? this.#welcomeTitle;
   }
 
   protected override updateParts() {

@@ -13,6 +13,9 @@ import {
   clientIdInput,
   clientSecretInput,
   clientMetadataUrlInput,
+  field,
+  fieldCss,
+  timeoutHelp,
   timeoutInput,
   tokenInput,
 } from './server-form-fields.js';
@@ -23,8 +26,9 @@ import { checkClientMetadataUrlField, checkTimeoutField, checkUrlField, scopesOf
 import { editDrops, originChanged, type EditDrop } from '../common/edit-drops.js';
 import type { PanelParams, ServerView } from '../protocol/panel.js';
 import type { ServerSettings } from '../protocol/panel-edit.js';
+import type { SettingsField } from './server-next-step.js';
 
-const css = sheet(`
+const css = sheet(`${fieldCss}
 form { display: grid; gap: var(--space-2); }
 label { display: grid; gap: 2px; }
 form .oauth { display: grid; gap: var(--space-2); }
@@ -66,6 +70,8 @@ export class McpServerSettingsElement extends ElementBase {
   #settings: ServerSettings | undefined;
   /** The update waiting for the user to confirm what it drops. */
   #pending: Pending | undefined;
+  /** The field to focus once the stored settings have filled the form ("Edit settings"). */
+  #focusWanted: SettingsField | undefined;
 
   readonly #form: HTMLFormElement = el('form', { novalidate: true, hidden: true });
   readonly #name: HTMLInputElement = el('input', { name: 'name', required: true, autocomplete: 'off', maxlength: '120' });
@@ -82,7 +88,7 @@ export class McpServerSettingsElement extends ElementBase {
   readonly #authKind: HTMLSelectElement = authKindSelect();
   readonly #token: HTMLInputElement = tokenInput();
   readonly #tokenError: FieldError = new FieldError(this.#token);
-  readonly #tokenLabel: HTMLLabelElement = el('label', {}, t('bearerToken'), this.#token);
+  readonly #tokenLabel: HTMLDivElement = field(t('bearerToken'), this.#token, t('bearerTokenHelp'));
   readonly #clientId: HTMLInputElement = clientIdInput();
   readonly #clientSecret: HTMLInputElement = clientSecretInput();
   readonly #secretError: FieldError = new FieldError(this.#clientSecret);
@@ -94,12 +100,12 @@ export class McpServerSettingsElement extends ElementBase {
   readonly #oauthFields: HTMLDivElement = el(
     'div',
     { class: 'oauth' },
-    el('label', {}, t('oauthClientId'), this.#clientId),
-    el('label', {}, t('oauthClientSecret'), this.#clientSecret),
+    field(t('oauthClientId'), this.#clientId, t('oauthClientIdHelp')),
+    field(t('oauthClientSecret'), this.#clientSecret, t('oauthClientSecretHelp')),
     this.#secretError.node,
     this.#removeSecretLabel,
-    el('label', {}, t('oauthScopes'), this.#scopes),
-    el('label', {}, t('oauthClientMetadataUrl'), this.#clientMetadataUrl),
+    field(t('oauthScopes'), this.#scopes, t('oauthScopesHelp')),
+    field(t('oauthClientMetadataUrl'), this.#clientMetadataUrl, t('oauthClientMetadataUrlHelp')),
     this.#metadataError.node,
   );
   readonly #headers: HTMLFieldSetElement = el('fieldset', { class: 'headers' });
@@ -125,7 +131,7 @@ export class McpServerSettingsElement extends ElementBase {
       this.#tokenError.node,
       this.#oauthFields,
       this.#headers,
-      el('label', {}, t('connectTimeoutSeconds'), this.#timeout),
+      field(t('connectTimeoutSeconds'), this.#timeout, timeoutHelp()),
       this.#timeoutError.node,
       el('label', { class: 'check' }, this.#startup, t('connectOnStartupField')),
       this.#drops,
@@ -151,6 +157,7 @@ export class McpServerSettingsElement extends ElementBase {
     this.#server = server;
     if (!changed) return;
     this.#settings = undefined;
+    this.#focusWanted = undefined;
     this.#form.hidden = true;
     this.#message.className = 'message muted';
     this.#message.textContent = server ? t('loadingSettings') : '';
@@ -192,8 +199,24 @@ export class McpServerSettingsElement extends ElementBase {
     this.#hideDrops();
     this.#showAuthFields();
     this.#form.hidden = false;
+    if (this.#focusWanted) this.focusField(this.#focusWanted);
     // A reload after a save keeps its "Saved." in view.
     if (this.#message.textContent === t('loadingSettings')) this.#message.textContent = '';
+  }
+
+  /**
+   * Puts the focus in one field — now if the form is filled, else as soon as it is (the stored
+   * settings come from the worker). A refused token gets the token field, empty for the new one.
+   */
+  focusField(which: SettingsField) {
+    if (!this.#settings || this.#form.hidden) {
+      this.#focusWanted = which;
+      return;
+    }
+    this.#focusWanted = undefined;
+    const input = { token: this.#token, 'auth-kind': this.#authKind, url: this.#url, timeout: this.#timeout }[which];
+    // The token field shows only for a bearer server; elsewhere the kind of authorization is the way to it.
+    (input === this.#token && this.#tokenLabel.hidden ? this.#authKind : input).focus();
   }
 
   showError(message: string) {

@@ -60,6 +60,7 @@ interface RowDom {
   chips: HTMLElement;
   pre: HTMLPreElement;
   details: HTMLDetailsElement;
+  summary: HTMLElement;
   /** The key of the tool these elements show. */
   key: string;
 }
@@ -281,7 +282,8 @@ export class McpToolListElement extends ElementBase {
     const desc = el('div', { class: 'desc muted' });
     const chips = el('div', { class: 'chips', role: 'list', 'aria-label': t('hintsUntrusted'), title: t('hintsUntrusted') });
     const pre = el('pre', { tabindex: '0' });
-    const details = el('details', {}, el('summary', {}, t('inputSchema')), pre);
+    const summary = el('summary', {}, t('inputSchema'));
+    const details = el('details', {}, summary, pre);
     // The schema is only stringified when someone looks at it: 1,000 schemas up front are wasted work.
     details.addEventListener('toggle', () => {
       if (details.open) pre.textContent = JSON.stringify(row.tool.inputSchema, null, 2);
@@ -295,6 +297,7 @@ export class McpToolListElement extends ElementBase {
       chips,
       pre,
       details,
+      summary,
       key: '',
     };
   }
@@ -306,6 +309,8 @@ export class McpToolListElement extends ElementBase {
     dom.name.textContent = title ?? tool.name;
     dom.name.title = title ?? tool.name;
     dom.box.setAttribute('aria-label', t('toolEnabled', title ?? tool.name));
+    // One "Input schema" per row: each is named for its tool (docs/ui.md: repeated controls are unique).
+    dom.summary.setAttribute('aria-label', t('inputSchemaOf', title ?? tool.name));
     dom.id.title = tool.name;
     dom.id.textContent = title && title !== tool.name ? tool.name : '';
     dom.desc.textContent = tool.description ?? '';

@@ -49,7 +49,11 @@ const usePanel = setUpUsePanel({
 const chat = wireChatPanel({ call });
 const activityChanged = setUpActivity({ call });
 const stepUp = setUpStepUp({ call, after: runner });
-setUpServerForms({ call });
+setUpServerForms({
+  call,
+  shown: () => shell.shown,
+  added: (serverId, from, note) => shell.showAdded(serverId, from, note),
+});
 const ping = setUpManagePanel({ call, importer: $('mcp-import') });
 setUpServerActions({ call, servers: () => shell.servers, runner, stepUp, ping });
 

@@ -12,6 +12,13 @@ import type { Call } from './call.js';
 
 export interface ServerFormsDeps {
   call: Call;
+  /** The view shown now (an identity: the same object while that view stays open). */
+  shown: () => object;
+  /**
+   * A server was added from the view `from`: the panel shows its detail in its place, if that
+   * view is still open (shell.ts `showAdded`), with a note to show there.
+   */
+  added: (serverId: string, from: object, note?: string) => void;
 }
 
 function requestOrigin(url: string): Promise<boolean> {
@@ -48,12 +55,13 @@ function wireProbe(call: Call) {
   });
 }
 
-function wireAdd(call: Call) {
+function wireAdd({ call, added, shown }: ServerFormsDeps) {
   document.addEventListener(AddServerEvent.type, (e) => {
     const form = sourceOf<McpAddServerElement>(e);
     const { name, url, headers, connectTimeoutMs } = e.detail;
     // Usually granted at Continue already; asked again in this click in case it was refused there.
     const permission = requestOrigin(url);
+    const from = shown();
     void (async () => {
       const granted = await permission;
       const r = await call('panel:add-server', {
@@ -63,9 +71,10 @@ function wireAdd(call: Call) {
         ...(headers ? { headers } : {}),
         ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
       });
-      if (!r.ok) form.showResult(r);
-      else if (!granted) form.showResult({ ok: false, message: t('permissionDenied', new URL(url).origin) });
-      else form.showResult({ ok: true });
+      if (!r.ok) return form.showResult(r);
+      // Added either way; without the origin the detail offers "Grant access" as its next step.
+      form.showResult({ ok: true });
+      added(r.value.serverId, from, granted ? undefined : t('permissionDenied', new URL(url).origin));
     })();
   });
 }
@@ -93,8 +102,9 @@ function wireSettings(call: Call) {
   });
 }
 
-export function setUpServerForms({ call }: ServerFormsDeps) {
+export function setUpServerForms(deps: ServerFormsDeps) {
+  const { call } = deps;
   wireProbe(call);
-  wireAdd(call);
+  wireAdd(deps);
   wireSettings(call);
 }

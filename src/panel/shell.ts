@@ -11,6 +11,13 @@ export interface Shell {
   readonly servers: ServerView[];
   /** Handles `panel:state` pushes (push-router.ts). */
   showState(state: PanelState): void;
+  /**
+   * After Add: the new server's detail in place of the Add view, as soon as the server is in a
+   * state push (its next action — Authorize, Update token — is that detail's primary button).
+   */
+  showAdded(serverId: string, from: object, note?: string): void;
+  /** The view shown now; the same object while it stays open (compared by `showAdded`). */
+  readonly shown: object;
 }
 
 /** The elements the shell fills with servers. */
@@ -48,8 +55,11 @@ function shellViews(els: ShellElements, servers: () => ServerView[]): Views {
   });
 }
 
-/** Hands new servers to every view showing them; a pushed view of a deleted server is left. */
-function showServers(els: ShellElements, views: Views, servers: ServerView[]) {
+/**
+ * Hands new servers to every view showing them; a pushed view of a deleted server is left for the
+ * list, whose next row (else its heading) takes the focus — never the page.
+ */
+function showServers(els: ShellElements, views: Views, servers: ServerView[], before: ServerView[]) {
   els.list.servers = servers;
   els.runner.servers = servers;
   els.toolsView.servers = servers;
@@ -57,10 +67,17 @@ function showServers(els: ShellElements, views: Views, servers: ServerView[]) {
   if (current.view === 'detail' || current.view === 'tool') {
     const server = servers.find((s) => s.id === current.serverId);
     // The server was deleted: its views have nothing left to show.
-    if (!server) views.reset('servers');
+    if (!server) views.reset('servers', () => els.list.focusAfterRemoval(nextIdAfter(before, servers, current.serverId)));
     else if (current.view === 'detail') els.detail.server = server;
     else els.toolView.show(server, current.tool);
   }
+}
+
+/** The server listed after `removed` before it went (else the one before it), if any is left. */
+function nextIdAfter(before: ServerView[], now: ServerView[], removed: string): string | undefined {
+  const left = new Set(now.map((s) => s.id));
+  const at = before.findIndex((s) => s.id === removed);
+  return [...before.slice(at + 1), ...before.slice(0, Math.max(0, at)).reverse()].find((s) => left.has(s.id))?.id;
 }
 
 function showConfigErrors(container: HTMLElement, errors: PanelState['configErrors']) {
@@ -76,14 +93,34 @@ export function setUpShell({ runner }: { runner: McpToolRunnerElement }): Shell 
   let servers: ServerView[] = [];
   document.querySelector('h1')!.textContent = t('panelTitle');
   const views = shellViews(els, () => servers);
+  /** A server just added that no state push has listed yet, and what to say on its detail. */
+  let added: { serverId: string; from: object; note: string | undefined } | undefined;
+  const openAdded = () => {
+    const a = added;
+    if (!a || !servers.some((s) => s.id === a.serverId)) return;
+    added = undefined;
+    // Only from the Add view the click was in: a user who moved on meanwhile stays where they went.
+    if (views.current !== a.from) return;
+    views.replace({ view: 'detail', serverId: a.serverId });
+    if (a.note) els.detail.header.showActionError(a.note);
+  };
   return {
     get servers() {
       return servers;
     },
     showState(state) {
+      const before = servers;
       servers = state.servers;
-      showServers(els, views, servers);
+      showServers(els, views, servers, before);
       showConfigErrors(els.configErrors, state.configErrors);
+      openAdded();
+    },
+    get shown() {
+      return views.current;
+    },
+    showAdded(serverId, from, note) {
+      added = { serverId, from, note };
+      openAdded();
     },
   };
 }

@@ -131,8 +131,8 @@ function wireReads(call: Call) {
   });
   document.addEventListener(ReadResourceEvent.type, (e) => {
     const view = e.composedPath()[0] as McpResultViewElement;
-    void call('panel:read-resource-block', { serverId: e.serverId, uri: e.uri }).then((r) =>
-      view.showResource(e.uri, r.ok ? { text: r.value.text } : { error: r.message }),
+    void call('panel:read-resource', { serverId: e.serverId, uri: e.uri }).then((r) =>
+      view.showResource(e.uri, r.ok ? { parts: r.value.parts, fenced: r.value.block.text } : { error: r.message }),
     );
   });
 }

@@ -38,8 +38,10 @@ export interface ViewsDeps {
 export interface Views {
   readonly current: Shown;
   show(target: ViewTarget): void;
-  /** Leaves every view for the top-level one (a deleted server's detail). */
-  reset(view: TopView): void;
+  /** Leaves every view for the top-level one (a deleted server's detail); `focus` then takes the focus. */
+  reset(view: TopView, focus?: () => HTMLElement | undefined): void;
+  /** Shows `target` in place of the pushed view on top (Add → the added server); Back returns to its opener. */
+  replace(target: Shown): void;
 }
 
 /** Where the focus goes back to: the control that opened a view, or its twin after a re-render. */
@@ -137,9 +139,18 @@ class ViewStack implements Views {
     this.render('view');
   }
 
-  reset(view: TopView) {
+  reset(view: TopView, focus?: () => HTMLElement | undefined) {
     this.#stack.splice(0, this.#stack.length, { target: { view }, opener: null });
     this.render(null);
+    // Rendered first, so the element that takes the focus is the one now shown (never <body>).
+    if (focus) (focus() ?? this.#deps.header).focus();
+  }
+
+  replace(target: Shown) {
+    if (this.#stack.length === 1) return this.show(target);
+    const { opener } = this.#stack.pop()!;
+    this.#stack.push({ target, opener });
+    this.render('view');
   }
 
   /**

@@ -23,6 +23,20 @@ export const ContextBlockViewSchema = lazySchema(() =>
 );
 export type ContextBlockView = z.infer<typeof ContextBlockViewSchema>;
 
+/** Text shown to the person per resource part; longer text is cut with a marker (N8). */
+export const MAX_SHOWN_RESOURCE_TEXT = 200_000;
+
+/** One part of a resource as the person reads it: its text, or the size of its binary data. */
+const ShownResourcePartSchema = lazySchema(() =>
+  z.object({
+    uri: z.optional(z.string().check(z.maxLength(2048))),
+    mimeType: z.optional(z.string().check(z.maxLength(256))),
+    text: z.optional(z.string().check(z.maxLength(MAX_SHOWN_RESOURCE_TEXT + 64))),
+    blobBytes: z.optional(z.number()),
+  }),
+);
+export type ShownResourcePart = z.infer<typeof ShownResourcePartSchema>;
+
 export const ComposerPanelRequestSchemas = {
   'panel:get-prompt-block': lazySchema(() =>
     z.object({
@@ -32,9 +46,14 @@ export const ComposerPanelRequestSchemas = {
     }),
   ),
   'panel:read-resource-block': lazySchema(() => z.object({ serverId, uri: z.string().check(z.minLength(1), z.maxLength(2048)) })),
+  /** *Read* on a result's resource link: the content for the person, and the fenced block the model would get. */
+  'panel:read-resource': lazySchema(() => z.object({ serverId, uri: z.string().check(z.minLength(1), z.maxLength(2048)) })),
 } as const;
 
 export const ComposerPanelResponseSchemas = {
   'panel:get-prompt-block': ContextBlockViewSchema,
   'panel:read-resource-block': ContextBlockViewSchema,
+  'panel:read-resource': lazySchema(() =>
+    z.object({ parts: z.array(ShownResourcePartSchema).check(z.maxLength(256)), block: ContextBlockViewSchema }),
+  ),
 } as const;

@@ -69,6 +69,10 @@ const ElicitationViewSchema = lazySchema(() =>
     reason: z.optional(z.string().check(z.maxLength(2048))),
     /** Whether the original call is known, so it can be re-run after the user's confirmation. */
     canRerun: z.boolean(),
+    /** When the server asked (epoch ms): an open card shows how long it has waited. */
+    askedAt: z.optional(z.number()),
+    /** The server ended the call this long after asking: it stopped waiting for the answer (I1). */
+    stoppedAfterSec: z.optional(z.number()),
   }),
 );
 export type ElicitationView = z.infer<typeof ElicitationViewSchema>;

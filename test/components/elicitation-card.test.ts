@@ -29,6 +29,29 @@ const button = (el: McpElicitationCardElement, action: string) =>
   el.shadowRoot!.querySelector<HTMLButtonElement>(`button[data-action="${action}"]`)!;
 
 describe('mcp-elicitation-card', () => {
+  it('an open question says the server may stop waiting and how long it has waited', async () => {
+    const el = await card({ ...pending, askedAt: Date.now() - 12_500 });
+    const line = el.shadowRoot!.querySelector('.may-stop')!;
+    expect(line.textContent).to.contain('Demo <i>srv</i> may stop waiting for your answer; the tool call then ends.');
+    expect(line.querySelector('[role="timer"]')!.textContent).to.equal('Waiting for 12 s');
+    await expect(el).to.be.accessible();
+  });
+
+  it('a question the server stopped waiting for says so in plain words, never the raw MCP error', async () => {
+    const el = await card({
+      ...pending,
+      status: 'failed',
+      reason: 'The server stopped waiting for the answer, and the tool call ended.',
+      stoppedAfterSec: 60,
+    });
+    const text = el.shadowRoot!.querySelector('.reason')!.textContent;
+    expect(text).to.equal('Demo <i>srv</i> stopped waiting after 60 s and the tool call ended. Your answer was not sent.');
+    expect(el.shadowRoot!.textContent).to.not.match(/-32001|timed out/i);
+    expect(el.shadowRoot!.querySelector('mcp-schema-form')).to.equal(null);
+    expect(button(el, 'dismiss')).to.not.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
   it('shows the message and the server as text, and sends the form content on Send', async () => {
     const el = await card(pending);
     const root = el.shadowRoot!;

@@ -60,13 +60,26 @@ describe('mcp-server-card actions', () => {
   });
 
   it('offers Retry first and "Edit settings" for an error whose fix is in the settings', async () => {
-    const el = await card(server({ authKind: 'bearer', status: 'error', reason: { kind: 'auth', message: 'Update it.', action: 'edit' } }));
+    const el = await card(server({ authKind: 'none', status: 'error', reason: { kind: 'timeout', message: 'Too slow.', action: 'edit' } }));
     const actions = [...el.shadowRoot!.querySelectorAll('.actions button')].map((b) => [b.getAttribute('data-action'), b.textContent]);
     expect(actions).to.deep.equal([
       ['connect', 'Retry'],
       ['edit', 'Edit settings'],
     ]);
     expect(button(el, 'connect')!.dataset.role).to.equal('primary');
+  });
+
+  it('makes "Update token" the primary action of a server that refused its token, Retry secondary', async () => {
+    const el = await card(server({ authKind: 'bearer', status: 'error', reason: { kind: 'auth', message: 'Update it.', action: 'edit' } }));
+    const actions = [...el.shadowRoot!.querySelectorAll('.actions button')].map((b) => [
+      b.getAttribute('data-action'),
+      b.textContent,
+      b.getAttribute('data-role'),
+    ]);
+    expect(actions).to.deep.equal([
+      ['edit', 'Update token', 'primary'],
+      ['connect', 'Retry', null],
+    ]);
   });
 
   it('makes Authorize the primary action of a needs-auth server, with no error colour and no Forget beside it', async () => {

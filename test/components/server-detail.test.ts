@@ -5,6 +5,7 @@ import type { McpServerDetailElement } from '../../src/components/mcp-server-det
 import type { McpServerCardElement } from '../../src/components/mcp-server-card.js';
 import { NavigateEvent, ServerActionEvent, ToolToggleEvent } from '../../src/components/events.js';
 import type { ServerView } from '../../src/protocol/panel.js';
+import type { ServerSettings } from '../../src/protocol/panel-edit.js';
 import { serverView } from './server-view.js';
 
 function server(overrides: Partial<ServerView> = {}): ServerView {
@@ -26,6 +27,17 @@ async function detail(view: ServerView) {
   await el.updateComplete;
   return el;
 }
+
+const SETTINGS: ServerSettings = {
+  name: 'Demo',
+  url: 'https://mcp.example.com/mcp',
+  authKind: 'none',
+  hasClientSecret: false,
+  authorized: false,
+  headers: [],
+  connectOnStartup: true,
+  alwaysGrants: 0,
+};
 
 const part = (el: McpServerDetailElement, mode: string) =>
   el.shadowRoot!.querySelector<McpServerCardElement>(`mcp-server-card[mode="${mode}"]`)!;
@@ -103,6 +115,41 @@ describe('mcp-server-detail', () => {
     const el = await detail(server({ status: 'error', reason: { kind: 'auth', message: 'Update it.', action: 'edit' } }));
     part(el, 'detail').shadowRoot!.querySelector<HTMLButtonElement>('[data-action="edit"]')!.click();
     expect(el.shadowRoot!.querySelector<HTMLDetailsElement>('[data-section="settings"]')!.open).to.equal(true);
+  });
+
+  it('"Update token" on a server that refused its token puts the focus in the token field once the settings are in', async () => {
+    const el = await detail(
+      server({
+        authKind: 'bearer',
+        status: 'error',
+        reason: { kind: 'auth', message: 'The token was rejected — update it.', action: 'edit' },
+      }),
+    );
+    const update = part(el, 'detail').shadowRoot!.querySelector<HTMLButtonElement>('[data-action="edit"]')!;
+    expect([update.textContent, update.dataset.role]).to.deep.equal(['Update token', 'primary']);
+    update.click();
+    const settings = el.shadowRoot!.querySelector('mcp-server-settings')!;
+    // The worker's answer to the settings request arrives after the click.
+    settings.settings = { ...SETTINGS, authKind: 'bearer' };
+    expect(settings.shadowRoot!.activeElement?.getAttribute('name')).to.equal('token');
+  });
+
+  it('"Edit settings" puts the focus in the field its reason is about', async () => {
+    const el = await detail(
+      server({ authKind: 'none', status: 'error', reason: { kind: 'timeout', message: 'Too slow.', action: 'edit' } }),
+    );
+    const settings = el.shadowRoot!.querySelector('mcp-server-settings')!;
+    settings.settings = { ...SETTINGS, authKind: 'none' };
+    part(el, 'detail').shadowRoot!.querySelector<HTMLButtonElement>('[data-action="edit"]')!.click();
+    expect(settings.shadowRoot!.activeElement?.getAttribute('name')).to.equal('connect-timeout');
+  });
+
+  it('names each tool\'s "Input schema" with its tool, so no two controls share a name', async () => {
+    const el = await detail(server());
+    await toolList(el).updateComplete;
+    await new Promise((r) => setTimeout(r, 50));
+    const names = [...toolList(el).shadowRoot!.querySelectorAll('summary')].map((s) => s.getAttribute('aria-label'));
+    expect(names).to.deep.equal(['Input schema of Echo', 'Input schema of add']);
   });
 
   it('is accessible', async () => {

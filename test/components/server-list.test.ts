@@ -84,6 +84,21 @@ describe('mcp-server-list', () => {
     expect(nav.to).to.deep.equal({ view: 'add' });
   });
 
+  it('after a delete, gives the focus to the next row, else the first, else the welcome heading', async () => {
+    const list = await fixture<McpServerListElement>(html`<mcp-server-list></mcp-server-list>`);
+    list.servers = [server({ id: 'a', name: 'A' }), server({ id: 'c', name: 'C' })];
+    await list.updateComplete;
+    const next = list.focusAfterRemoval('c');
+    next.focus();
+    expect(next).to.equal(list.card('c'));
+    expect(list.card('c')!.shadowRoot!.activeElement?.getAttribute('data-action')).to.equal('open');
+    expect(list.focusAfterRemoval(undefined)).to.equal(list.card('a'));
+    list.servers = [];
+    const heading = list.focusAfterRemoval(undefined);
+    heading.focus();
+    expect([heading.localName, list.shadowRoot!.activeElement]).to.deep.equal(['h2', heading]);
+  });
+
   it('is accessible', async () => {
     const list = await fixture<McpServerListElement>(html`<mcp-server-list></mcp-server-list>`);
     list.servers = [server()];

@@ -57,8 +57,11 @@ test('a URL without a scheme gets http:// on loopback; the probe proposes no aut
   await until('the probe session to be closed', async () => open.stats.sessionsClosed === 1);
   await panel.click('mcp-add-server >>> button[name="add"]');
   await waitFor(panel, 'mcp-server-list >>> mcp-server-card[server-id="open-demo"] >>> mcp-status-badge[status="ready"]', 20_000);
-  assert.equal(await textOf(panel, 'mcp-add-server >>> .message'), 'Added.');
-  await until('the success message to fade', async () => (await textOf(panel, 'mcp-add-server >>> .message')) === '', 10_000);
+  // Added: the panel shows the new server's detail, not an Add form saying "Added." (K1).
+  await until('the new server’s detail', async () =>
+    panel.$eval('section[data-view="detail"]', (s) => !s.hidden && s.querySelector('mcp-server-detail')!.server?.id === 'open-demo'),
+  );
+  assert.equal(await textOf(panel, 'mcp-add-server >>> .message'), '');
 });
 
 test('a 401 without protected resource metadata proposes a bearer token', async () => {

@@ -30,6 +30,8 @@ export interface DemoServerOptions {
    * the standalone GET stream, where `elicitInput` without a related request sends it.
    */
   elicitOnCallStream?: boolean;
+  /** How long `confirm_booking` waits for the answer before it gives up (the SDK's own default: 60 s). */
+  elicitationTimeoutMs?: number;
   /**
    * How a request with an unknown session id is answered: 404 as the specification says, or 400
    * "Bad Request: No valid session ID provided" as `@modelcontextprotocol/server-everything` does.
@@ -155,7 +157,7 @@ function buildServer(name: string, stats: DemoServerStats, extraTools: string[],
     },
   );
   for (const extra of extraTools) registerExtra(server, extra);
-  if (options.elicitation) registerConfirmBooking(server, stats, options.elicitOnCallStream === true);
+  if (options.elicitation) registerConfirmBooking(server, stats, options.elicitOnCallStream === true, options.elicitationTimeoutMs);
   if (options.everything) registerEverything(server);
   if (options.results) registerResultTools(server, stats);
   server.registerPrompt(
@@ -176,7 +178,7 @@ function buildServer(name: string, stats: DemoServerStats, extraTools: string[],
   return server;
 }
 
-function registerConfirmBooking(server: McpServer, stats: DemoServerStats, onCallStream: boolean) {
+function registerConfirmBooking(server: McpServer, stats: DemoServerStats, onCallStream: boolean, timeoutMs?: number) {
   server.registerTool(
     'confirm_booking',
     { description: 'Asks the user to confirm a booking (elicitation).', inputSchema: { place: z.string().default('Lisbon') } },
@@ -195,7 +197,10 @@ function registerConfirmBooking(server: McpServer, stats: DemoServerStats, onCal
             required: ['guests'],
           },
         },
-        onCallStream ? { relatedRequestId: extra.requestId } : undefined,
+        {
+          ...(onCallStream ? { relatedRequestId: extra.requestId } : {}),
+          ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}),
+        },
       );
       (stats.elicitations ??= []).push({ action: answer.action, ...(answer.content ? { content: answer.content } : {}) });
       return { content: [{ type: 'text', text: `booking ${answer.action}: ${JSON.stringify(answer.content ?? {})}` }] };

@@ -62,6 +62,8 @@ export interface OAuthServerOptions {
    * a server whose token audience or resource is misconfigured (SPEC N5).
    */
   rejectEveryToken?: boolean;
+  /** `resource_name` of the protected resource metadata (the guided add proposes it as the name). */
+  resourceName?: string;
 }
 
 function listen(app: express.Express): Promise<Server> {
@@ -247,7 +249,14 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
       res.status(401).json({ error: 'invalid_token', error_description: 'authorization needed' });
     });
   } else {
-    mcpApp.use(mcpAuthMetadataRouter({ oauthMetadata, resourceServerUrl: new URL(mcpUrl), scopesSupported: [OAUTH_SCOPE] }));
+    mcpApp.use(
+      mcpAuthMetadataRouter({
+        oauthMetadata,
+        resourceServerUrl: new URL(mcpUrl),
+        scopesSupported: [OAUTH_SCOPE],
+        ...(options.resourceName ? { resourceName: options.resourceName } : {}),
+      }),
+    );
   }
   const bearer = requireBearerAuth({
     resourceMetadataUrl: options.prmOnlyInChallenge ? challengePrm : getOAuthProtectedResourceMetadataUrl(new URL(mcpUrl)),

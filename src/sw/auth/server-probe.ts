@@ -2,7 +2,7 @@
  * The guided add's reading of the `initialize` probe (initialize-probe.ts), sent without credentials:
  * it tells which authorization the server calls for — a 200 needs none (and names the server in
  * `serverInfo`), a 401 whose protected resource metadata names an authorization server calls for
- * OAuth (SPEC E3), any other 401 or a 403 for a bearer token. A session the probe opened is ended
+ * OAuth (SPEC E3) and proposes a name from that metadata, any other 401 or a 403 for a bearer token. A session the probe opened is ended
  * at once, so nothing stays open on the server.
  */
 import { RemoteError } from '../../protocol/result.js';
@@ -37,14 +37,32 @@ export function serverNameOf(body: string): string | undefined {
   return undefined;
 }
 
-async function hasAuthorizationServer(fetchFn: FetchLike, url: string, header: string | null): Promise<boolean> {
+/**
+ * Whether the 401 leads to an authorization server, and the name the metadata proposes: the
+ * protected resource's `resource_name`, else the authorization server's host (SPEC K1) — a name
+ * the user recognizes rather than the MCP URL's host (often a bare IP or "localhost").
+ */
+async function oauthOf(fetchFn: FetchLike, url: string, header: string | null): Promise<{ oauth: boolean; name?: string }> {
   const challenge = parseBearerChallenge(header?.slice(0, 16 * 1024));
   try {
     const found = await fetchProtectedResourceMetadata(fetchFn, url, challenge?.resourceMetadata);
-    return !!found?.prm.authorization_servers?.length;
+    if (!found?.prm.authorization_servers?.length) return { oauth: false };
+    const name = metadataName(found.prm);
+    return { oauth: true, ...(name ? { name } : {}) };
   } catch {
     // Metadata that exists but cannot be read still says the server uses OAuth; Authorize explains the fault.
-    return !!challenge?.resourceMetadata;
+    return { oauth: !!challenge?.resourceMetadata };
+  }
+}
+
+/** `resource_name` (server-written: one line, bounded), else the first authorization server's host. */
+function metadataName(prm: { resource_name?: unknown; authorization_servers?: string[] }): string | undefined {
+  const named = typeof prm.resource_name === 'string' ? prm.resource_name.replace(/[\p{Cc}\s]+/gu, ' ').trim() : '';
+  if (named) return named.slice(0, MAX_NAME);
+  try {
+    return new URL(prm.authorization_servers?.[0] ?? '').host || undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -65,7 +83,8 @@ export async function probeServer(fetchFn: FetchLike, url: string): Promise<Prob
   }
   await res.body?.cancel().catch(() => undefined);
   if (res.status === 401) {
-    return { authKind: (await hasAuthorizationServer(fetchFn, url, res.headers.get('www-authenticate'))) ? 'oauth' : 'bearer' };
+    const found = await oauthOf(fetchFn, url, res.headers.get('www-authenticate'));
+    return found.oauth ? { authKind: 'oauth', ...(found.name ? { name: found.name } : {}) } : { authKind: 'bearer' };
   }
   if (res.status === 403) return { authKind: 'bearer' };
   throw new RemoteError({

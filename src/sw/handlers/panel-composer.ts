@@ -7,6 +7,7 @@
 import { say } from '../../protocol/wording.js';
 import type { OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
 import type { PanelParams, PanelValue } from '../../protocol/panel.js';
+import { MAX_SHOWN_RESOURCE_TEXT, type ShownResourcePart } from '../../protocol/panel-composer.js';
 import { RemoteError } from '../../protocol/result.js';
 import { buildPromptBlock, buildResourceBlock } from '../use/context-blocks.js';
 import type { McpManager } from '../manager/mcp-manager.js';
@@ -44,5 +45,26 @@ export function composerHandlers(deps: ComposerDeps) {
       const result = await deps.request('offscreen:read-resource', { connectionId, uri: p.uri });
       return buildResourceBlock({ serverId: p.serverId, serverName, uri: p.uri, contents: result.contents });
     },
+    // One read serves both: the person sees the parts as they are, the fenced form only on request (N9, K5).
+    'panel:read-resource': async (p: PanelParams<'panel:read-resource'>): Promise<PanelValue<'panel:read-resource'>> => {
+      const { connectionId, serverName } = await live(p.serverId);
+      const result = await deps.request('offscreen:read-resource', { connectionId, uri: p.uri });
+      const block = buildResourceBlock({ serverId: p.serverId, serverName, uri: p.uri, contents: result.contents });
+      return { parts: result.contents.slice(0, 256).map(shownPart), block };
+    },
+  };
+}
+
+/** A resource part as the panel shows it: text cut to its bound with a marker, binary data by size only. */
+function shownPart(item: { uri?: string; mimeType?: string; text?: string; blob?: string }): ShownResourcePart {
+  const text =
+    item.text === undefined || item.text.length <= MAX_SHOWN_RESOURCE_TEXT
+      ? item.text
+      : `${item.text.slice(0, MAX_SHOWN_RESOURCE_TEXT)}\n[\u2026 truncated: ${item.text.length - MAX_SHOWN_RESOURCE_TEXT} more characters]`;
+  return {
+    ...(item.uri !== undefined ? { uri: item.uri } : {}),
+    ...(item.mimeType !== undefined ? { mimeType: item.mimeType } : {}),
+    ...(text !== undefined ? { text } : {}),
+    ...(item.blob !== undefined ? { blobBytes: Math.floor((item.blob.replace(/=+$/, '').length * 3) / 4) } : {}),
   };
 }

@@ -90,8 +90,8 @@ export interface ObservedCall {
 export interface CallObserver {
   /** Before anything else happens for the call. */
   started(operationId: string, call: ObservedCall): void;
-  /** After it ended, with a result or an error, before its caller sees the outcome. */
-  settled(operationId: string): void;
+  /** After it ended, with a result (`error` undefined) or an error, before its caller sees the outcome. */
+  settled(operationId: string, error?: unknown): void;
 }
 
 /** Backoff between reconnects after a session loss: doubles from the base, capped (SPEC N5). */
@@ -623,11 +623,15 @@ export class McpManager {
   async callTool(serverId: string, tool: string, args: Record<string, unknown>, operationId: string): Promise<CallToolResult> {
     for (const o of this.#callObservers) o.started(operationId, { serverId, tool, arguments: args });
     this.#callsInFlight++;
+    let error: unknown;
     try {
       return await this.#callTool(serverId, tool, args, operationId);
+    } catch (e) {
+      error = e;
+      throw e;
     } finally {
       this.#callsInFlight--;
-      for (const o of this.#callObservers) o.settled(operationId);
+      for (const o of this.#callObservers) o.settled(operationId, error);
     }
   }
 

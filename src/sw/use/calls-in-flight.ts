@@ -9,16 +9,16 @@ import type { CallInfo } from './elicitations.js';
 export class CallsInFlight implements CallObserver {
   readonly #calls = new Map<string, CallInfo>();
 
-  /** `onSettled` runs after the call is forgotten. */
-  constructor(private readonly onSettled: (operationId: string) => void) {}
+  /** `onSettled` runs after the call is forgotten, with its error if it failed. */
+  constructor(private readonly onSettled: (operationId: string, error?: unknown) => void) {}
 
   started(operationId: string, call: ObservedCall): void {
     this.#calls.set(operationId, { tool: call.tool, arguments: call.arguments });
   }
 
-  settled(operationId: string): void {
+  settled(operationId: string, error?: unknown): void {
     this.#calls.delete(operationId);
-    this.onSettled(operationId);
+    this.onSettled(operationId, error);
   }
 
   get(operationId: string): CallInfo | undefined {

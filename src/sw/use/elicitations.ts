@@ -20,6 +20,14 @@ import type { Interaction, InteractionStore } from '../../storage/interaction-st
 export const RESTART_REASON =
   'the extension restarted while this question was open, so the answer could not be delivered and the tool call failed.';
 export const FAILED_KEY = 'mcp_failed_interactions';
+/**
+ * Stored for a question whose call the server ended while the question was open: the server
+ * stopped waiting (its own time limit, e.g. the SDKs' 60 s request timeout). The card says so in
+ * plain words, with the seconds it waited, instead of the raw error the server sent.
+ */
+export const SERVER_STOPPED_REASON = 'The server stopped waiting for the answer, and the tool call ended.';
+/** A call that ended for one of these was stopped here or lost its connection: the server did not give up. */
+const NOT_THE_SERVER = new Set(['cancelled', 'timeout', 'network', 'session-lost', 'offscreen-lost', 'stale-connection', 'superseded']);
 /** Stored for a question whose call the offscreen host could not name. */
 const UNKNOWN_OPERATION = 'unknown';
 
@@ -104,6 +112,8 @@ export class Elicitations {
       status: i.status === 'pending' ? 'pending' : 'failed',
       ...(i.reason && i.status !== 'pending' ? { reason: i.reason } : {}),
       canRerun: !!r.call,
+      askedAt: i.createdAt,
+      ...(i.reason === SERVER_STOPPED_REASON ? { stoppedAfterSec: Math.max(0, Math.round((i.updatedAt - i.createdAt) / 1000)) } : {}),
     };
   }
 
@@ -140,14 +150,26 @@ export class Elicitations {
     return this.#asked.has(operationId);
   }
 
-  /** A tool call ended: a question of it still open can no longer be answered. */
-  async callEnded(operationId: string) {
+  /**
+   * A tool call ended: a question of it still open can no longer be answered. When the server
+   * ended the call (a result, or its own error) the server stopped waiting: that card stays, saying
+   * so (I1); a call cancelled here, past the question's limit or on a lost connection just ends it.
+   */
+  async callEnded(operationId: string, error?: unknown) {
     if (!this.#asked.delete(operationId)) return;
     await this.#ready;
     const open = (await this.deps.store.listPending()).filter((i) => i.operationId === operationId);
     if (!open.length) return;
-    for (const i of open)
-      await this.deps.store.setStatus(i.id, 'expired', 'The tool call ended before the question was answered.').catch(() => undefined);
+    const code = (error as { code?: unknown } | undefined)?.code;
+    const serverStopped = error === undefined || typeof code !== 'string' || !NOT_THE_SERVER.has(code);
+    const stopped: string[] = [];
+    for (const i of open) {
+      const settled = serverStopped
+        ? await this.deps.store.setStatus(i.id, 'failed', SERVER_STOPPED_REASON).catch(() => undefined)
+        : await this.deps.store.setStatus(i.id, 'expired', 'The tool call ended before the question was answered.').catch(() => undefined);
+      if (settled && serverStopped) stopped.push(i.id);
+    }
+    if (stopped.length) await this.#setFailed([...(await this.#failedIds()), ...stopped]);
     await this.#push();
   }
 

@@ -49,11 +49,11 @@ export function setUpUseService(deps: UseServiceDeps) {
   const store = deps.approvals;
   const broker = new ApprovalBroker(store, deps.newId, Date.now, new PendingApprovals(deps.session), new ViewGrants(deps.session));
   const waits = new WaitingForUser();
-  const calls = new CallsInFlight((operationId) => {
+  const calls = new CallsInFlight((operationId, error) => {
     // One task later, after the answer has gone out: expiring this call's open questions reads
     // IndexedDB (~0.4 ms), which need not delay the result. A call that asked nothing needs
     // neither that nor a timer.
-    if (elicitations.asked(operationId)) setTimeout(() => void elicitations.callEnded(operationId), 0);
+    if (elicitations.asked(operationId)) setTimeout(() => void elicitations.callEnded(operationId, error), 0);
   });
   manager.observeCalls(calls);
   const elicitations = newElicitations(deps, calls, waits);

@@ -49,7 +49,23 @@ test('a 401 whose protected resource metadata names an authorization server prop
         { headers: { 'content-type': 'application/json' } },
       ),
   });
-  assert.deepEqual(await probeServer(net.fetchFn, MCP), { authKind: 'oauth' });
+  // No resource name: the authorization server's host names it, not the MCP URL's host.
+  assert.deepEqual(await probeServer(net.fetchFn, MCP), { authKind: 'oauth', name: 'as.example.com' });
+});
+
+test('an OAuth server is proposed the resource name of its metadata, as one bounded line', async () => {
+  const prm = 'https://127.0.0.1:8443/.well-known/oauth-protected-resource/mcp';
+  const local = 'https://127.0.0.1:8443/mcp';
+  const answer = (resource_name: unknown) =>
+    fakeFetch({
+      [`POST ${local}`]: () => new Response('', { status: 401, headers: { 'www-authenticate': `Bearer resource_metadata="${prm}"` } }),
+      [`GET ${prm}`]: () => Response.json({ resource: local, resource_name, authorization_servers: ['https://login.example.org/tenant'] }),
+    });
+  assert.deepEqual(await probeServer(answer('Team Wiki\n(prod)').fetchFn, local), { authKind: 'oauth', name: 'Team Wiki (prod)' });
+  assert.equal((await probeServer(answer(`  ${'w'.repeat(300)}`).fetchFn, local)).name?.length, 120);
+  // A blank or non-string name falls back to the issuer's host.
+  assert.equal((await probeServer(answer('  ').fetchFn, local)).name, 'login.example.org');
+  assert.equal((await probeServer(answer(42).fetchFn, local)).name, 'login.example.org');
 });
 
 test('a 401 without metadata, or a 403, proposes a bearer token', async () => {

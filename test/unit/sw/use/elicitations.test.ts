@@ -93,13 +93,47 @@ test('after a worker restart an open question is failed with the reason, and re-
   assert.deepEqual(await second.e.views(), []);
 });
 
-test('a call that ends while its question is open expires the question', async () => {
+test('a call cancelled here while its question is open expires the question', async () => {
   const { e, pushes } = setUp();
   assert.equal(e.asked('op1'), false, 'a call that asked nothing has nothing to expire');
   await e.onEvent(event('q4'));
   assert.equal(e.asked('op1'), true);
-  await e.callEnded('op1');
+  await e.callEnded('op1', Object.assign(new Error('Cancelled.'), { code: 'cancelled' }));
   assert.equal(e.asked('op1'), false);
   assert.deepEqual(pushes.at(-1), []);
   assert.deepEqual(await e.answer({ interactionId: 'q4', action: 'accept' }), { delivered: false });
+});
+
+test('a server that ends the call while its question is open stopped waiting: the card stays and says after how long', async () => {
+  let now = 1_000_000;
+  const { e, pushes } = setUp({ store: new InteractionStore({ now: () => now }) });
+  await e.onEvent(event('q5'));
+  assert.equal(pushes.at(-1)![0]!.askedAt, 1_000_000, 'an open card knows since when it waits');
+  now += 60_400;
+  // The server's own timeout ends the call with its error result ("MCP error -32001: Request timed out").
+  await e.callEnded('op1');
+  const [card] = pushes.at(-1)!;
+  assert.deepEqual([card!.id, card!.status, card!.stoppedAfterSec, card!.canRerun], ['q5', 'failed', 60, true]);
+  assert.doesNotMatch(card!.reason ?? '', /-32001|timed out/i, 'plain words, not the raw MCP error');
+  assert.deepEqual(await e.answer({ interactionId: 'q5', action: 'accept' }), { delivered: false });
+  // Listed until dismissed, like any failed question.
+  assert.deepEqual(
+    (await e.views()).map((v) => v.id),
+    ['q5'],
+  );
+  assert.deepEqual(await e.dismiss({ interactionId: 'q5' }), { dismissed: true });
+  assert.deepEqual(await e.views(), []);
+});
+
+test('a server error ending the call is the server giving up too; a lost connection or the question limit is not', async () => {
+  const { e, pushes } = setUp();
+  await e.onEvent(event('q6'));
+  await e.callEnded('op1', Object.assign(new Error('Internal error'), { code: 'protocol' }));
+  assert.equal(pushes.at(-1)![0]!.stoppedAfterSec, 0);
+  for (const code of ['network', 'timeout', 'session-lost']) {
+    const other = setUp();
+    await other.e.onEvent(event(`q-${code}`));
+    await other.e.callEnded('op1', Object.assign(new Error(code), { code }));
+    assert.deepEqual(other.pushes.at(-1), [], `${code}: the call's own error explains it`);
+  }
 });
