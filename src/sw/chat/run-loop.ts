@@ -13,6 +13,7 @@ import type { ChatEntry, ChatView } from '../../protocol/panel-chat.js';
 import { say } from '../../protocol/wording.js';
 import type { AgentTool, AgentToolResult } from '../use/tool-registry.js';
 import type { CallToolResult } from '../../protocol/mcp-shapes.js';
+import { toolFailureForModel } from '../use/context-blocks.js';
 import { ProviderError, type ChatTurn, type StreamHooks, type TurnRequest, type TurnResult } from './providers/types.js';
 
 export const SYSTEM_PROMPT =
@@ -69,19 +70,12 @@ export function turnsOf(entries: readonly ChatEntry[]): ChatTurn[] {
   return turns;
 }
 
-/** A tool result as text for the model: the (already fenced) text parts, other parts described. */
-export function resultText(result: AgentToolResult['result']): string {
-  const parts: string[] = [];
-  for (const part of result.content as Array<Record<string, unknown>>) {
-    if (part.type === 'text' && typeof part.text === 'string') parts.push(part.text);
-    else if (part.type === 'resource' && typeof (part.resource as { text?: unknown } | undefined)?.text === 'string')
-      parts.push((part.resource as { text: string }).text);
-    else if (part.type === 'image' || part.type === 'audio')
-      parts.push(`[${String(part.type)} (${typeof part.mimeType === 'string' ? part.mimeType : 'unknown type'}) not included]`);
-    else if (part.type === 'resource_link') parts.push(`[resource link ${typeof part.uri === 'string' ? part.uri : ''}]`);
-  }
-  if (!parts.length && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
-  return parts.join('\n\n') || '(the tool returned no content)';
+/** Why a call failed, as the model reads it (fenced: the message may be the server's) and as the user reads it. */
+function failureOf(entry: ToolEntry, e: unknown) {
+  const error = e instanceof Error ? e.message : String(e);
+  const provenance = { serverId: entry.serverId ?? '', serverName: entry.serverName ?? '', tool: entry.toolName ?? entry.name };
+  const shown = say('reasonChatToolFailed', { error });
+  return { result: say('reasonChatToolFailed', { error: toolFailureForModel(provenance, error) }).message, wording: shown.wording };
 }
 
 function isCode(e: unknown, code: string): boolean {
@@ -93,7 +87,7 @@ async function runTool(entry: ToolEntry, chat: ChatView, deps: RunDeps, signal: 
     // The approval card carries the chat's id as its run: the panel shows it in this chat only.
     const r = await deps.call(entry.name, entry.arguments, { signal, agentName: CHAT_AGENT, runId: chat.id });
     entry.status = r.result.isError ? 'error' : 'done';
-    entry.result = resultText(r.result);
+    entry.result = r.forModel;
     if (r.forView) deps.viewResult?.(chat, entry.id, r.forView);
   } catch (e) {
     // The model reads the English `result`; the panel shows `resultWording` in the user's language.
@@ -106,9 +100,9 @@ async function runTool(entry: ToolEntry, chat: ChatView, deps: RunDeps, signal: 
       entry.result = CANCELLED_RESULT;
       entry.resultWording = CANCELLED.wording;
     } else {
-      const failed = say('reasonChatToolFailed', { error: e instanceof Error ? e.message : String(e) });
+      const failed = failureOf(entry, e);
       entry.status = 'error';
-      entry.result = failed.message;
+      entry.result = failed.result;
       entry.resultWording = failed.wording;
     }
   }
