@@ -14,6 +14,7 @@ import { say } from '../../protocol/wording.js';
 import type { AgentTool, AgentToolResult } from '../use/tool-registry.js';
 import type { CallToolResult } from '../../protocol/mcp-shapes.js';
 import { toolFailureForModel } from '../use/context-blocks.js';
+import { keepReplay, replayOf, systemPromptFor, turnHooks } from './turn-hooks.js';
 import { ProviderError, type ChatTurn, type StreamHooks, type TurnRequest, type TurnResult } from './providers/types.js';
 
 export const SYSTEM_PROMPT =
@@ -46,6 +47,8 @@ export interface RunDeps {
   maxSteps: number;
   /** The provider cannot call tools (Chrome's built-in model): none are sent, and the chat says so. */
   withoutTools?: boolean;
+  /** The provider's system prompt from the settings (T5); a chat's own replaces it. */
+  systemPrompt?: string | undefined;
 }
 
 type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
@@ -56,9 +59,11 @@ export function turnsOf(entries: readonly ChatEntry[]): ChatTurn[] {
   const turns: ChatTurn[] = [];
   for (const e of entries) {
     if (e.kind === 'user') turns.push({ role: 'user', text: [e.text, ...e.blocks.map((b) => b.text)].filter(Boolean).join('\n\n') });
-    else if (e.kind === 'assistant' && (e.text || e.toolCalls.length))
-      turns.push({ role: 'assistant', text: e.text, toolCalls: e.toolCalls });
-    else if (e.kind === 'tool')
+    else if (e.kind === 'assistant' && (e.text || e.toolCalls.length)) {
+      // `reasoning` is never sent back; only a provider's own blocks are, unmodified (turn-hooks.ts).
+      const replay = replayOf(e);
+      turns.push({ role: 'assistant', text: e.text, toolCalls: e.toolCalls, ...(replay ? { replay } : {}) });
+    } else if (e.kind === 'tool')
       turns.push({
         role: 'tool',
         callId: e.callId,
@@ -147,21 +152,19 @@ function failureEntry(e: unknown, signal: AbortSignal, deps: RunDeps): ChatEntry
 async function askModel(chat: ChatView, tools: AgentTool[], deps: RunDeps, signal: AbortSignal): Promise<TurnResult | undefined> {
   const answer: AssistantEntry = { kind: 'assistant', id: deps.newId(), text: '', toolCalls: [], streaming: true };
   const request: TurnRequest = {
-    system: SYSTEM_PROMPT,
+    system: systemPromptFor(SYSTEM_PROMPT, chat, deps.systemPrompt),
     turns: turnsOf(chat.entries),
     tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.jsonSchema })),
   };
   addEntry(chat, answer, deps);
-  const onText = (delta: string) => {
-    answer.text += delta;
-    deps.text(chat, answer.id, answer.text);
-  };
   // The request goes out first; showing the new entry (a copy of the whole chat per panel) follows it.
-  const streaming = deps.stream(request, { onText }, signal);
+  const streaming = deps.stream(request, turnHooks(chat, answer, deps), signal);
   deps.changed(chat);
   try {
     const turn = await streaming;
     Object.assign(answer, { text: turn.text, toolCalls: turn.toolCalls, usage: turn.usage });
+    if (turn.reasoning) answer.reasoning = turn.reasoning;
+    keepReplay(answer, turn.replay);
     return turn;
   } catch (e) {
     if (!answer.text) chat.entries.splice(chat.entries.indexOf(answer), 1);
@@ -169,6 +172,7 @@ async function askModel(chat: ChatView, tools: AgentTool[], deps: RunDeps, signa
     return undefined;
   } finally {
     delete answer.streaming;
+    delete chat.phase;
   }
 }
 
@@ -221,6 +225,7 @@ export async function runChat(chat: ChatView, deps: RunDeps, signal: AbortSignal
       }
     }
   } finally {
+    delete chat.phase;
     chat.status = 'idle';
     chat.updatedAt = deps.now();
     saves.persist();
