@@ -710,12 +710,6 @@ export const en = {
     placeholders: { limit: { content: '$1' } },
   },
   reasonChatModelsBuiltin: { message: 'Chrome’s built-in model has no model list.' },
-  chatPhaseWaiting: { message: 'Waiting for the model…' },
-  chatPhaseRetrying: {
-    message: 'The provider asked to wait (HTTP $STATUS$). Retrying in $SECONDS$ s (attempt $ATTEMPT$).',
-    placeholders: { status: { content: '$1' }, seconds: { content: '$2' }, attempt: { content: '$3' } },
-  },
-  chatThinking: { message: 'Thinking' },
   chatSystemPrompt: { message: 'System prompt (optional)' },
   chatFirstByteTimeout: { message: 'Wait for the first answer (seconds)' },
   chatIdleTimeout: { message: 'Wait between parts of an answer (seconds)' },

@@ -630,12 +630,6 @@ export const zh_CN: Catalog = {
     placeholders: { limit: { content: '$1' } },
   },
   reasonChatModelsBuiltin: { message: 'Chrome 内置模型没有模型列表。' },
-  chatPhaseWaiting: { message: '正在等待模型…' },
-  chatPhaseRetrying: {
-    message: '提供方要求等待（HTTP $STATUS$）。$SECONDS$ 秒后重试（第 $ATTEMPT$ 次）。',
-    placeholders: { status: { content: '$1' }, seconds: { content: '$2' }, attempt: { content: '$3' } },
-  },
-  chatThinking: { message: '思考过程' },
   chatSystemPrompt: { message: '系统提示词（可选）' },
   chatFirstByteTimeout: { message: '等待首个回答的时间（秒）' },
   chatIdleTimeout: { message: '回答各部分之间的等待时间（秒）' },

@@ -104,7 +104,6 @@ const ChatPhaseSchema = lazySchema(() =>
     z.object({ kind: z.literal('retrying'), until: z.number(), attempt: z.number(), status: z.optional(z.number()) }),
   ]),
 );
-export type ChatPhase = z.infer<typeof ChatPhaseSchema>;
 
 export const ChatViewSchema = lazySchema(() =>
   z.object({
