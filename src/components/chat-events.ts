@@ -18,7 +18,9 @@ export type ChatAction =
   | { action: 'open'; chatId: string }
   | { action: 'rename'; chatId: string; title: string }
   | { action: 'delete'; chatId: string }
-  | { action: 'save-provider'; provider: Omit<ProviderSettingsView, 'hasKey'> & { apiKey?: string } };
+  | { action: 'save-provider'; provider: Omit<ProviderSettingsView, 'hasKey'> & { apiKey?: string } }
+  /** The saved provider's model list for the picker (T5); `answer` gets the list or the error in plain words. */
+  | { action: 'list-models'; answer(r: { models: string[] } | { error: string }): void };
 
 export class ChatActionEvent extends Event {
   static readonly type = 'mcp-chat-action';

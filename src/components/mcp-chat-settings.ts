@@ -1,7 +1,8 @@
 /**
  * The Chat view's provider settings: which model provider the chat uses (OpenAI-compatible,
- * Anthropic, or Chrome's built-in model where the worker found it), its URL, model, API key and
- * step limit. Without a provider it says how to add one and always shows the form; with one, only
+ * Anthropic, or Chrome's built-in model where the worker found it), its URL, model (typed, or
+ * picked from the provider's model list), API key, step limit, system prompt and the two waits
+ * of T1. Without a provider it says how to add one and always shows the form; with one, only
  * while {@link open}. It rebuilds the form only when its own inputs change, so pushes about the
  * chat or its history never wipe what the user is typing. Renders into its own children (no
  * shadow root), so the Chat view's styles and selectors reach it unchanged.
@@ -10,15 +11,19 @@ import { ElementBase } from './element-base.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
 import { ChatActionEvent } from './chat-events.js';
-import { DEFAULT_TOOL_LIMITS, MAX_TOOL_LIMIT, MIN_TOOL_LIMIT, type ProviderSettingsView } from '../protocol/panel-chat.js';
+import { DEFAULT_TOOL_LIMITS, MAX_SYSTEM_PROMPT, MAX_TOOL_LIMIT, MIN_TOOL_LIMIT, type ProviderSettingsView } from '../protocol/panel-chat.js';
 
 export const chatSettingsCss = `
 mcp-chat-settings { display: contents; }
 form.provider { display: grid; gap: 4px; border: 1px solid var(--border); border-radius: var(--radius); padding: var(--space-2); }
 form.provider label { display: grid; gap: 2px; }
+form.provider .models { display: flex; flex-wrap: wrap; gap: 4px; align-items: center; }
 `;
 
 const OPENAI_PLACEHOLDER = 'http://127.0.0.1:11434/v1';
+/** The worker's defaults (src/sw/chat/providers/stall-guard.ts), shown in the form. */
+const DEFAULT_FIRST_BYTE_MS = 120_000;
+const DEFAULT_IDLE_MS = 60_000;
 /** The keys whose change makes an open form stale. */
 const FORM_INPUTS = ['provider', 'builtinAvailable'];
 
@@ -46,22 +51,52 @@ function providerInputs(p: ProviderSettingsView | undefined, builtinAvailable: b
   const toolLimit = el('input', { name: 'tool-limit', type: 'number', min: String(MIN_TOOL_LIMIT), max: String(MAX_TOOL_LIMIT) });
   toolLimit.placeholder = String(DEFAULT_TOOL_LIMITS.openai);
   toolLimit.value = p?.toolLimit !== undefined ? String(p.toolLimit) : '';
-  return { kind, baseUrl, model, apiKey, steps, toolLimit };
+  return { kind, baseUrl, model, apiKey, steps, toolLimit, ...extraInputs(p) };
+}
+
+/** The system prompt and the two waits (T1, T5), the waits in seconds. */
+function extraInputs(p: ProviderSettingsView | undefined) {
+  const systemPrompt = el('textarea', { name: 'system-prompt', rows: '3', maxlength: String(MAX_SYSTEM_PROMPT) });
+  systemPrompt.value = p?.systemPrompt ?? '';
+  const seconds = (name: string, ms: number | undefined, fallback: number) => {
+    const input = el('input', { name, type: 'number', min: '1', max: '1800' });
+    input.value = String(Math.round((ms ?? fallback) / 1000));
+    return input;
+  };
+  return {
+    systemPrompt,
+    firstByte: seconds('first-byte-timeout', p?.firstByteTimeoutMs, DEFAULT_FIRST_BYTE_MS),
+    idle: seconds('idle-timeout', p?.idleTimeoutMs, DEFAULT_IDLE_MS),
+  };
+}
+
+/** Seconds typed → ms the worker accepts (1 s … 30 min); empty or nonsense keeps the default. */
+function msOf(input: HTMLInputElement, fallback: number): number {
+  const s = Number(input.value);
+  return Number.isFinite(s) && s >= 1 ? Math.min(1800, Math.round(s)) * 1000 : fallback;
 }
 
 type ProviderInputs = ReturnType<typeof providerInputs>;
 
 /** What the form asks to save. */
-function providerFrom({ kind, baseUrl, model, apiKey, steps, toolLimit }: ProviderInputs) {
+function providerFrom({ kind, baseUrl, model, apiKey, steps, toolLimit, systemPrompt, firstByte, idle }: ProviderInputs) {
   const limit = Math.round(Number(toolLimit.value));
   return {
     ...(toolLimit.value.trim() && limit ? { toolLimit: Math.min(MAX_TOOL_LIMIT, Math.max(MIN_TOOL_LIMIT, limit)) } : {}),
+    systemPrompt: systemPrompt.value.trim(),
+    firstByteTimeoutMs: msOf(firstByte, DEFAULT_FIRST_BYTE_MS),
+    idleTimeoutMs: msOf(idle, DEFAULT_IDLE_MS),
     kind: kind.value === 'anthropic' ? ('anthropic' as const) : kind.value === 'builtin' ? ('builtin' as const) : ('openai' as const),
     baseUrl: baseUrl.value.trim(),
     model: model.value.trim(),
     maxSteps: Math.min(100, Math.max(1, Number(steps.value) || 20)),
     ...(apiKey.value.trim() ? { apiKey: apiKey.value.trim() } : {}),
   };
+}
+
+/** The `<datalist>` behind the model input: the saved provider's models, the typed name still possible. */
+function fillModels(list: HTMLDataListElement, models: readonly string[]) {
+  list.replaceChildren(...models.map((m) => el('option', { value: m })));
 }
 
 export class McpChatSettingsElement extends ElementBase {
@@ -101,19 +136,41 @@ export class McpChatSettingsElement extends ElementBase {
     this.#box.replaceChildren(...(p ? [] : [el('p', { class: 'no-provider' }, t('chatNoProvider'))]), this.#form(p));
   }
 
+  /** "Load the model list": asks the worker (the saved provider's list) and fills the model input's datalist. */
+  #modelPicker(model: HTMLInputElement): HTMLElement {
+    const list = el('datalist', { id: 'chat-models' });
+    model.setAttribute('list', 'chat-models');
+    const status = el('span', { class: 'muted', role: 'status' });
+    const load = el('button', { type: 'button', name: 'load-models' }, t('chatLoadModels'));
+    load.addEventListener('click', () => {
+      status.textContent = t('chatModelsLoading');
+      const answer = (r: { models: string[] } | { error: string }) => {
+        if ('error' in r) status.textContent = r.error;
+        else {
+          fillModels(list, r.models);
+          status.textContent = t('chatModelsLoaded', String(r.models.length));
+        }
+      };
+      this.dispatchEvent(new ChatActionEvent({ action: 'list-models', answer }));
+    });
+    return el('div', { class: 'models' }, load, status, list);
+  }
+
   #form(p: ProviderSettingsView | undefined): HTMLFormElement {
     const inputs = providerInputs(p, this.#builtinAvailable);
     const { kind, baseUrl, model, apiKey, steps, toolLimit } = inputs;
     const remote = [
       field(t('chatBaseUrl'), baseUrl),
       field(t('chatModel'), model),
+      ...(p && p.kind !== 'builtin' ? [this.#modelPicker(model)] : []),
       field(t('chatApiKey'), apiKey),
       ...(p?.hasKey ? [el('p', { class: 'muted' }, t('chatApiKeyKept'))] : []),
       field(t('chatToolLimit'), toolLimit),
     ];
+    const remoteWaits = [field(t('chatFirstByteTimeout'), inputs.firstByte), field(t('chatIdleTimeout'), inputs.idle)];
     const showRemote = () => {
       const builtin = kind.value === 'builtin';
-      for (const node of remote) node.hidden = builtin;
+      for (const node of [...remote, ...remoteWaits]) node.hidden = builtin;
       baseUrl.required = model.required = !builtin;
     };
     kind.addEventListener('change', () => {
@@ -127,6 +184,8 @@ export class McpChatSettingsElement extends ElementBase {
       field(t('chatProviderKind'), kind),
       ...remote,
       field(t('chatMaxSteps'), steps),
+      field(t('chatSystemPrompt'), inputs.systemPrompt),
+      ...remoteWaits,
       el('button', { type: 'submit', 'data-role': 'primary' }, t('chatSave')),
     );
     // Submitted in the click: the wiring asks Chrome for the provider origin before awaiting anything (SPEC L1).

@@ -756,6 +756,32 @@ export const en = {
   },
   chatToolsNoneFound: { message: 'Found no tools for “$QUERY$”.', placeholders: { query: { content: '$1' } } },
   chatToolLimit: { message: 'Most tools per request' },
+  // Chat: timeouts, waiting and retry phase, stream limits, model list, system prompt, reasoning (T1, T3, T5)
+  reasonChatNoFirstByte: {
+    message: '$HOST$ sent no answer within $SECONDS$ s. Try again, or allow a longer wait in the chat settings.',
+    placeholders: { host: { content: '$1' }, seconds: { content: '$2' } },
+  },
+  reasonChatStreamIdle: {
+    message: '$HOST$ stopped sending for $SECONDS$ s in the middle of its answer. Try again, or allow a longer wait in the chat settings.',
+    placeholders: { host: { content: '$1' }, seconds: { content: '$2' } },
+  },
+  reasonChatErrorTimeout: { message: 'The provider took too long to answer.' },
+  reasonChatLineTooLong: {
+    message: 'The provider sent a streamed line longer than $LIMIT$; its answer was not read further.',
+    placeholders: { limit: { content: '$1' } },
+  },
+  reasonChatModelsUnreadable: { message: 'The provider’s model list could not be read. Type the model name instead.' },
+  reasonChatModelsTooLarge: {
+    message: 'The provider’s model list is larger than $LIMIT$. Type the model name instead.',
+    placeholders: { limit: { content: '$1' } },
+  },
+  reasonChatModelsBuiltin: { message: 'Chrome’s built-in model has no model list.' },
+  chatSystemPrompt: { message: 'System prompt (optional)' },
+  chatFirstByteTimeout: { message: 'Wait for the first answer (seconds)' },
+  chatIdleTimeout: { message: 'Wait between parts of an answer (seconds)' },
+  chatLoadModels: { message: 'Load the model list' },
+  chatModelsLoaded: { message: '$COUNT$ models: pick one or type a name.', placeholders: { count: { content: '$1' } } },
+  chatModelsLoading: { message: 'Loading the model list…' },
   // Results viewer and schema-form checks (section K: readable results, forms, cards where the user is).
   formRequired: { message: 'is required' },
   formMinLength: { message: 'must be at least $COUNT$ characters', placeholders: { count: { content: '$1' } } },

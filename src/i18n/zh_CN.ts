@@ -674,6 +674,32 @@ export const zh_CN: Catalog = {
   },
   chatToolsNoneFound: { message: '没有找到与“$QUERY$”匹配的工具。', placeholders: { query: { content: '$1' } } },
   chatToolLimit: { message: '每次请求最多工具数' },
+  // Chat: timeouts, waiting and retry phase, stream limits, model list, system prompt, reasoning (T1, T3, T5)
+  reasonChatNoFirstByte: {
+    message: '$HOST$ 在 $SECONDS$ 秒内没有回答。请重试，或在聊天设置中延长等待时间。',
+    placeholders: { host: { content: '$1' }, seconds: { content: '$2' } },
+  },
+  reasonChatStreamIdle: {
+    message: '$HOST$ 在回答途中停止发送已达 $SECONDS$ 秒。请重试，或在聊天设置中延长等待时间。',
+    placeholders: { host: { content: '$1' }, seconds: { content: '$2' } },
+  },
+  reasonChatErrorTimeout: { message: '提供方回答超时。' },
+  reasonChatLineTooLong: {
+    message: '提供方发送的流式数据行超过 $LIMIT$；其回答不再继续读取。',
+    placeholders: { limit: { content: '$1' } },
+  },
+  reasonChatModelsUnreadable: { message: '无法读取提供方的模型列表。请直接输入模型名称。' },
+  reasonChatModelsTooLarge: {
+    message: '提供方的模型列表超过 $LIMIT$。请直接输入模型名称。',
+    placeholders: { limit: { content: '$1' } },
+  },
+  reasonChatModelsBuiltin: { message: 'Chrome 内置模型没有模型列表。' },
+  chatSystemPrompt: { message: '系统提示词（可选）' },
+  chatFirstByteTimeout: { message: '等待首个回答的时间（秒）' },
+  chatIdleTimeout: { message: '回答各部分之间的等待时间（秒）' },
+  chatLoadModels: { message: '加载模型列表' },
+  chatModelsLoaded: { message: '共 $COUNT$ 个模型：选择一个或输入名称。', placeholders: { count: { content: '$1' } } },
+  chatModelsLoading: { message: '正在加载模型列表…' },
   // Results viewer and schema-form checks (section K: readable results, forms, cards where the user is).
   formRequired: { message: '必填' },
   formMinLength: { message: '至少需要 $COUNT$ 个字符', placeholders: { count: { content: '$1' } } },

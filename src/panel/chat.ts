@@ -110,6 +110,8 @@ function act(screen: ChatScreen, d: ChatAction) {
   switch (d.action) {
     case 'save-provider':
       return saveProvider(screen, d);
+    case 'list-models':
+      return void call('panel:chat-models', {}).then((r) => d.answer(r.ok ? r.value : { error: r.message }));
     case 'send':
       return void send(screen, d);
     case 'stop':

@@ -91,6 +91,7 @@ export const CHAT_ERROR_REASONS = {
   network: 'reasonChatErrorNetwork',
   'provider-server': 'reasonChatErrorProviderServer',
   'bad-response': 'reasonChatErrorBadResponse',
+  timeout: 'reasonChatErrorTimeout',
   cancelled: 'reasonChatStopped',
   internal: 'reasonChatFailed',
   unknown: 'reasonChatFailed',

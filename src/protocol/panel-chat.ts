@@ -19,6 +19,8 @@ const text = lazySchema(() => z.string().check(z.maxLength(MAX_TEXT)));
 /** `builtin`: Chrome's own model (Prompt API), offered only where the browser has one; no URL, key or tools. */
 export const PROVIDER_KINDS = ['openai', 'anthropic', 'builtin'] as const;
 export const DEFAULT_MAX_STEPS = 20;
+/** The most models a model list offers (T5). */
+export const MAX_MODELS = 1000;
 
 const UsageSchema = lazySchema(() => z.object({ inputTokens: z.optional(z.number()), outputTokens: z.optional(z.number()) }));
 const ToolCallSchema = lazySchema(() =>
@@ -61,6 +63,8 @@ export const ChatEntrySchema = lazySchema(() =>
       usage: z.optional(UsageSchema),
       /** Still arriving. */
       streaming: z.optional(z.boolean()),
+      /** The model's reasoning (reasoning fields, thinking blocks): shown collapsed as "Thinking", never sent back as text (T3). */
+      reasoning: z.optional(text),
     }),
     z.object({
       kind: z.literal('tool'),
@@ -107,6 +111,19 @@ export function chatErrorSaid(entry: Pick<ErrorEntry, 'errorKind' | 'message' | 
   };
 }
 
+/** The user's system prompt (per provider, or per chat), in characters. */
+export const MAX_SYSTEM_PROMPT = 20_000;
+/** The per-provider timeouts (T1), in ms: at least a second, at most half an hour. */
+const timeoutMs = lazySchema(() => z.number().check(z.int(), z.gte(1000), z.lte(1_800_000)));
+
+const ChatPhaseSchema = lazySchema(() =>
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('waiting-model'), since: z.number() }),
+    /** `until`: epoch ms when the retry goes out; `status`: the refusal's HTTP status. */
+    z.object({ kind: z.literal('retrying'), until: z.number(), attempt: z.number(), status: z.optional(z.number()) }),
+  ]),
+);
+
 export const ChatViewSchema = lazySchema(() =>
   z.object({
     id,
@@ -125,6 +142,10 @@ export const ChatViewSchema = lazySchema(() =>
     toolSearch: z.optional(z.boolean()),
     status: z.enum(['idle', 'running']),
     entries: z.array(ChatEntrySchema).check(z.maxLength(1000)),
+    /** Set by the worker while a turn waits for the model's first token, or waits to retry (T1); absent otherwise. */
+    phase: z.optional(ChatPhaseSchema),
+    /** This chat's own system prompt, instead of the provider's (T5). */
+    systemPrompt: z.optional(z.string().check(z.maxLength(MAX_SYSTEM_PROMPT))),
   }),
 );
 export type ChatView = z.infer<typeof ChatViewSchema>;
@@ -149,6 +170,9 @@ export const ProviderSettingsViewSchema = lazySchema(() =>
     maxSteps: z.number(),
     /** T2: the most tools one request may offer (absent: the kind's default, DEFAULT_TOOL_LIMITS). */
     toolLimit: z.optional(z.number()),
+    systemPrompt: z.optional(z.string().check(z.maxLength(MAX_SYSTEM_PROMPT))),
+    firstByteTimeoutMs: z.optional(timeoutMs),
+    idleTimeoutMs: z.optional(timeoutMs),
   }),
 );
 export type ProviderSettingsView = z.infer<typeof ProviderSettingsViewSchema>;
@@ -200,8 +224,13 @@ export const ChatPanelRequestSchemas = {
       apiKey: z.optional(z.string().check(z.maxLength(8192))),
       maxSteps: z.optional(z.number().check(z.int(), z.gte(1), z.lte(100))),
       toolLimit: z.optional(z.number().check(z.int(), z.gte(MIN_TOOL_LIMIT), z.lte(MAX_TOOL_LIMIT))),
+      systemPrompt: z.optional(z.string().check(z.maxLength(MAX_SYSTEM_PROMPT))),
+      firstByteTimeoutMs: z.optional(timeoutMs),
+      idleTimeoutMs: z.optional(timeoutMs),
     }),
   ),
+  /** The saved provider's model list (T5): OpenAI-compatible `GET /models`, Anthropic `GET /v1/models`. */
+  'panel:chat-models': lazySchema(() => z.object({})),
   'panel:chat-list': lazySchema(() => z.object({})),
   /** Without `chatId`: the most recent chat, if any. */
   'panel:chat-open': lazySchema(() => z.object({ chatId: z.optional(id) })),
@@ -232,6 +261,7 @@ export const ChatPanelResponseSchemas = {
   /** `builtinAvailable`: Chrome's built-in model can be used where the chat runs (the worker). */
   'panel:chat-provider': lazySchema(() => z.object({ provider: z.optional(ProviderSettingsViewSchema), builtinAvailable: z.boolean() })),
   'panel:chat-save-provider': ProviderSettingsViewSchema,
+  'panel:chat-models': lazySchema(() => z.object({ models: z.array(z.string().check(z.maxLength(256))).check(z.maxLength(MAX_MODELS)) })),
   'panel:chat-list': lazySchema(() => z.object({ chats: z.array(ChatSummarySchema).check(z.maxLength(200)) })),
   'panel:chat-open': lazySchema(() => z.object({ chat: z.optional(ChatViewSchema) })),
   'panel:chat-new': ChatViewSchema,

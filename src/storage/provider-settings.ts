@@ -1,6 +1,6 @@
 /**
  * The chat's model provider (section P), in `chrome.storage.local` under {@link PROVIDER_KEY}:
- * kind, base URL, model, step limit, and the API key sealed like a bearer token (SPEC F2) with a
+ * kind, base URL, model, step limit, system prompt, first-byte and idle timeouts, and the API key sealed like a bearer token (SPEC F2) with a
  * purpose naming the provider's origin, so a key stored for one origin cannot be opened for a
  * request to another. The key is opened only in the worker, for the request. Chrome's built-in
  * model (`builtin`) has neither URL nor key.
@@ -10,9 +10,32 @@ import { lazySchema } from '../protocol/lazy-schema.js';
 import { SealedBlobSchema } from './config-schema.js';
 import type { KeyValueArea } from './ports.js';
 import { open, purposeFor, seal } from './seal.js';
-import { DEFAULT_MAX_STEPS, PROVIDER_KINDS, type ProviderSettingsView } from '../protocol/panel-chat.js';
+import { DEFAULT_MAX_STEPS, MAX_SYSTEM_PROMPT, PROVIDER_KINDS, type ProviderSettingsView } from '../protocol/panel-chat.js';
 
 export const PROVIDER_KEY = 'mcp_chat_provider';
+
+/** What T1/T5 added to a provider: its system prompt and its two timeouts (all optional: older records lack them). */
+const ProviderExtrasShape = () => ({
+  systemPrompt: z.optional(z.string().check(z.maxLength(MAX_SYSTEM_PROMPT))),
+  firstByteTimeoutMs: z.optional(z.number()),
+  idleTimeoutMs: z.optional(z.number()),
+});
+
+export interface ProviderExtras {
+  systemPrompt?: string | undefined;
+  firstByteTimeoutMs?: number | undefined;
+  idleTimeoutMs?: number | undefined;
+}
+
+/** The extras that are set (an empty system prompt is none). */
+function extrasOf(p: ProviderExtras): ProviderExtras {
+  const prompt = p.systemPrompt?.trim();
+  return {
+    ...(prompt ? { systemPrompt: prompt } : {}),
+    ...(p.firstByteTimeoutMs !== undefined ? { firstByteTimeoutMs: p.firstByteTimeoutMs } : {}),
+    ...(p.idleTimeoutMs !== undefined ? { idleTimeoutMs: p.idleTimeoutMs } : {}),
+  };
+}
 
 const StoredProviderSchema = lazySchema(() =>
   z.object({
@@ -22,11 +45,12 @@ const StoredProviderSchema = lazySchema(() =>
     apiKey: z.optional(SealedBlobSchema),
     maxSteps: z.number(),
     toolLimit: z.optional(z.number()),
+    ...ProviderExtrasShape(),
   }),
 );
 type StoredProvider = z.infer<typeof StoredProviderSchema>;
 
-export interface ProviderInput {
+export interface ProviderInput extends ProviderExtras {
   kind: (typeof PROVIDER_KINDS)[number];
   baseUrl: string;
   model: string;
@@ -37,7 +61,7 @@ export interface ProviderInput {
 }
 
 /** The provider as the worker calls it: with the key opened. */
-export interface OpenedProvider {
+export interface OpenedProvider extends ProviderExtras {
   kind: (typeof PROVIDER_KINDS)[number];
   baseUrl: string;
   model: string;
@@ -59,6 +83,7 @@ function view(p: StoredProvider): ProviderSettingsView {
     hasKey: p.apiKey !== undefined,
     maxSteps: p.maxSteps,
     ...toolLimitOf(p),
+    ...extrasOf(p),
   };
 }
 
@@ -85,6 +110,7 @@ export class ProviderSettingsStore {
         model: '',
         maxSteps: input.maxSteps ?? old?.maxSteps ?? DEFAULT_MAX_STEPS,
         ...toolLimitOf({ toolLimit: input.toolLimit ?? old?.toolLimit }),
+        ...extrasOf(input),
       };
       await this.area.set({ [PROVIDER_KEY]: stored });
       return view(stored);
@@ -103,6 +129,7 @@ export class ProviderSettingsStore {
       ...(apiKey ? { apiKey } : {}),
       maxSteps: input.maxSteps ?? old?.maxSteps ?? DEFAULT_MAX_STEPS,
       ...toolLimitOf({ toolLimit: input.toolLimit ?? old?.toolLimit }),
+      ...extrasOf(input),
     };
     await this.area.set({ [PROVIDER_KEY]: stored });
     return view(stored);
@@ -118,6 +145,7 @@ export class ProviderSettingsStore {
       model: p.model,
       maxSteps: p.maxSteps,
       ...toolLimitOf(p),
+      ...extrasOf(p),
       ...(p.apiKey ? { apiKey: await open(p.apiKey, keyPurpose(p.baseUrl)) } : {}),
     };
   }

@@ -9,6 +9,9 @@
  *   `content_block_start`, `ping`, `content_block_delta` (`text_delta`, `input_json_delta`),
  *   `content_block_stop`, `message_delta` (stop_reason, usage), `message_stop`.
  * Each test queues the answers it wants (`script`), in order; every request body is recorded.
+ * Beyond the happy path (T1, T3): a stall before the headers, after them, or mid-stream
+ * (`hangAfter`); a redirect; exact recorded event shapes of other OpenAI-compatible servers
+ * (`raw`); and `GET /v1/models`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,7 +34,16 @@ export interface ScriptedTurn {
 }
 
 export type ScriptedAnswer =
-  ({ kind: 'stream' } & ScriptedTurn) | { kind: 'status'; status: number; headers?: Record<string, string>; body: unknown };
+  | ({ kind: 'stream' } & ScriptedTurn)
+  | { kind: 'status'; status: number; headers?: Record<string, string>; body: unknown }
+  /** Exactly these SSE events (each a whole `data: …\n\n` or `event: …` block), for recorded shapes of other servers. */
+  | { kind: 'raw'; events: string[] }
+  /** Never answers: no headers, no body (until the client goes away). */
+  | { kind: 'stall-before-headers' }
+  /** Sends the 200 and its SSE headers, then nothing. */
+  | { kind: 'stall-after-headers' }
+  /** A redirect (307/308) to `location`. */
+  | { kind: 'redirect'; status: number; location: string };
 
 export interface RecordedRequest {
   path: string;
@@ -49,6 +61,8 @@ export interface ProviderServer {
   anthropicBase: string;
   requests: RecordedRequest[];
   script(...answers: ScriptedAnswer[]): void;
+  /** What `GET /v1/models` answers (OpenAI and Anthropic list shapes alike: `{data: [{id}]}`); a status, or a redirect. */
+  models: { ids: string[]; status?: number; location?: string; body?: string };
   /** Streams whose client went away before the end (a Stop). */
   aborted: number;
   close(): Promise<void>;
@@ -62,6 +76,9 @@ function chunks(text: string, size: number): string[] {
   for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
   return out.length ? out : [''];
 }
+
+/** One SSE event as a server writes it: `data: {json}` (and `event:` when named). */
+export const sseEvent = sse;
 
 export function openAiEvents(model: string, turn: ScriptedTurn): string[] {
   const base = { id: 'chatcmpl-test', object: 'chat.completion.chunk', created: 1_700_000_000, model, system_fingerprint: 'fp_test' };
@@ -173,25 +190,45 @@ export async function startProviderServer(): Promise<ProviderServer> {
       res.end();
       return;
     }
-    const body = await readBody(req);
+    const isChat = req.method === 'POST' && (path === '/v1/chat/completions' || path === '/v1/messages');
+    // Taken on arrival: a client that gives up while its body is still being read has used its answer.
+    const scripted = isChat ? queue.shift() : undefined;
+    const body = await readBody(req).catch((): Record<string, unknown> => ({}));
     const record: RecordedRequest = { path, headers: req.headers, body, receivedAt };
     requests.push(record);
     const isOpenAi = path === '/v1/chat/completions';
     const isAnthropic = path === '/v1/messages';
     const cors = { 'access-control-allow-origin': '*' };
+    if (req.method === 'GET' && path === '/v1/models') return answerModels(res, cors);
     if (req.method !== 'POST' || (!isOpenAi && !isAnthropic)) {
       res.writeHead(404, { 'content-type': 'application/json', ...cors });
       res.end(JSON.stringify({ error: { message: `Unknown path ${path}`, type: 'invalid_request_error' } }));
       return;
     }
-    const answer = queue.shift() ?? { kind: 'stream', text: ['(nothing scripted)'] };
+    const answer = scripted ?? { kind: 'stream', text: ['(nothing scripted)'] };
     if (answer.kind === 'status') {
       res.writeHead(answer.status, { 'content-type': 'application/json', ...cors, ...answer.headers });
       res.end(JSON.stringify(answer.body));
       return;
     }
+    if (answer.kind === 'redirect') {
+      res.writeHead(answer.status, { location: answer.location, ...cors });
+      res.end();
+      return;
+    }
+    if (answer.kind === 'stall-before-headers') {
+      res.on('close', () => state.aborted++);
+      return;
+    }
     const model = typeof body.model === 'string' ? body.model : 'test-model';
-    const events = isOpenAi ? openAiEvents(model, answer) : anthropicEvents(model, answer);
+    const events =
+      answer.kind === 'raw'
+        ? answer.events
+        : answer.kind === 'stall-after-headers'
+          ? []
+          : isOpenAi
+            ? openAiEvents(model, answer)
+            : anthropicEvents(model, answer);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...cors });
     let closed = false;
     res.on('close', () => {
@@ -200,14 +237,42 @@ export async function startProviderServer(): Promise<ProviderServer> {
         state.aborted++;
       }
     });
+    if (answer.kind === 'stall-after-headers') {
+      res.flushHeaders();
+      return; // left open until the client goes away
+    }
+    const turn: ScriptedTurn = answer.kind === 'stream' ? answer : {};
     for (const [i, e] of events.entries()) {
       if (closed) return;
-      if (answer.hangAfter !== undefined && i >= answer.hangAfter) return; // left open until the client goes away
+      if (turn.hangAfter !== undefined && i >= turn.hangAfter) return; // left open until the client goes away
       res.write(e);
-      if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
+      if (turn.delayMs) await new Promise((r) => setTimeout(r, turn.delayMs));
     }
     res.end();
     record.endedAt = Date.now();
+  }
+
+  const models: ProviderServer['models'] = { ids: ['m-a', 'm-b'] };
+  function answerModels(res: ServerResponse, cors: Record<string, string>) {
+    if (models.location) {
+      res.writeHead(models.status ?? 307, { location: models.location, ...cors });
+      res.end();
+      return;
+    }
+    res.writeHead(models.status ?? 200, { 'content-type': 'application/json', ...cors });
+    // OpenAI: `{object: 'list', data: [{id, object, created, owned_by}]}`; Anthropic adds `has_more`, `first_id`, `last_id`.
+    const data = models.ids.map((id) => ({
+      id,
+      object: 'model',
+      type: 'model',
+      created: 1_700_000_000,
+      owned_by: 'test',
+      display_name: id,
+    }));
+    res.end(
+      models.body ??
+        JSON.stringify({ object: 'list', data, has_more: false, first_id: models.ids[0] ?? null, last_id: models.ids.at(-1) ?? null }),
+    );
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -216,6 +281,7 @@ export async function startProviderServer(): Promise<ProviderServer> {
     openAiBase: `http://127.0.0.1:${port}/v1`,
     anthropicBase: `http://127.0.0.1:${port}`,
     requests,
+    models,
     script: (...answers) => void queue.push(...answers),
     get aborted() {
       return state.aborted;

@@ -18,6 +18,7 @@ import { builtinAvailable, type LanguageModelLike } from './providers/builtin.js
 import type { FetchLike } from './providers/types.js';
 import { ChatCache } from './chat-cache.js';
 import { ProviderAccess } from './provider-access.js';
+import { modelsForPanel } from './model-list.js';
 import { addUserMessage, chatPush, RunStarter } from './run-starter.js';
 import { systemClock, type Clock } from './text-throttle.js';
 import { toolHandlers } from './tool-handlers.js';
@@ -57,6 +58,7 @@ interface Service {
 
 /** Closes a chat whose run died with a previous worker: nothing is silently lost. */
 function markInterrupted(chat: ChatView, newId: () => string, now: number): ChatView {
+  delete chat.phase;
   for (const e of chat.entries) {
     if (e.kind === 'assistant') delete e.streaming;
     if (e.kind === 'tool' && e.status === 'running') {
@@ -83,8 +85,12 @@ async function providerForSend(s: Service, chat: ChatView): Promise<OpenedProvid
   return provider;
 }
 
-function providerHandlers({ deps, access }: Service): Pick<ChatHandlers, 'panel:chat-provider' | 'panel:chat-save-provider'> {
+function providerHandlers({
+  deps,
+  access,
+}: Service): Pick<ChatHandlers, 'panel:chat-provider' | 'panel:chat-save-provider' | 'panel:chat-models'> {
   return {
+    'panel:chat-models': () => modelsForPanel(access, deps.fetch),
     'panel:chat-provider': async () => {
       const [provider, builtin] = await Promise.all([deps.providers.view(), builtinAvailable(deps.languageModel())]);
       return { ...(provider ? { provider } : {}), builtinAvailable: builtin };
@@ -93,7 +99,13 @@ function providerHandlers({ deps, access }: Service): Pick<ChatHandlers, 'panel:
       if (p.kind === 'builtin') {
         if (!(await builtinAvailable(deps.languageModel())))
           throw new RemoteError({ code: 'bad-request', ...say('reasonChatBuiltinNotOffered') });
-        const saved = await deps.providers.save({ kind: 'builtin', baseUrl: '', model: '', maxSteps: p.maxSteps });
+        const saved = await deps.providers.save({
+          kind: 'builtin',
+          baseUrl: '',
+          model: '',
+          maxSteps: p.maxSteps,
+          systemPrompt: p.systemPrompt,
+        });
         access.forgetProvider();
         return saved;
       }

@@ -13,6 +13,8 @@ import type { ChatEntry, ChatView } from '../../protocol/panel-chat.js';
 import { say } from '../../protocol/wording.js';
 import type { AgentTool, AgentToolResult } from '../use/tool-registry.js';
 import type { CallToolResult } from '../../protocol/mcp-shapes.js';
+import { toolFailureForModel } from '../use/context-blocks.js';
+import { keepReplay, replayOf, systemPromptFor, turnHooks } from './turn-hooks.js';
 import { ProviderError, type ChatTurn, type StreamHooks, type TurnRequest, type TurnResult } from './providers/types.js';
 import { requestToolSpecs } from './tool-budget.js';
 import type { LocalTools } from './tool-offer.js';
@@ -49,6 +51,8 @@ export interface RunDeps {
   maxSteps: number;
   /** The provider cannot call tools (Chrome's built-in model): none are sent, and the chat says so. */
   withoutTools?: boolean;
+  /** The provider's system prompt from the settings (T5); a chat's own replaces it. */
+  systemPrompt?: string | undefined;
 }
 
 type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
@@ -59,9 +63,11 @@ export function turnsOf(entries: readonly ChatEntry[]): ChatTurn[] {
   const turns: ChatTurn[] = [];
   for (const e of entries) {
     if (e.kind === 'user') turns.push({ role: 'user', text: [e.text, ...e.blocks.map((b) => b.text)].filter(Boolean).join('\n\n') });
-    else if (e.kind === 'assistant' && (e.text || e.toolCalls.length))
-      turns.push({ role: 'assistant', text: e.text, toolCalls: e.toolCalls });
-    else if (e.kind === 'tool')
+    else if (e.kind === 'assistant' && (e.text || e.toolCalls.length)) {
+      // `reasoning` is never sent back; only a provider's own blocks are, unmodified (turn-hooks.ts).
+      const replay = replayOf(e);
+      turns.push({ role: 'assistant', text: e.text, toolCalls: e.toolCalls, ...(replay ? { replay } : {}) });
+    } else if (e.kind === 'tool')
       turns.push({
         role: 'tool',
         callId: e.callId,
@@ -73,19 +79,12 @@ export function turnsOf(entries: readonly ChatEntry[]): ChatTurn[] {
   return turns;
 }
 
-/** A tool result as text for the model: the (already fenced) text parts, other parts described. */
-export function resultText(result: AgentToolResult['result']): string {
-  const parts: string[] = [];
-  for (const part of result.content as Array<Record<string, unknown>>) {
-    if (part.type === 'text' && typeof part.text === 'string') parts.push(part.text);
-    else if (part.type === 'resource' && typeof (part.resource as { text?: unknown } | undefined)?.text === 'string')
-      parts.push((part.resource as { text: string }).text);
-    else if (part.type === 'image' || part.type === 'audio')
-      parts.push(`[${String(part.type)} (${typeof part.mimeType === 'string' ? part.mimeType : 'unknown type'}) not included]`);
-    else if (part.type === 'resource_link') parts.push(`[resource link ${typeof part.uri === 'string' ? part.uri : ''}]`);
-  }
-  if (!parts.length && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
-  return parts.join('\n\n') || '(the tool returned no content)';
+/** Why a call failed, as the model reads it (fenced: the message may be the server's) and as the user reads it. */
+function failureOf(entry: ToolEntry, e: unknown) {
+  const error = e instanceof Error ? e.message : String(e);
+  const provenance = { serverId: entry.serverId ?? '', serverName: entry.serverName ?? '', tool: entry.toolName ?? entry.name };
+  const shown = say('reasonChatToolFailed', { error });
+  return { result: say('reasonChatToolFailed', { error: toolFailureForModel(provenance, error) }).message, wording: shown.wording };
 }
 
 function isCode(e: unknown, code: string): boolean {
@@ -98,7 +97,7 @@ async function runTool(entry: ToolEntry, chat: ChatView, deps: RunDeps, signal: 
     // The approval card carries the chat's id as its run: the panel shows it in this chat only.
     const r = await deps.call(entry.name, entry.arguments, { signal, agentName: CHAT_AGENT, runId: chat.id });
     entry.status = r.result.isError ? 'error' : 'done';
-    entry.result = resultText(r.result);
+    entry.result = r.forModel;
     if (r.forView) deps.viewResult?.(chat, entry.id, r.forView);
   } catch (e) {
     // The model reads the English `result`; the panel shows `resultWording` in the user's language.
@@ -111,9 +110,9 @@ async function runTool(entry: ToolEntry, chat: ChatView, deps: RunDeps, signal: 
       entry.result = CANCELLED_RESULT;
       entry.resultWording = CANCELLED.wording;
     } else {
-      const failed = say('reasonChatToolFailed', { error: e instanceof Error ? e.message : String(e) });
+      const failed = failureOf(entry, e);
       entry.status = 'error';
-      entry.result = failed.message;
+      entry.result = failed.result;
       entry.resultWording = failed.wording;
     }
   }
@@ -158,22 +157,20 @@ function failureEntry(e: unknown, signal: AbortSignal, deps: RunDeps): ChatEntry
 async function askModel(chat: ChatView, tools: AgentTool[], deps: RunDeps, signal: AbortSignal): Promise<TurnResult | undefined> {
   const answer: AssistantEntry = { kind: 'assistant', id: deps.newId(), text: '', toolCalls: [], streaming: true };
   const request: TurnRequest = {
-    system: SYSTEM_PROMPT,
+    system: systemPromptFor(SYSTEM_PROMPT, chat, deps.systemPrompt),
     turns: turnsOf(chat.entries),
     // The same definitions the panel's estimate measures (T2).
     tools: requestToolSpecs(tools, deps.localTools?.specs() ?? []),
   };
   addEntry(chat, answer, deps);
-  const onText = (delta: string) => {
-    answer.text += delta;
-    deps.text(chat, answer.id, answer.text);
-  };
   // The request goes out first; showing the new entry (a copy of the whole chat per panel) follows it.
-  const streaming = deps.stream(request, { onText }, signal);
+  const streaming = deps.stream(request, turnHooks(chat, answer, deps), signal);
   deps.changed(chat);
   try {
     const turn = await streaming;
     Object.assign(answer, { text: turn.text, toolCalls: turn.toolCalls, usage: turn.usage });
+    if (turn.reasoning) answer.reasoning = turn.reasoning;
+    keepReplay(answer, turn.replay);
     return turn;
   } catch (e) {
     if (!answer.text) chat.entries.splice(chat.entries.indexOf(answer), 1);
@@ -181,6 +178,7 @@ async function askModel(chat: ChatView, tools: AgentTool[], deps: RunDeps, signa
     return undefined;
   } finally {
     delete answer.streaming;
+    delete chat.phase;
   }
 }
 
@@ -233,6 +231,7 @@ export async function runChat(chat: ChatView, deps: RunDeps, signal: AbortSignal
       }
     }
   } finally {
+    delete chat.phase;
     chat.status = 'idle';
     chat.updatedAt = deps.now();
     saves.persist();

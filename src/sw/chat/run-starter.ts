@@ -79,6 +79,7 @@ function runDepsFor(chat: ChatView, settings: OpenedProvider, deps: RunStarterDe
     newId: deps.newId,
     now: deps.now,
     maxSteps: settings.maxSteps,
+    systemPrompt: settings.systemPrompt,
   };
 }
 

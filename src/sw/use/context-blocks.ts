@@ -102,22 +102,59 @@ export function buildResourceBlock(
 interface ToolResultLike {
   content?: unknown;
   isError?: boolean;
+  structuredContent?: unknown;
   [key: string]: unknown;
+}
+
+interface ToolProvenance {
+  serverId: string;
+  serverName: string;
+  tool: string;
+}
+
+/**
+ * THE one place a server's tool result becomes what the model reads (N9, T4): every field the
+ * server wrote — text, embedded resource text, mime types, URIs, link names and descriptions,
+ * and `structuredContent` when no text came with it — described inside ONE fence whose label
+ * (outside) holds only our provenance words and bounded single-line copies of names.
+ */
+export function toolResultForModel(
+  source: ToolProvenance & { result: ToolResultLike },
+  options: Pick<BlockOptions, 'random'> = {},
+): string {
+  const { result } = source;
+  const parts = Array.isArray(result.content) ? (result.content as unknown[]) : [];
+  const sections = parts.map(describeContent);
+  const hasText = parts.some((p) => isRecord(p) && p.type === 'text');
+  if (!hasText && result.structuredContent !== undefined) sections.push(`(structured content)\n${jsonOf(result.structuredContent)}`);
+  const body = sections.join('\n\n') || '(the tool returned no content)';
+  return fence(toolLabel(source, result.isError ? 'Error result of' : 'Result of'), body, { ...options, maxBytes: Number.MAX_SAFE_INTEGER })
+    .text;
+}
+
+/** A failed call's message as the model reads it: it may be the server's own words, so it is fenced too (T4). */
+export function toolFailureForModel(source: ToolProvenance, message: string, options: Pick<BlockOptions, 'random'> = {}): string {
+  return fence(toolLabel(source, 'Failure of'), message, options).text;
+}
+
+function toolLabel({ serverId, serverName, tool }: ToolProvenance, what: string): string {
+  return `${what} tool "${oneLine(tool)}" from MCP server "${oneLine(serverName)}" (id ${oneLine(serverId)})`;
 }
 
 /**
  * Fences every piece of server text in a tool result for an agent (N9): each `text` part, and the
  * text of each embedded `resource` part, becomes label + random fence around the original text,
  * like a resource block. Runs after truncation (H4), so it cuts nothing; media, links and
- * `structuredContent` are left as they are (structured data stays structured).
+ * `structuredContent` are left as they are (structured data stays structured). A model reads
+ * {@link toolResultForModel} instead, which fences those too.
  */
 export function fenceToolResult<R extends ToolResultLike>(
-  source: { serverId: string; serverName: string; tool: string; result: R },
+  source: ToolProvenance & { result: R },
   options: Pick<BlockOptions, 'random'> = {},
 ): R {
-  const { serverId, serverName, tool, result } = source;
+  const { result } = source;
   if (!Array.isArray(result.content)) return result;
-  const label = `${result.isError ? 'Error result' : 'Result'} of tool "${oneLine(tool)}" from MCP server "${oneLine(serverName)}" (id ${oneLine(serverId)})`;
+  const label = toolLabel(source, result.isError ? 'Error result of' : 'Result of');
   const fenced = (text: string) => fence(label, text, { ...options, maxBytes: Number.MAX_SAFE_INTEGER }).text;
   const content = (result.content as unknown[]).map((part) => {
     if (!isRecord(part)) return part;
@@ -127,6 +164,14 @@ export function fenceToolResult<R extends ToolResultLike>(
     return part;
   });
   return { ...result, content };
+}
+
+function jsonOf(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 1) ?? String(value);
+  } catch {
+    return '[structured content that is not JSON]';
+  }
 }
 
 function describeResourceContents(item: ResourceContentsLike): string {
@@ -149,17 +194,27 @@ function describeContent(content: unknown): string {
     case 'resource':
       if (isRecord(content.resource)) {
         const uri = typeof content.resource.uri === 'string' ? content.resource.uri : 'unknown uri';
-        return `[embedded resource ${oneLine(uri)}]\n${describeResourceContents(content.resource)}`;
+        const mime = typeof content.resource.mimeType === 'string' ? ` (${oneLine(content.resource.mimeType)})` : '';
+        return `[embedded resource ${oneLine(uri)}${mime}]\n${describeResourceContents(content.resource)}`;
       }
       return '[embedded resource]';
-    case 'resource_link': {
-      const uri = typeof content.uri === 'string' ? content.uri : 'unknown uri';
-      const name = typeof content.name === 'string' ? `${oneLine(content.name)} ` : '';
-      return `[resource link: ${name}<${oneLine(uri)}>]`;
-    }
+    case 'resource_link':
+      return describeLink(content);
     default:
       return '[unsupported content]';
   }
+}
+
+/** A resource link with what the server said of it (all of it inside the fence it is described in). */
+function describeLink(link: Record<string, unknown>): string {
+  const uri = typeof link.uri === 'string' ? link.uri : 'unknown uri';
+  const name = typeof link.name === 'string' ? `${oneLine(link.name)} ` : '';
+  const extra = [
+    typeof link.title === 'string' ? `title: ${oneLine(link.title)}` : '',
+    typeof link.mimeType === 'string' ? `type: ${oneLine(link.mimeType)}` : '',
+    typeof link.description === 'string' ? `description: ${link.description}` : '',
+  ].filter(Boolean);
+  return `[resource link: ${name}<${oneLine(uri)}>]${extra.length ? `\n${extra.join('\n')}` : ''}`;
 }
 
 function fence(label: string, body: string, options: BlockOptions): Pick<ContextBlock, 'delimiter' | 'text'> {

@@ -29,7 +29,7 @@ import { RemoteError } from '../../protocol/result.js';
 import type { ApprovalRequest } from './approval-broker.js';
 import { buildToolNameMap } from './tool-names.js';
 import { truncateToolResult, type TruncationReport } from './truncate.js';
-import { fenceToolResult } from './context-blocks.js';
+import { fenceToolResult, toolResultForModel } from './context-blocks.js';
 import { toolUi } from '../../protocol/mcp-apps.js';
 
 export interface AgentTool {
@@ -67,6 +67,8 @@ export interface AgentToolResult {
   operationId: string;
   /** For a tool with an MCP App view: the result cut to the budget and not fenced (the view is the server's own code). */
   forView?: CallToolResult;
+  /** The cut result as a model reads it: every server-written field inside one fence (toolResultForModel, T4). */
+  forModel: string;
 }
 
 export interface RegistryDeps {
@@ -278,5 +280,6 @@ export function agentResultOf(entry: Pick<Entry, 'server' | 'raw'>, result: Call
     provenance,
     operationId,
     ...(toolUi(entry.raw).resourceUri ? { forView: cut.result } : {}),
+    forModel: toolResultForModel({ ...provenance, result: cut.result }),
   };
 }

@@ -1,18 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unfence } from '../../../src/common/untrusted-fence.js';
-import { fenceToolResult } from '../../../src/sw/use/context-blocks.js';
-import { resultText } from '../../../src/sw/chat/run-loop.js';
+import { toolResultForModel } from '../../../src/sw/use/context-blocks.js';
 
 const fenced = (texts: string[], isError = false) =>
-  resultText(
-    fenceToolResult({
-      serverId: 'demo',
-      serverName: 'Demo',
-      tool: 'echo',
-      result: { content: texts.map((text) => ({ type: 'text' as const, text })), isError },
-    }),
-  );
+  toolResultForModel({
+    serverId: 'demo',
+    serverName: 'Demo',
+    tool: 'echo',
+    result: { content: texts.map((text) => ({ type: 'text' as const, text })), isError },
+  });
 
 test('a fenced tool result reads back as the server text', () => {
   assert.equal(unfence(fenced(['echo: hello'])), 'echo: hello');

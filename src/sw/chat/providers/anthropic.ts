@@ -5,7 +5,10 @@
  * `tool_use` block with id and name), `content_block_delta` (`text_delta`, or `input_json_delta`
  * fragments of a tool's input), `content_block_stop`, `message_delta` (stop reason, output
  * usage), `message_stop`; `ping` is ignored and `error` ends the turn. Several `tool_use`
- * blocks in one message are several calls.
+ * blocks in one message are several calls. `thinking` blocks (`thinking_delta`, `signature_delta`)
+ * and `redacted_thinking` blocks are the model's reasoning: shown to the user as "Thinking", never
+ * sent back as text, and passed back unmodified with their turn while its tool calls are answered,
+ * as the extended-thinking guide requires.
  */
 import { say } from '../../../protocol/wording.js';
 import type { WireFormat } from './http.js';
@@ -31,8 +34,15 @@ interface AnthropicEvent {
   type?: string;
   index?: number;
   message?: { usage?: { input_tokens?: number; output_tokens?: number } };
-  content_block?: { type?: string; id?: string; name?: string; text?: string };
-  delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string | null };
+  content_block?: { type?: string; id?: string; name?: string; text?: string; thinking?: string; signature?: string; data?: string };
+  delta?: {
+    type?: string;
+    text?: string;
+    partial_json?: string;
+    thinking?: string;
+    signature?: string;
+    stop_reason?: string | null;
+  };
   usage?: { input_tokens?: number; output_tokens?: number };
   error?: { type?: string; message?: string };
 }
@@ -59,6 +69,8 @@ function messagesOf(turns: ChatTurn[]): unknown[] {
     else if (turn.role === 'tool')
       push('user', { type: 'tool_result', tool_use_id: turn.callId, content: turn.content, ...(turn.isError ? { is_error: true } : {}) });
     else {
+      // Thinking blocks go back first and unmodified, signature and all, while their tool calls are answered.
+      for (const block of turn.replay ?? []) push('assistant', block);
       if (turn.text) push('assistant', { type: 'text', text: turn.text });
       for (const c of turn.toolCalls) push('assistant', { type: 'tool_use', id: c.id, name: c.name, input: inputOf(c.arguments) });
       if (!turn.text && !turn.toolCalls.length) push('assistant', { type: 'text', text: NO_ANSWER });
@@ -88,7 +100,11 @@ export function anthropicUrl(baseUrl: string): string {
   return base.endsWith('/v1') ? `${base}/messages` : `${base}/v1/messages`;
 }
 
-type Block = { kind: 'text' | 'tool'; id: string; name: string; json: string };
+type Block =
+  | { kind: 'text' }
+  | { kind: 'tool'; id: string; name: string; json: string }
+  | { kind: 'thinking'; thinking: string; signature: string }
+  | { kind: 'redacted'; data: string };
 
 /** The message being assembled from the stream: its content blocks by index, and the turn so far. */
 interface Assembly {
@@ -96,6 +112,7 @@ interface Assembly {
   result: TurnResult;
   /** `message_stop` arrived: the answer is complete. */
   stopped: boolean;
+  reasoning: string;
 }
 
 function eventOf(data: string): AnthropicEvent {
@@ -117,19 +134,42 @@ function addText(a: Assembly, text: string | undefined, hooks: StreamHooks) {
   hooks.onText(text);
 }
 
+function blockOf(b: NonNullable<AnthropicEvent['content_block']>): Block {
+  switch (b.type) {
+    case 'tool_use':
+      return { kind: 'tool', id: b.id ?? '', name: b.name ?? '', json: '' };
+    case 'thinking':
+      return { kind: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' };
+    case 'redacted_thinking':
+      return { kind: 'redacted', data: b.data ?? '' };
+    default:
+      return { kind: 'text' };
+  }
+}
+
+function addReasoning(a: Assembly, text: string | undefined, hooks: StreamHooks) {
+  if (!text) return;
+  a.reasoning += text;
+  hooks.onReasoning?.(text);
+}
+
 function startBlock(a: Assembly, event: AnthropicEvent, hooks: StreamHooks) {
   const b = event.content_block ?? {};
-  a.blocks.set(event.index ?? 0, { kind: b.type === 'tool_use' ? 'tool' : 'text', id: b.id ?? '', name: b.name ?? '', json: '' });
+  const block = blockOf(b);
+  a.blocks.set(event.index ?? 0, block);
   if (b.type === 'text') addText(a, b.text, hooks);
+  if (block.kind === 'thinking') addReasoning(a, block.thinking, hooks);
 }
 
 function applyDelta(a: Assembly, event: AnthropicEvent, hooks: StreamHooks) {
   const d = event.delta ?? {};
+  const block = a.blocks.get(event.index ?? 0);
   if (d.type === 'text_delta') addText(a, d.text, hooks);
-  else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string') {
-    const block = a.blocks.get(event.index ?? 0);
-    if (block) block.json += d.partial_json;
-  }
+  else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string' && block?.kind === 'tool') block.json += d.partial_json;
+  else if (d.type === 'thinking_delta' && typeof d.thinking === 'string' && block?.kind === 'thinking') {
+    block.thinking += d.thinking;
+    addReasoning(a, d.thinking, hooks);
+  } else if (d.type === 'signature_delta' && typeof d.signature === 'string' && block?.kind === 'thinking') block.signature += d.signature;
 }
 
 function streamError(error: AnthropicEvent['error']): ProviderError {
@@ -160,9 +200,18 @@ function applyEvent(a: Assembly, type: string | undefined, event: AnthropicEvent
 
 function toolCallsOf(blocks: Map<number, Block>): ToolCallRequest[] {
   return [...blocks.entries()]
-    .filter(([, b]) => b.kind === 'tool')
     .sort(([a], [b]) => a - b)
-    .map(([index, b]) => ({ id: b.id || `toolu_${index}`, name: b.name, arguments: b.json || '{}' }));
+    .flatMap(([index, b]) => (b.kind === 'tool' ? [{ id: b.id || `toolu_${index}`, name: b.name, arguments: b.json || '{}' }] : []));
+}
+
+/** The thinking blocks as the API wants them back: exactly as they came. */
+function replayOf(blocks: Map<number, Block>): unknown[] {
+  return [...blocks.entries()]
+    .sort(([a], [b]) => a - b)
+    .flatMap(([, b]): unknown[] => {
+      if (b.kind === 'thinking') return [{ type: 'thinking', thinking: b.thinking, signature: b.signature }];
+      return b.kind === 'redacted' ? [{ type: 'redacted_thinking', data: b.data }] : [];
+    });
 }
 
 export async function parseAnthropicStream(
@@ -170,7 +219,7 @@ export async function parseAnthropicStream(
   hooks: StreamHooks,
   signal?: AbortSignal,
 ): Promise<TurnResult> {
-  const a: Assembly = { blocks: new Map(), result: { text: '', toolCalls: [], usage: {}, stopReason: '' }, stopped: false };
+  const a: Assembly = { blocks: new Map(), result: { text: '', toolCalls: [], usage: {}, stopReason: '' }, stopped: false, reasoning: '' };
   for await (const sse of readSse(body, signal)) {
     const event = eventOf(sse.data);
     applyEvent(a, event.type ?? sse.event, event, hooks);
@@ -179,6 +228,9 @@ export async function parseAnthropicStream(
   if (signal?.aborted) throw cancelledError();
   if (!a.stopped) throw new ProviderError('network', say('reasonChatStreamCut'));
   a.result.toolCalls = toolCallsOf(a.blocks);
+  const replay = replayOf(a.blocks);
+  if (replay.length) a.result.replay = replay;
+  if (a.reasoning) a.result.reasoning = a.reasoning;
   return a.result;
 }
 

@@ -22,6 +22,9 @@ export interface ProviderSettings {
   baseUrl: string;
   model: string;
   apiKey?: string;
+  /** The stall limits (T1); the defaults when absent. */
+  firstByteTimeoutMs?: number | undefined;
+  idleTimeoutMs?: number | undefined;
 }
 
 /** What the adapters reach the outside world through. */

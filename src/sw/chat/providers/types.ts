@@ -15,6 +15,9 @@ export interface ProviderTarget {
   baseUrl: string;
   model: string;
   apiKey?: string;
+  /** How long to wait for the first byte of the answer, and for the next chunk after it (T1); defaults in stall-guard.ts. */
+  firstByteTimeoutMs?: number | undefined;
+  idleTimeoutMs?: number | undefined;
 }
 
 /** A tool as the model sees it: the AgentTool name, its description and the server's raw `inputSchema`. */
@@ -33,7 +36,13 @@ export interface ToolCallRequest {
 
 export type ChatTurn =
   | { role: 'user'; text: string }
-  | { role: 'assistant'; text: string; toolCalls: ToolCallRequest[] }
+  | {
+      role: 'assistant';
+      text: string;
+      toolCalls: ToolCallRequest[];
+      /** Provider blocks that must go back unmodified with this turn (Anthropic thinking with tools); never text. */
+      replay?: unknown[];
+    }
   | { role: 'tool'; callId: string; name: string; content: string; isError: boolean };
 
 export interface TurnRequest {
@@ -53,6 +62,10 @@ export interface TurnResult {
   toolCalls: ToolCallRequest[];
   usage: Usage;
   stopReason: string;
+  /** The model's reasoning as it showed it (`reasoning_content`, `reasoning`, thinking blocks): for the user only. */
+  reasoning?: string;
+  /** Blocks to send back unmodified with this turn while its tool calls are answered (see ChatTurn). */
+  replay?: unknown[];
 }
 
 /** The chat error kinds a provider names (src/protocol/error-codes.ts); the run loop adds `internal`. */
@@ -92,9 +105,16 @@ export function noteOf(e: unknown): string {
   return e instanceof Error && e.message ? ` (${e.message})` : '';
 }
 
+/** What a turn is doing before its answer streams (T1): waiting for the model, or waiting to retry. */
+export type TurnPhase = { kind: 'waiting-model' } | { kind: 'retrying'; until: number; attempt: number; status?: number | undefined };
+
 export interface StreamHooks {
   /** A piece of the answer's text, as it arrives. */
   onText(delta: string): void;
+  /** A piece of the model's reasoning, as it arrives (shown collapsed, never sent back). */
+  onReasoning?(delta: string): void;
+  /** The turn waits to retry, or asks again after the wait. */
+  onPhase?(phase: TurnPhase): void;
 }
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;

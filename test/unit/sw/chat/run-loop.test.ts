@@ -58,6 +58,7 @@ const ok = (text: string): AgentToolResult => ({
   provenance: { serverId: 'demo', serverName: 'Demo', tool: 'echo' },
   truncated: null,
   operationId: 'op',
+  forModel: text,
 });
 
 const callsTurn = (...names: string[]): TurnResult => ({

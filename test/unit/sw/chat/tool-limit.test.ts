@@ -56,6 +56,7 @@ function worker(stored: Map<string, ChatView>, settings: OpenedProvider) {
         calls.push(name);
         return {
           result: { content: [{ type: 'text', text: 'echo: hi' }] },
+          forModel: 'echo: hi',
           untrusted: true,
           provenance: { serverId: 'demo', serverName: 'demo', tool: name },
           truncated: null,
