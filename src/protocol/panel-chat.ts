@@ -25,7 +25,8 @@ const ToolCallSchema = lazySchema(() =>
   z.object({ id: z.string().check(z.maxLength(256)), name: z.string().check(z.maxLength(256)), arguments: text }),
 );
 
-const TOOL_STATUSES = ['running', 'done', 'error', 'denied', 'cancelled'] as const;
+/** `waiting-approval`: the call's approval card is open; it runs only once the user allows it (T1). */
+const TOOL_STATUSES = ['running', 'done', 'error', 'denied', 'cancelled', 'waiting-approval'] as const;
 
 export const ChatEntrySchema = lazySchema(() =>
   z.discriminatedUnion('kind', [
@@ -35,6 +36,8 @@ export const ChatEntrySchema = lazySchema(() =>
       text,
       /** Attached prompt/resource blocks: a label for display and the fenced text sent to the model. */
       blocks: z.array(z.object({ label: z.string().check(z.maxLength(2048)), text })).check(z.maxLength(20)),
+      /** The user edited and resent this message; what followed the old version was dropped (T5). */
+      edited: z.optional(z.boolean()),
     }),
     z.object({
       kind: z.literal('assistant'),
@@ -55,6 +58,8 @@ export const ChatEntrySchema = lazySchema(() =>
       serverId: z.optional(z.string().check(z.maxLength(256))),
       serverName: z.optional(z.string().check(z.maxLength(256))),
       toolName: z.optional(z.string().check(z.maxLength(256))),
+      /** The tool's own title, when the server gave one: the step is named like the rest of the panel. */
+      toolTitle: z.optional(z.string().check(z.maxLength(256))),
       arguments: text,
       status: z.enum(TOOL_STATUSES),
       /** What the model was told: fenced, truncated result text, or why there is none. */
@@ -102,6 +107,13 @@ export const ChatViewSchema = lazySchema(() =>
     disabledTools: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(2000)),
     status: z.enum(['idle', 'running']),
     entries: z.array(ChatEntrySchema).check(z.maxLength(1000)),
+    /** While a turn waits for the model's first byte, or to retry after a 429/5xx (T1); absent otherwise. */
+    phase: z.optional(
+      z.union([
+        z.object({ kind: z.literal('waiting-model'), since: z.number() }),
+        z.object({ kind: z.literal('retrying'), until: z.number(), attempt: z.number(), status: z.optional(z.number()) }),
+      ]),
+    ),
   }),
 );
 export type ChatView = z.infer<typeof ChatViewSchema>;
@@ -112,6 +124,13 @@ const ChatSummarySchema = lazySchema(() =>
     title: z.string().check(z.maxLength(200)),
     updatedAt: z.number(),
     status: z.enum(['idle', 'running']),
+    createdAt: z.number(),
+    /** Which provider and model answered last (T5: the history shows it). */
+    provider: z.optional(
+      z.object({ kind: z.enum(PROVIDER_KINDS), model: z.string().check(z.maxLength(256)), host: z.string().check(z.maxLength(256)) }),
+    ),
+    /** With a search: where the words were found in the chat's messages (absent when the title matched). */
+    snippet: z.optional(z.string().check(z.maxLength(300))),
   }),
 );
 export type ChatSummary = z.infer<typeof ChatSummarySchema>;
@@ -141,7 +160,8 @@ export const ChatPanelRequestSchemas = {
       maxSteps: z.optional(z.number().check(z.int(), z.gte(1), z.lte(100))),
     }),
   ),
-  'panel:chat-list': lazySchema(() => z.object({})),
+  /** `query`: only the chats whose title or message text contains it (case-insensitive, T5). */
+  'panel:chat-list': lazySchema(() => z.object({ query: z.optional(z.string().check(z.maxLength(200))) })),
   /** Without `chatId`: the most recent chat, if any. */
   'panel:chat-open': lazySchema(() => z.object({ chatId: z.optional(id) })),
   'panel:chat-new': lazySchema(() => z.object({})),
@@ -156,6 +176,10 @@ export const ChatPanelRequestSchemas = {
   'panel:chat-stop': lazySchema(() => z.object({ chatId: id })),
   'panel:chat-rename': lazySchema(() => z.object({ chatId: id, title: z.string().check(z.minLength(1), z.maxLength(200)) })),
   'panel:chat-delete': lazySchema(() => z.object({ chatId: id })),
+  /** T5: the last answer is dropped and asked again, with the provider set up now. */
+  'panel:chat-regenerate': lazySchema(() => z.object({ chatId: id })),
+  /** T5: the user message `entryId` gets `text`; every later entry is dropped (not kept) and the chat answers again. */
+  'panel:chat-edit': lazySchema(() => z.object({ chatId: id, entryId: id, text: z.string().check(z.minLength(1), z.maxLength(100_000)) })),
 } as const;
 
 export const ChatPanelResponseSchemas = {
@@ -169,6 +193,8 @@ export const ChatPanelResponseSchemas = {
   'panel:chat-stop': lazySchema(() => z.object({ stopped: z.boolean() })),
   'panel:chat-rename': lazySchema(() => z.object({ renamed: z.boolean() })),
   'panel:chat-delete': lazySchema(() => z.object({ deleted: z.boolean() })),
+  'panel:chat-regenerate': lazySchema(() => z.object({ started: z.boolean() })),
+  'panel:chat-edit': lazySchema(() => z.object({ started: z.boolean() })),
 } as const;
 
 /** The chat's pushes, by `type` (protocol/push.ts). */

@@ -19,6 +19,7 @@ import type { FetchLike } from './providers/types.js';
 import { ChatCache } from './chat-cache.js';
 import { ProviderAccess } from './provider-access.js';
 import { addUserMessage, chatPush, RunStarter } from './run-starter.js';
+import { markAnswering, rewindForEdit, rewindForRegenerate } from './chat-rewind.js';
 import { systemClock, type Clock } from './text-throttle.js';
 
 const MAX_ENTRIES = 800;
@@ -58,12 +59,13 @@ interface Service {
 function markInterrupted(chat: ChatView, newId: () => string, now: number): ChatView {
   for (const e of chat.entries) {
     if (e.kind === 'assistant') delete e.streaming;
-    if (e.kind === 'tool' && e.status === 'running') {
+    if (e.kind === 'tool' && (e.status === 'running' || e.status === 'waiting-approval')) {
       e.status = 'cancelled';
       ({ message: e.result, wording: e.resultWording } = say('reasonChatToolInterrupted'));
     }
   }
   chat.entries.push({ kind: 'notice', id: newId(), notice: 'interrupted' });
+  delete chat.phase;
   chat.status = 'idle';
   chat.updatedAt = now;
   return chat;
@@ -119,9 +121,9 @@ type HistoryMethods = 'panel:chat-list' | 'panel:chat-open' | 'panel:chat-new' |
 function historyHandlers(s: Service): Pick<ChatHandlers, HistoryMethods> {
   const { deps, chats, runs, recovered } = s;
   return {
-    'panel:chat-list': async () => {
+    'panel:chat-list': async (p) => {
       await recovered;
-      return { chats: await deps.store.list() };
+      return { chats: await deps.store.list(p.query) };
     },
     'panel:chat-open': async (p) => {
       await recovered;
@@ -180,6 +182,23 @@ function runHandlers(s: Service): Pick<ChatHandlers, 'panel:chat-send' | 'panel:
   };
 }
 
+/** Regenerate and edit-and-resend (T5): the chat is cut back (chat-rewind.ts) and answered again. */
+function rewindHandlers(s: Service): Pick<ChatHandlers, 'panel:chat-regenerate' | 'panel:chat-edit'> {
+  const again = async (chatId: string, rewind: (chat: ChatView) => void) => {
+    const chat = await chatOf(s, chatId);
+    const provider = await providerForSend(s, chat);
+    rewind(chat);
+    markAnswering(chat, provider, s.deps.now());
+    await s.chats.put(chat);
+    s.runs.start(chat, provider);
+    return { started: true };
+  };
+  return {
+    'panel:chat-regenerate': (p) => again(p.chatId, rewindForRegenerate),
+    'panel:chat-edit': (p) => again(p.chatId, (chat) => rewindForEdit(chat, p.entryId, p.text)),
+  };
+}
+
 export function startChatService(deps: ChatServiceDeps) {
   const access = new ProviderAccess(deps.providers, (url) => deps.hasHostPermission(url));
   deps.onSettingsChange(() => access.forget());
@@ -200,7 +219,12 @@ export function startChatService(deps: ChatServiceDeps) {
   })().catch((e: unknown) => console.error('[chat] could not close the interrupted chats', e));
   const service: Service = { deps, chats, access, runs, recovered };
   return {
-    handlers: { ...providerHandlers(service), ...historyHandlers(service), ...runHandlers(service) } satisfies ChatHandlers,
+    handlers: {
+      ...providerHandlers(service),
+      ...historyHandlers(service),
+      ...runHandlers(service),
+      ...rewindHandlers(service),
+    } satisfies ChatHandlers,
     /** Whether a run is in progress (the worker must stay alive). */
     active: () => runs.active,
   };

@@ -32,7 +32,11 @@ export interface RunDeps {
   stream(request: TurnRequest, hooks: StreamHooks, signal: AbortSignal): Promise<TurnResult>;
   /** The tools the model may see in this chat (enabled, not switched off for the chat). */
   tools(): AgentTool[];
-  call(name: string, args: string, options: { signal: AbortSignal; agentName: string; runId: string }): Promise<AgentToolResult>;
+  call(
+    name: string,
+    args: string,
+    options: { signal: AbortSignal; agentName: string; runId: string; onApprovalCard?: (open: boolean) => void },
+  ): Promise<AgentToolResult>;
   save(chat: ChatView): Promise<void>;
   /** The chat's shape changed (an entry was added or settled). */
   changed(chat: ChatView): void;
@@ -88,10 +92,20 @@ function isCode(e: unknown, code: string): boolean {
   return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === code;
 }
 
+/** T1: the step says "waiting for your approval" while its card is open, and "running" again once answered. */
+function approvalStatus(entry: ToolEntry, chat: ChatView, deps: RunDeps): (open: boolean) => void {
+  return (open) => {
+    if (entry.status !== 'running' && entry.status !== 'waiting-approval') return;
+    entry.status = open ? 'waiting-approval' : 'running';
+    deps.changed(chat);
+  };
+}
+
 async function runTool(entry: ToolEntry, chat: ChatView, deps: RunDeps, signal: AbortSignal) {
   try {
     // The approval card carries the chat's id as its run: the panel shows it in this chat only.
-    const r = await deps.call(entry.name, entry.arguments, { signal, agentName: CHAT_AGENT, runId: chat.id });
+    const onApprovalCard = approvalStatus(entry, chat, deps);
+    const r = await deps.call(entry.name, entry.arguments, { signal, agentName: CHAT_AGENT, runId: chat.id, onApprovalCard });
     entry.status = r.result.isError ? 'error' : 'done';
     entry.result = resultText(r.result);
     if (r.forView) deps.viewResult?.(chat, entry.id, r.forView);
@@ -149,6 +163,17 @@ function failureEntry(e: unknown, signal: AbortSignal, deps: RunDeps): ChatEntry
   };
 }
 
+/**
+ * T1: the turn waits for the model's first byte (the panel shows "Waiting for the model…"); the
+ * returned function ends that phase. A stand-in where the provider layer does not report it.
+ */
+function waitingForModel(chat: ChatView, deps: RunDeps): () => void {
+  chat.phase = { kind: 'waiting-model', since: deps.now() };
+  return () => {
+    if (chat.phase?.kind === 'waiting-model') delete chat.phase;
+  };
+}
+
 /** One request to the model, its text shown as it streams; undefined when the turn failed (the chat says why). */
 async function askModel(chat: ChatView, tools: AgentTool[], deps: RunDeps, signal: AbortSignal): Promise<TurnResult | undefined> {
   const answer: AssistantEntry = { kind: 'assistant', id: deps.newId(), text: '', toolCalls: [], streaming: true };
@@ -158,7 +183,9 @@ async function askModel(chat: ChatView, tools: AgentTool[], deps: RunDeps, signa
     tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.jsonSchema })),
   };
   addEntry(chat, answer, deps);
+  const answered = waitingForModel(chat, deps);
   const onText = (delta: string) => {
+    answered();
     answer.text += delta;
     deps.text(chat, answer.id, answer.text);
   };
@@ -174,6 +201,7 @@ async function askModel(chat: ChatView, tools: AgentTool[], deps: RunDeps, signa
     addEntry(chat, failureEntry(e, signal, deps), deps);
     return undefined;
   } finally {
+    answered();
     delete answer.streaming;
   }
 }
@@ -189,6 +217,7 @@ function toolSteps(turn: TurnResult, tools: AgentTool[], deps: RunDeps): ToolEnt
       callId: c.id,
       name: c.name,
       ...(tool ? { serverId: tool.serverId, serverName: tool.serverName, toolName: tool.toolName } : {}),
+      ...(tool?.title ? { toolTitle: tool.title } : {}),
       arguments: c.arguments,
       status: 'running',
       startedAt: deps.now(),

@@ -24,6 +24,8 @@ export interface ApprovalRequest {
   /** The run that asks, if the caller has one; copied to the card. */
   runId?: string;
   arguments: Record<string, unknown>;
+  /** Told when this call's card opens (true) and settles (false): a chat step says it waits for the user (T1). */
+  onCard?: (open: boolean) => void;
 }
 
 interface Pending {
@@ -130,12 +132,14 @@ export class ApprovalBroker {
         settle: (d) => {
           if (!this.#pending.delete(id)) return;
           signal?.removeEventListener('abort', onAbort);
+          request.onCard?.(false);
           resolve(d);
           this.#changed();
         },
       };
       this.#pending.set(id, pending);
       signal?.addEventListener('abort', onAbort, { once: true });
+      request.onCard?.(true);
       this.#changed();
     });
     if (decision === 'always' && hashable) await this.store.grant(serverId, tool.name, serverUrl, tool.inputSchema);
