@@ -714,7 +714,6 @@ export const en = {
   chatHistorySearch: { message: 'Search chats' },
   chatHistoryNone: { message: 'No chats yet.' },
   chatHistoryNoMatch: { message: 'No chat contains “$QUERY$”.', placeholders: { query: { content: '$1' } } },
-  chatHistoryClose: { message: 'Close' },
   chatTokensTotal: { message: 'This chat: $TOTAL$ tokens', placeholders: { total: { content: '$1' } } },
   chatNextProvider: { message: 'Next message: $PROVIDER$', placeholders: { provider: { content: '$1' } } },
   reasonChatNothingToRegenerate: { message: 'There is no message in this chat to answer again.' },

@@ -634,7 +634,6 @@ export const zh_CN: Catalog = {
   chatHistorySearch: { message: '搜索对话' },
   chatHistoryNone: { message: '还没有对话。' },
   chatHistoryNoMatch: { message: '没有对话包含“$QUERY$”。', placeholders: { query: { content: '$1' } } },
-  chatHistoryClose: { message: '关闭' },
   chatTokensTotal: { message: '本对话：$TOTAL$ 个词元', placeholders: { total: { content: '$1' } } },
   chatNextProvider: { message: '下一条消息使用：$PROVIDER$', placeholders: { provider: { content: '$1' } } },
   reasonChatNothingToRegenerate: { message: '此对话中没有可重新回答的消息。' },
