@@ -10,6 +10,7 @@ import type { MessageKey } from '../i18n/en.js';
 
 export const chatHistoryCss = `
 .history-box { display: grid; gap: var(--space-1); border: 1px solid var(--border); border-radius: var(--radius); padding: var(--space-1); }
+.history-box[hidden] { display: none; }
 .history-box input[type="search"] { width: 100%; box-sizing: border-box; }
 .history-list { list-style: none; margin: 0; padding: 0; display: grid; gap: 2px; max-height: 22em; overflow-y: auto; }
 .history-list button { display: grid; gap: 1px; width: 100%; text-align: start; padding: 4px 6px; border-radius: var(--radius); }

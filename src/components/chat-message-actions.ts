@@ -14,7 +14,8 @@ type Message = Extract<ChatEntry, { kind: 'user' | 'assistant' }>;
 export const chatMessageActionsCss = `
 .msg-actions { display: flex; flex-wrap: wrap; gap: 2px; justify-content: flex-end; }
 li.assistant .msg-actions { justify-content: flex-start; }
-.msg-actions button { padding: 0 6px; font-size: 0.85em; }
+.msg-actions button { padding: 0 6px; font-size: 0.85em; font-style: normal; }
+.notice .msg-actions, .provider-error .msg-actions { justify-content: flex-start; margin-top: 2px; }
 .edited { color: var(--fg-muted); font-size: 0.8em; justify-self: end; }
 form.edit { display: grid; gap: var(--space-1); justify-self: stretch; max-width: none; }
 form.edit textarea { width: 100%; box-sizing: border-box; min-height: 4em; resize: vertical; font: inherit; }

@@ -83,7 +83,8 @@ export class McpChatHeaderElement extends ElementBase {
     placeholder: t('chatHistorySearch'),
   });
   readonly #list = el('div', { class: 'history-results' });
-  readonly #historyBox = el('div', { class: 'history-box', id: 'chat-history' }, this.#search, this.#list);
+  /** Beside the rebuilt header, never re-inserted: the search field keeps its focus while results arrive. */
+  readonly #historyBox = el('div', { class: 'history-box', id: 'chat-history', hidden: true }, this.#search, this.#list);
   /** Called when the Settings button is pressed: the Chat view shows or hides the provider form. */
   onSettings: () => void = () => {};
 
@@ -95,7 +96,7 @@ export class McpChatHeaderElement extends ElementBase {
     this.#search.addEventListener('input', () => {
       clearTimeout(this.#searchTimer);
       this.#searchTimer = setTimeout(() => this.#ask(), 200);
-      this.requestUpdate('chats');
+      this.#renderHistory();
     });
     this.#search.addEventListener('keydown', (e) => {
       if (e.key === 'Escape') this.#toggleHistory(false);
@@ -105,7 +106,7 @@ export class McpChatHeaderElement extends ElementBase {
   /** The chats the worker found for a search (T5). */
   set searchResults(value: { query: string; chats: ChatSummary[] }) {
     this.#results = value;
-    this.requestUpdate('chats');
+    this.#renderHistory();
   }
 
   #ask() {
@@ -134,7 +135,7 @@ export class McpChatHeaderElement extends ElementBase {
   }
 
   connectedCallback() {
-    if (this.#header.parentNode !== this) this.append(this.#header);
+    if (this.#header.parentNode !== this) this.append(this.#header, this.#historyBox);
   }
 
   protected override update() {
@@ -144,7 +145,10 @@ export class McpChatHeaderElement extends ElementBase {
     const actions = el(
       'div',
       { class: 'actions' },
-      button(t('chatNew'), 'new', () => this.dispatchEvent(new ChatActionEvent({ action: 'new' }))),
+      button(t('chatNew'), 'new', () => {
+        this.#historyOpen = false;
+        this.dispatchEvent(new ChatActionEvent({ action: 'new' }));
+      }),
       this.#historyButton(),
       button(t('chatSettings'), 'settings', () => this.onSettings()),
       this.#more(),
@@ -155,8 +159,8 @@ export class McpChatHeaderElement extends ElementBase {
       nextProvider(chat, this.#provider),
       chat?.entries.length ? el('p', { class: 'tokens' }, t('chatTokensTotal', chatTokens(chat))) : null,
       actions,
-      this.#historyOpen ? this.#historyPanel() : null,
     ];
+    this.#renderHistory();
     this.#header.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
   }
 
@@ -168,7 +172,9 @@ export class McpChatHeaderElement extends ElementBase {
   }
 
   /** The searchable list: the worker's results for the query typed, else every chat. */
-  #historyPanel() {
+  #renderHistory() {
+    this.#historyBox.hidden = !this.#historyOpen;
+    if (!this.#historyOpen) return;
     const query = this.#search.value.trim();
     // Until the worker answers this query, the titles that match it already.
     const chats = !query
@@ -188,7 +194,6 @@ export class McpChatHeaderElement extends ElementBase {
         },
       }),
     );
-    return this.#historyBox;
   }
 
   /** The chat's own actions fold under "More" so the row fits 320 px: New, history and Settings stay. */

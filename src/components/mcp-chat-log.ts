@@ -25,6 +25,7 @@ import { chatMessageActionsCss, editForm, messageActions, regenerateRow } from '
 export const chatLogCss = `
 mcp-chat-log { display: contents; }
 ol.log { list-style: none; margin: 0; padding: 0; display: grid; gap: var(--space-2); }
+ol.log > li { min-width: 0; }
 li.user { justify-self: end; max-width: 90%; display: grid; gap: 2px; }
 li.user.editing { justify-self: stretch; max-width: none; }
 .user .bubble { justify-self: end; background: var(--bg-hover); border-radius: var(--radius); padding: 4px 8px; white-space: pre-wrap; overflow-wrap: anywhere; }

@@ -36,8 +36,7 @@ export const ChatEntrySchema = lazySchema(() =>
       text,
       /** Attached prompt/resource blocks: a label for display and the fenced text sent to the model. */
       blocks: z.array(z.object({ label: z.string().check(z.maxLength(2048)), text })).check(z.maxLength(20)),
-      /** The user edited and resent this message; what followed the old version was dropped (T5). */
-      edited: z.optional(z.boolean()),
+      edited: z.optional(z.boolean()), // T5: edited and resent; what followed the old version was dropped
     }),
     z.object({
       kind: z.literal('assistant'),
@@ -58,8 +57,7 @@ export const ChatEntrySchema = lazySchema(() =>
       serverId: z.optional(z.string().check(z.maxLength(256))),
       serverName: z.optional(z.string().check(z.maxLength(256))),
       toolName: z.optional(z.string().check(z.maxLength(256))),
-      /** The tool's own title, when the server gave one: the step is named like the rest of the panel. */
-      toolTitle: z.optional(z.string().check(z.maxLength(256))),
+      toolTitle: z.optional(z.string().check(z.maxLength(256))), // the tool's own title: steps are named like the panel
       arguments: text,
       status: z.enum(TOOL_STATUSES),
       /** What the model was told: fenced, truncated result text, or why there is none. */

@@ -154,9 +154,7 @@ describe('chat actions (T5)', () => {
   });
 
   it("shows the chat's total tokens, or — where the provider gave no usage", async () => {
-    const { el, root } = await view(
-      chat([user, answer, { ...answer, id: 'a2', usage: { inputTokens: 100, outputTokens: 9 } }]),
-    );
+    const { el, root } = await view(chat([user, answer, { ...answer, id: 'a2', usage: { inputTokens: 100, outputTokens: 9 } }]));
     expect(text(root, '.tokens')).to.equal('This chat: 950 tokens');
     el.chat = chat([user, { ...answer, usage: undefined }]);
     await el.updateComplete;
@@ -204,6 +202,7 @@ describe('chat actions (T5)', () => {
     };
     await el.updateComplete;
     expect(text(root, 'button.open-chat .chat-snippet')).to.equal('…the release notes…');
+    expect(root.activeElement, 'the search keeps the focus while results arrive').to.equal(search);
     root.querySelector<HTMLButtonElement>('button.open-chat')!.click();
     expect(actions.at(-1)).to.deep.equal({ action: 'open', chatId: 'c2' });
     el.searchResults = { query: 'release', chats: [] };
