@@ -7,7 +7,8 @@
  * Tools, Chat and Activity; then fixture rows for states hard to reach on demand (connecting for
  * 12 s, needs authorization, stale catalog), and the chat's states against a scripted provider
  * (a tool step waiting for approval, the conversation after it, a provider error, the history, a
- * tool step with its MCP App view).
+ * tool step with its MCP App view, waiting for the model, a retry's countdown, the history searched,
+ * a message being edited and the edited turn).
  * `--chat` shoots only the chat states. Writes PNGs to test-output/screenshots/views/.
  */
 import { mkdir } from 'node:fs/promises';
@@ -102,21 +103,24 @@ async function shootChat(panel: Page, locale: string, written: string[]) {
       await ask(title);
       await until('the answer', async () => (await panel.$$eval(`${CHAT}li.assistant`, (els) => els.length)) > 0 || undefined);
     }
-    // The history is a native select: its open list cannot be captured, so it is shown as a list box.
-    await panel.$eval(`${CHAT}select.history`, (s) => s.setAttribute('size', '4'));
+    await clickFresh(panel, `${CHAT}button.history`);
     await shootAll(panel, `${locale}-13-chat-history`, written);
-    await panel.$eval(`${CHAT}select.history`, (s) => s.removeAttribute('size'));
+    await panel.type(`${CHAT}input[name="chat-search"]`, 'sprint');
+    await waitFor(panel, `${CHAT}.history-list button.open-chat`);
+    await shootAll(panel, `${locale}-13-chat-history-search`, written);
+    await panel.keyboard.press('Escape');
+    await shootStates(panel, locale, written, provider, ask);
     // T2: the tool picker open, with the estimate; then as it shows above the provider's tool limit.
     await panel.$eval(`${CHAT}details.tools`, (d) => ((d).open = true));
     await waitFor(panel, `${CHAT}details.tools .tool-budget`);
-    await shootAll(panel, `${locale}-15-chat-tools`, written);
+    await shootAll(panel, `${locale}-19-chat-tools`, written);
     await panel.$eval(`${CHAT}mcp-chat-tools`, (t) =>
       Object.assign(t, {
         budget: { selected: 1011, offered: 1, bytes: 900, tokens: 225, limit: 128, search: 'over-limit', kind: 'openai' },
       }),
     );
     await waitFor(panel, `${CHAT}.tool-limit:not([hidden])`);
-    await shootAll(panel, `${locale}-16-chat-tool-limit`, written);
+    await shootAll(panel, `${locale}-20-chat-tool-limit`, written);
     await panel.$eval(`${CHAT}details.tools`, (d) => ((d).open = false));
     // A tool with an MCP App view called by the model: the view under the chat's step.
     await clickFresh(panel, `${CHAT}button.new`);
@@ -144,6 +148,41 @@ async function shootChat(panel: Page, locale: string, written: string[]) {
   } finally {
     await provider.close();
   }
+}
+
+/** T1/T5 states: waiting for the model, a retry's countdown (a fixture: the worker sets it), an edit and the edited turn. */
+async function shootStates(
+  panel: Page,
+  locale: string,
+  written: string[],
+  provider: Awaited<ReturnType<typeof startProviderServer>>,
+  ask: (text: string) => Promise<void>,
+) {
+  await clickFresh(panel, `${CHAT}button.new`);
+  provider.script({ kind: 'stream', text: ['never'], hangAfter: 0 });
+  await ask('Summarize the open pull requests.');
+  await waitFor(panel, `${CHAT}.phase[data-phase="waiting-model"]`);
+  await shootAll(panel, `${locale}-15-chat-waiting-model`, written);
+  await panel.evaluate(`(() => {
+    const v = document.querySelector('mcp-chat-view');
+    v.chat = { ...v.chat, phase: { kind: 'retrying', until: Date.now() + 60000, attempt: 2, status: 429 } };
+  })()`);
+  await waitFor(panel, `${CHAT}.phase[data-phase="retrying"]`);
+  await shootAll(panel, `${locale}-16-chat-retrying`, written);
+  await clickFresh(panel, `${CHAT}button.cancel-retry`);
+  await until('the run to stop', async () => (await panel.$eval(`${CHAT}button.stop`, (b) => (b as HTMLElement).hidden)) || undefined);
+  await clickFresh(panel, `${CHAT}li.user button.edit-message`);
+  await waitFor(panel, `${CHAT}form.edit textarea`);
+  await panel.type(`${CHAT}form.edit textarea`, ' Only the ones from this week.');
+  await shootAll(panel, `${locale}-17-chat-editing`, written);
+  provider.script({ kind: 'stream', text: ['Two pull requests were opened this week.'], usage: { input: 300, output: 12 } });
+  await clickFresh(panel, `${CHAT}form.edit button.resend`);
+  await waitFor(panel, `${CHAT}li.user .edited`);
+  await until(
+    'the answer',
+    async () => (await panel.$$eval(`${CHAT}li.assistant`, (els) => els.at(-1)?.textContent ?? '')).includes('this week') || undefined,
+  );
+  await shootAll(panel, `${locale}-18-chat-edited`, written);
 }
 
 async function shoot(locale: 'en' | 'zh_CN'): Promise<string[]> {

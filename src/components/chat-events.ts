@@ -18,6 +18,10 @@ export type ChatAction =
   | { action: 'open'; chatId: string }
   | { action: 'rename'; chatId: string; title: string }
   | { action: 'delete'; chatId: string }
+  | { action: 'regenerate'; chatId: string }
+  | { action: 'edit'; chatId: string; entryId: string; text: string }
+  /** The history's search (T5): the panel asks the worker for the chats whose title or messages contain `query`. */
+  | { action: 'search'; query: string }
   | { action: 'save-provider'; provider: Omit<ProviderSettingsView, 'hasKey'> & { apiKey?: string } }
   /** The saved provider's model list for the picker (T5); `answer` gets the list or the error in plain words. */
   | { action: 'list-models'; answer(r: { models: string[] } | { error: string }): void };

@@ -1,16 +1,21 @@
 /** A chat as Markdown for export (section P): who said what, each tool step with its arguments and result. */
-import type { ChatView } from '../protocol/panel-chat.js';
+import type { ChatEntry, ChatView } from '../protocol/panel-chat.js';
 
 const fence = (text: string) => {
   const ticks = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
   return `${ticks}\n${text}\n${ticks}`;
 };
 
+/** One message as the user copies it (T5): the assistant's Markdown as written, the user's words with what they attached. */
+export function messageAsMarkdown(e: Extract<ChatEntry, { kind: 'user' | 'assistant' }>): string {
+  return e.kind === 'user' ? [e.text, ...e.blocks.map((b) => `> Attached: ${b.label}`)].join('\n\n') : e.text;
+}
+
 export function chatAsMarkdown(chat: ChatView): string {
   const out = [`# ${chat.title || 'Chat'}`, ''];
   if (chat.provider) out.push(`Model: ${chat.provider.model} (${chat.provider.host})`, '');
   for (const e of chat.entries) {
-    if (e.kind === 'user') out.push('## User', '', e.text, ...e.blocks.map((b) => `\n> Attached: ${b.label}`), '');
+    if (e.kind === 'user') out.push('## User', '', messageAsMarkdown(e), '');
     else if (e.kind === 'assistant') out.push('## Assistant', '', e.text, '');
     else if (e.kind === 'tool')
       out.push(

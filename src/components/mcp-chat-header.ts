@@ -1,6 +1,8 @@
 /**
- * The Chat view's header: the chat's title, its model and provider, and the chat actions (new,
- * history, settings; rename, delete and export folded under "More"). It renders into its own
+ * The Chat view's header: the chat's title, its model and provider (and the one the next message
+ * will use when the settings changed since, T5), the chat's total tokens, and the chat actions
+ * (new, the searchable history of chat-history.ts, settings; rename, delete and export folded
+ * under "More"). It renders into its own
  * children (no shadow root), so the Chat view's styles and selectors reach it unchanged.
  */
 import { ElementBase } from './element-base.js';
@@ -9,8 +11,9 @@ import { t } from './i18n.js';
 import { ChatActionEvent } from './chat-events.js';
 import { downloadText } from './download.js';
 import { chatAsMarkdown } from './chat-export.js';
+import { uiLocale } from './i18n.js';
+import { chatHistoryCss, historyList, providerLine } from './chat-history.js';
 import type { ChatSummary, ChatView, ProviderSettingsView } from '../protocol/panel-chat.js';
-import type { MessageKey } from '../i18n/en.js';
 
 export const chatHeaderCss = `
 mcp-chat-header { display: contents; }
@@ -22,16 +25,39 @@ h2 { flex: 1; min-width: 0; margin: 0; font-size: 1em; overflow: hidden; text-ov
 .actions select { max-width: 12em; }
 .more > summary { cursor: pointer; color: var(--accent); padding: 2px var(--space-1); border-radius: var(--radius); }
 .more[open] .menu { display: flex; flex-wrap: wrap; gap: 4px; flex-basis: 100%; }
-`;
+.next-provider { color: var(--accent); font-size: 0.9em; margin: 0; overflow-wrap: anywhere; }
+.tokens { color: var(--fg-muted); font-size: 0.85em; margin: 0; }
+header p { margin: 0; }
+${chatHistoryCss}`;
 
-const KIND: Record<string, MessageKey> = { openai: 'chatKindOpenai', anthropic: 'chatKindAnthropic', builtin: 'chatKindBuiltin' };
+type ProviderLine = NonNullable<ChatView['provider']>;
 
-/** "model · provider kind · host": the chat's own provider, else the one set up now. */
+const settingsLine = (p: ProviderSettingsView): ProviderLine => ({
+  kind: p.kind,
+  model: p.model,
+  host: p.baseUrl ? new URL(p.baseUrl).host : '',
+});
+
+/** The chat's own provider (who answered it), else the one set up now. */
 function modelLine(chat: ChatView | undefined, provider: ProviderSettingsView | undefined | null): string {
-  const p =
-    chat?.provider ??
-    (provider ? { kind: provider.kind, model: provider.model, host: provider.baseUrl ? new URL(provider.baseUrl).host : '' } : undefined);
-  return p ? [p.model, t(KIND[p.kind]!), p.host].filter(Boolean).join(' · ') : '';
+  const p = chat?.provider ?? (provider ? settingsLine(provider) : undefined);
+  return p ? providerLine(p) : '';
+}
+
+/** T5: a provider switch applies from the open chat's next message; the header names it until then. */
+function nextProvider(chat: ChatView | undefined, provider: ProviderSettingsView | undefined | null): HTMLElement | null {
+  if (!chat?.provider || !provider) return null;
+  const next = providerLine(settingsLine(provider));
+  return next === providerLine(chat.provider) ? null : el('p', { class: 'next-provider' }, t('chatNextProvider', next));
+}
+
+/** The chat's tokens: the sum of its answers' usage, "—" where the provider reported none (T5). */
+export function chatTokens(chat: ChatView): string {
+  let total: number | undefined;
+  for (const e of chat.entries)
+    if (e.kind === 'assistant' && e.usage && (e.usage.inputTokens !== undefined || e.usage.outputTokens !== undefined))
+      total = (total ?? 0) + (e.usage.inputTokens ?? 0) + (e.usage.outputTokens ?? 0);
+  return total === undefined ? '—' : total.toLocaleString(uiLocale());
 }
 
 function button(label: string, cls: string, onClick: () => void, disabled = false) {
@@ -45,7 +71,20 @@ export class McpChatHeaderElement extends ElementBase {
   #chats: ChatSummary[] = [];
   #provider: ProviderSettingsView | undefined | null = null;
   #moreOpen = false;
+  #historyOpen = false;
+  /** The search's answer from the worker, for the query it was asked with. */
+  #results: { query: string; chats: ChatSummary[] } | undefined;
+  #searchTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #header = el('header');
+  readonly #search = el('input', {
+    type: 'search',
+    name: 'chat-search',
+    'aria-label': t('chatHistorySearch'),
+    placeholder: t('chatHistorySearch'),
+  });
+  readonly #list = el('div', { class: 'history-results' });
+  /** Beside the rebuilt header, never re-inserted: the search field keeps its focus while results arrive. */
+  readonly #historyBox = el('div', { class: 'history-box', id: 'chat-history', hidden: true }, this.#search, this.#list);
   /** Called when the Settings button is pressed: the Chat view shows or hides the provider form. */
   onSettings: () => void = () => {};
 
@@ -53,6 +92,33 @@ export class McpChatHeaderElement extends ElementBase {
     super();
     // Shown before any input arrives, as the empty chat's frame.
     this.requestUpdate();
+    // The worker searches the messages too; asked once the typing pauses, not per key.
+    this.#search.addEventListener('input', () => {
+      clearTimeout(this.#searchTimer);
+      this.#searchTimer = setTimeout(() => this.#ask(), 200);
+      this.#renderHistory();
+    });
+    this.#search.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') this.#toggleHistory(false);
+    });
+  }
+
+  /** The chats the worker found for a search (T5). */
+  set searchResults(value: { query: string; chats: ChatSummary[] }) {
+    this.#results = value;
+    this.#renderHistory();
+  }
+
+  #ask() {
+    const query = this.#search.value.trim();
+    if (query) this.dispatchEvent(new ChatActionEvent({ action: 'search', query }));
+  }
+
+  #toggleHistory(open = !this.#historyOpen) {
+    this.#historyOpen = open;
+    this.requestUpdate('chats');
+    if (open) void this.updateComplete.then(() => this.#search.focus());
+    else void this.updateComplete.then(() => this.querySelector<HTMLElement>('button.history')?.focus());
   }
 
   set chat(value: ChatView | undefined) {
@@ -69,7 +135,7 @@ export class McpChatHeaderElement extends ElementBase {
   }
 
   connectedCallback() {
-    if (this.#header.parentNode !== this) this.append(this.#header);
+    if (this.#header.parentNode !== this) this.append(this.#header, this.#historyBox);
   }
 
   protected override update() {
@@ -79,28 +145,55 @@ export class McpChatHeaderElement extends ElementBase {
     const actions = el(
       'div',
       { class: 'actions' },
-      button(t('chatNew'), 'new', () => this.dispatchEvent(new ChatActionEvent({ action: 'new' }))),
-      this.#history(),
+      button(t('chatNew'), 'new', () => {
+        this.#historyOpen = false;
+        this.dispatchEvent(new ChatActionEvent({ action: 'new' }));
+      }),
+      this.#historyButton(),
       button(t('chatSettings'), 'settings', () => this.onSettings()),
       this.#more(),
     );
-    this.#header.replaceChildren(
+    const parts = [
       el('div', { class: 'title-row' }, title),
       el('p', { class: 'model' }, modelLine(chat, this.#provider)),
+      nextProvider(chat, this.#provider),
+      chat?.entries.length ? el('p', { class: 'tokens' }, t('chatTokensTotal', chatTokens(chat))) : null,
       actions,
-    );
+    ];
+    this.#renderHistory();
+    this.#header.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
   }
 
-  #history() {
-    const history = el('select', { class: 'history', 'aria-label': t('chatHistory') });
-    history.append(
-      el('option', { value: '' }, t('chatHistory')),
-      ...this.#chats.map((c) => el('option', { value: c.id, selected: c.id === this.#chat?.id }, c.title || t('chatUntitled'))),
+  #historyButton() {
+    const b = button(t('chatHistory'), 'history', () => this.#toggleHistory());
+    b.setAttribute('aria-expanded', String(this.#historyOpen));
+    b.setAttribute('aria-controls', 'chat-history');
+    return b;
+  }
+
+  /** The searchable list: the worker's results for the query typed, else every chat. */
+  #renderHistory() {
+    this.#historyBox.hidden = !this.#historyOpen;
+    if (!this.#historyOpen) return;
+    const query = this.#search.value.trim();
+    // Until the worker answers this query, the titles that match it already.
+    const chats = !query
+      ? this.#chats
+      : this.#results?.query === query
+        ? this.#results.chats
+        : this.#chats.filter((c) => c.title.toLowerCase().includes(query.toLowerCase()));
+    this.#list.replaceChildren(
+      ...historyList({
+        chats,
+        query,
+        currentId: this.#chat?.id,
+        open: (chatId) => {
+          this.#historyOpen = false;
+          this.dispatchEvent(new ChatActionEvent({ action: 'open', chatId }));
+          this.requestUpdate('chats');
+        },
+      }),
     );
-    history.addEventListener('change', () => {
-      if (history.value) this.dispatchEvent(new ChatActionEvent({ action: 'open', chatId: history.value }));
-    });
-    return history;
   }
 
   /** The chat's own actions fold under "More" so the row fits 320 px: New, history and Settings stay. */

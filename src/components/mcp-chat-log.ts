@@ -3,7 +3,8 @@
  * Markdown rendered by {@link renderMarkdown} (DOM only) and streamed by {@link MarkdownStream},
  * tool calls as collapsible steps (tool, server, arguments, result, duration) with a step's MCP
  * App view under it ({@link ChatStepViews}), provider errors in plain words, notices, tokens per
- * turn. Renders into its own children (no shadow root), so the Chat view's styles and selectors
+ * turn; each message with its actions (copy, edit and resend, regenerate: chat-message-actions.ts)
+ * and, below the log, what the chat waits for (chat-phase.ts). Renders into its own children (no shadow root), so the Chat view's styles and selectors
  * reach it unchanged.
  */
 import { toolUi } from '../protocol/mcp-apps.js';
@@ -18,11 +19,17 @@ import type { ServerView } from '../protocol/panel.js';
 import type { CallToolResult } from '../protocol/mcp-shapes.js';
 import type { MessageKey } from '../i18n/en.js';
 import { chatToolLinesCss, toolSearchLine } from './chat-tool-lines.js';
+import { ChatActionEvent } from './chat-events.js';
+import { ChatPhaseLine, chatPhaseCss } from './chat-phase.js';
+import { chatMessageActionsCss, editForm, messageActions, regenerateRow } from './chat-message-actions.js';
 
 export const chatLogCss = `
 mcp-chat-log { display: contents; }
 ol.log { list-style: none; margin: 0; padding: 0; display: grid; gap: var(--space-2); }
-.user { justify-self: end; max-width: 90%; background: var(--bg-hover); border-radius: var(--radius); padding: 4px 8px; white-space: pre-wrap; overflow-wrap: anywhere; }
+ol.log > li { min-width: 0; }
+li.user { justify-self: end; max-width: 90%; display: grid; gap: 2px; }
+li.user.editing { justify-self: stretch; max-width: none; }
+.user .bubble { justify-self: end; background: var(--bg-hover); border-radius: var(--radius); padding: 4px 8px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .blocks { font-size: 0.85em; color: var(--fg-muted); }
 .assistant { overflow-wrap: anywhere; }
 .assistant p { margin: 0.3em 0; }
@@ -40,10 +47,14 @@ li.step-with-app { display: grid; gap: var(--space-1); }
 details.step summary { cursor: pointer; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 details.step pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 16em; overflow: auto; font-size: 12px; margin: 2px 0; }
 .status-denied, .status-error, .status-cancelled { color: var(--danger); }
+.status-waiting-approval > summary { color: var(--accent); font-weight: 600; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+${chatPhaseCss}${chatMessageActionsCss}
 .notice { color: var(--fg-muted); font-style: italic; margin: 0; }
 ${chatToolLinesCss}`;
 
 const STEP_STATUS: Record<string, MessageKey> = {
+  'waiting-approval': 'chatStepWaitingApproval',
   running: 'chatStepRunning',
   done: 'chatStepDone',
   error: 'chatStepError',
@@ -88,9 +99,24 @@ function stepResult(e: Entry<'tool'>): Array<HTMLElement | null> {
   ];
 }
 
+/**
+ * A step named like the rest of the panel: the tool's title (else its name) and its server's name,
+ * never the model-facing `mcp__server__tool` — also for a step whose tool was not found at call
+ * time (a failed step), read back from that name and the servers known now.
+ */
+export function stepName(e: Entry<'tool'>, servers: readonly ServerView[]): { tool: string; server: string | undefined } {
+  const parsed = /^mcp__(.+?)__(.+)$/.exec(e.name);
+  const serverId = e.serverId ?? parsed?.[1];
+  const server = servers.find((s) => (serverId ? s.id === serverId : s.name === e.serverName));
+  const toolName = e.toolName ?? parsed?.[2] ?? e.name;
+  const title = e.toolTitle ?? server?.tools.find((tool) => tool.name === toolName)?.title;
+  return { tool: title || toolName, server: e.serverName ?? server?.name ?? serverId };
+}
+
 /** A tool step's collapsible details: summary line, arguments, result. */
-function stepDetails(e: Entry<'tool'>, open: boolean): HTMLDetailsElement {
-  const summary = [e.toolName ?? e.name, e.serverName, t(STEP_STATUS[e.status]!), e.durationMs !== undefined ? `${e.durationMs} ms` : '']
+function stepDetails(e: Entry<'tool'>, open: boolean, servers: readonly ServerView[]): HTMLDetailsElement {
+  const name = stepName(e, servers);
+  const summary = [name.tool, name.server, t(STEP_STATUS[e.status]!), e.durationMs !== undefined ? `${e.durationMs} ms` : '']
     .filter(Boolean)
     .join(' · ');
   return el(
@@ -104,10 +130,10 @@ function stepDetails(e: Entry<'tool'>, open: boolean): HTMLDetailsElement {
   );
 }
 
-function userItem(e: Entry<'user'>): HTMLElement {
+function userBubble(e: Entry<'user'>): HTMLElement {
   return el(
-    'li',
-    { class: 'user', 'data-id': e.id },
+    'div',
+    { class: 'bubble' },
     e.text,
     e.blocks.length ? el('div', { class: 'blocks' }, ...e.blocks.map((b) => el('div', {}, b.label))) : null,
   );
@@ -126,9 +152,15 @@ export class McpChatLogElement extends ElementBase {
   /** Assistant entries being streamed, by id: what renders their growing text. */
   readonly #streaming = new Map<string, MarkdownStream>();
   readonly #views = new ChatStepViews();
+  readonly #phase = new ChatPhaseLine();
+  /** The user message being edited, with its form (kept across renders: the draft and focus stay). */
+  #editing: { entryId: string; form: HTMLFormElement } | undefined;
 
   set chat(value: ChatView | undefined) {
-    if (value?.id !== this.#chat?.id) this.#views.reset();
+    if (value?.id !== this.#chat?.id) {
+      this.#views.reset();
+      this.#editing = undefined;
+    }
     this.#chat = value;
     this.requestUpdate('chat');
   }
@@ -138,7 +170,7 @@ export class McpChatLogElement extends ElementBase {
   }
 
   connectedCallback() {
-    if (this.#log.parentNode !== this) this.append(this.#log);
+    if (this.#log.parentNode !== this) this.append(this.#log, this.#phase.element);
   }
 
   /** The growing text of an answer being streamed. */
@@ -148,6 +180,7 @@ export class McpChatLogElement extends ElementBase {
     if (entry?.kind === 'assistant') entry.text = text;
     const node = this.#streaming.get(entryId);
     if (node) node.text = text;
+    if (text) this.#showPhase();
   }
 
   /** A tool step's result for its MCP App view (not part of the stored chat). */
@@ -168,24 +201,85 @@ export class McpChatLogElement extends ElementBase {
       const at = this.#log.children[i];
       if (at !== item) this.#log.insertBefore(item, at ?? null);
     });
+    this.#showPhase();
+  }
+
+  /** T1: the waiting or retry line; "waiting" ends with the answer's first words. */
+  #showPhase() {
+    const chat = this.#chat;
+    const answering = chat?.entries.some((e) => e.kind === 'assistant' && e.streaming && e.text !== '') ?? false;
+    this.#phase.show(chat?.status === 'running' ? chat.phase : undefined, answering, () => {
+      if (chat) this.dispatchEvent(new ChatActionEvent({ action: 'stop', chatId: chat.id }));
+    });
+  }
+
+  /** Regenerate goes on the chat's last entry once it is idle and a user message was answered or failed. */
+  #regenerate(e: ChatEntry): (() => void) | undefined {
+    const chat = this.#chat;
+    if (!chat || chat.status !== 'idle' || chat.entries.at(-1) !== e || e.kind === 'user') return undefined;
+    if (!chat.entries.some((x) => x.kind === 'user')) return undefined;
+    return () => this.dispatchEvent(new ChatActionEvent({ action: 'regenerate', chatId: chat.id }));
+  }
+
+  #userItem(e: Entry<'user'>): HTMLElement {
+    const chat = this.#chat;
+    if (this.#editing?.entryId === e.id && chat) return el('li', { class: 'user editing', 'data-id': e.id }, this.#editing.form);
+    const idle = chat?.status === 'idle';
+    const edit = idle ? () => this.#startEdit(e) : undefined;
+    return el(
+      'li',
+      { class: 'user', 'data-id': e.id },
+      userBubble(e),
+      messageActions(e, edit ? { edit } : {}),
+      e.edited ? el('span', { class: 'edited' }, t('chatEdited')) : null,
+    );
+  }
+
+  #startEdit(e: Entry<'user'>) {
+    const chatId = this.#chat?.id;
+    if (!chatId) return;
+    const done = () => {
+      this.#editing = undefined;
+      this.requestUpdate('chat');
+    };
+    const form = editForm(
+      e.text,
+      (text) => {
+        this.dispatchEvent(new ChatActionEvent({ action: 'edit', chatId, entryId: e.id, text }));
+        done();
+      },
+      done,
+    );
+    this.#editing = { entryId: e.id, form };
+    this.requestUpdate('chat');
+    void this.updateComplete.then(() => form.querySelector('textarea')?.focus());
   }
 
   #item(e: ChatEntry, opened: Set<string | undefined>): HTMLElement {
     switch (e.kind) {
       case 'user':
-        return userItem(e);
+        return this.#userItem(e);
       case 'assistant':
         return this.#assistantItem(e);
       case 'tool':
-        return this.#toolItem(e, opened.has(e.id));
+        return this.#withRegenerate(e, this.#toolItem(e, opened.has(e.id)));
       case 'error':
-        return el('li', { class: 'error provider-error', role: 'alert', 'data-kind': e.errorKind }, providerErrorText(e));
+        return this.#withRegenerate(
+          e,
+          el('li', { class: 'error provider-error', role: 'alert', 'data-kind': e.errorKind }, providerErrorText(e)),
+        );
       case 'notice':
-        return el('li', { class: 'notice', 'data-notice': e.notice }, t(NOTICE[e.notice]!));
+        return this.#withRegenerate(e, el('li', { class: 'notice', 'data-notice': e.notice }, t(NOTICE[e.notice]!)));
       case 'tool-search':
       case 'tools-loaded':
         return toolSearchLine(e);
     }
+  }
+
+  #withRegenerate(e: ChatEntry, item: HTMLElement): HTMLElement {
+    const regenerate = this.#regenerate(e);
+    if (regenerate) item.append(regenerateRow(regenerate));
+    return item;
   }
 
   #assistantItem(e: Entry<'assistant'>): HTMLElement {
@@ -195,11 +289,18 @@ export class McpChatLogElement extends ElementBase {
       stream.text = e.text;
       this.#streaming.set(e.id, stream);
     } else body.append(...renderMarkdown(e.text));
-    return el('li', { class: 'assistant', 'data-id': e.id, 'aria-busy': e.streaming ? 'true' : false }, body, usageLine(e.usage));
+    const regenerate = this.#regenerate(e);
+    return el(
+      'li',
+      { class: 'assistant', 'data-id': e.id, 'aria-busy': e.streaming ? 'true' : false },
+      body,
+      usageLine(e.usage),
+      e.streaming || (!e.text && !regenerate) ? null : messageActions(e, regenerate ? { regenerate } : {}),
+    );
   }
 
   #toolItem(e: Entry<'tool'>, open: boolean): HTMLElement {
-    const details = stepDetails(e, open);
+    const details = stepDetails(e, open, this.#servers);
     const view = this.#viewTool(e);
     return view ? this.#views.item(e, view.tool, view.serverId, details) : el('li', {}, details);
   }

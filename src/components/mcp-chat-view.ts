@@ -104,6 +104,10 @@ export class McpChatViewElement extends ElementBase {
     this.#header.chats = value;
     this.#approvals.chats = value;
   }
+  /** The chats the worker found for the history's search (T5). */
+  set searchResults(value: { query: string; chats: ChatSummary[] }) {
+    this.#header.searchResults = value;
+  }
   set servers(value: ServerView[]) {
     this.#tools.servers = value;
     this.#log.servers = value;

@@ -136,7 +136,28 @@ function act(screen: ChatScreen, d: ChatAction) {
         screen.show(undefined);
         screen.refreshList();
       });
+    case 'regenerate':
+    case 'edit':
+    case 'search':
+      return rewindOrSearch(screen, d);
   }
+}
+
+/** T5: regenerate, edit and resend (the worker answers again; its pushes show it), the history's search. */
+function rewindOrSearch(screen: ChatScreen, d: Action<'regenerate' | 'edit' | 'search'>) {
+  const { call, view } = screen;
+  if (d.action === 'search') {
+    void call('panel:chat-list', { query: d.query }).then((r) => {
+      if (r.ok) view.searchResults = { query: d.query, chats: r.value.chats };
+    });
+    return;
+  }
+  view.showError('');
+  const asked =
+    d.action === 'regenerate'
+      ? call('panel:chat-regenerate', { chatId: d.chatId })
+      : call('panel:chat-edit', { chatId: d.chatId, entryId: d.entryId, text: d.text });
+  void asked.then((r) => screen.report(r));
 }
 
 /** What `main.ts` keeps of the chat: its link to the worker's life, and its push handlers (push-router.ts). */

@@ -30,7 +30,8 @@ const ToolCallSchema = lazySchema(() =>
 /** The longest tool-search query kept (T2). */
 export const MAX_QUERY = 200;
 
-const TOOL_STATUSES = ['running', 'done', 'error', 'denied', 'cancelled'] as const;
+/** `waiting-approval`: the call's approval card is open; it runs only once the user allows it (T1). */
+const TOOL_STATUSES = ['running', 'done', 'error', 'denied', 'cancelled', 'waiting-approval'] as const;
 
 /** T2: this turn uses tool search, chosen for the chat or because the selection is over the provider's limit. */
 const ToolSearchLineSchema = lazySchema(() =>
@@ -54,6 +55,7 @@ export const ChatEntrySchema = lazySchema(() =>
       text,
       /** Attached prompt/resource blocks: a label for display and the fenced text sent to the model. */
       blocks: z.array(z.object({ label: z.string().check(z.maxLength(2048)), text })).check(z.maxLength(20)),
+      edited: z.optional(z.boolean()), // T5: edited and resent; what followed the old version was dropped
     }),
     z.object({
       kind: z.literal('assistant'),
@@ -76,6 +78,7 @@ export const ChatEntrySchema = lazySchema(() =>
       serverId: z.optional(z.string().check(z.maxLength(256))),
       serverName: z.optional(z.string().check(z.maxLength(256))),
       toolName: z.optional(z.string().check(z.maxLength(256))),
+      toolTitle: z.optional(z.string().check(z.maxLength(256))), // the tool's own title: steps are named like the panel
       arguments: text,
       status: z.enum(TOOL_STATUSES),
       /** What the model was told: fenced, truncated result text, or why there is none. */
@@ -156,6 +159,13 @@ const ChatSummarySchema = lazySchema(() =>
     title: z.string().check(z.maxLength(200)),
     updatedAt: z.number(),
     status: z.enum(['idle', 'running']),
+    createdAt: z.number(),
+    /** Which provider and model answered last (T5: the history shows it). */
+    provider: z.optional(
+      z.object({ kind: z.enum(PROVIDER_KINDS), model: z.string().check(z.maxLength(256)), host: z.string().check(z.maxLength(256)) }),
+    ),
+    /** With a search: where the words were found in the chat's messages (absent when the title matched). */
+    snippet: z.optional(z.string().check(z.maxLength(300))),
   }),
 );
 export type ChatSummary = z.infer<typeof ChatSummarySchema>;
@@ -231,7 +241,8 @@ export const ChatPanelRequestSchemas = {
   ),
   /** The saved provider's model list (T5): OpenAI-compatible `GET /models`, Anthropic `GET /v1/models`. */
   'panel:chat-models': lazySchema(() => z.object({})),
-  'panel:chat-list': lazySchema(() => z.object({})),
+  /** `query`: only the chats whose title or message text contains it (case-insensitive, T5). */
+  'panel:chat-list': lazySchema(() => z.object({ query: z.optional(z.string().check(z.maxLength(200))) })),
   /** Without `chatId`: the most recent chat, if any. */
   'panel:chat-open': lazySchema(() => z.object({ chatId: z.optional(id) })),
   'panel:chat-new': lazySchema(() => z.object({})),
@@ -255,6 +266,10 @@ export const ChatPanelRequestSchemas = {
   'panel:chat-stop': lazySchema(() => z.object({ chatId: id })),
   'panel:chat-rename': lazySchema(() => z.object({ chatId: id, title: z.string().check(z.minLength(1), z.maxLength(200)) })),
   'panel:chat-delete': lazySchema(() => z.object({ chatId: id })),
+  /** T5: the last answer is dropped and asked again, with the provider set up now. */
+  'panel:chat-regenerate': lazySchema(() => z.object({ chatId: id })),
+  /** T5: the user message `entryId` gets `text`; every later entry is dropped (not kept) and the chat answers again. */
+  'panel:chat-edit': lazySchema(() => z.object({ chatId: id, entryId: id, text: z.string().check(z.minLength(1), z.maxLength(100_000)) })),
 } as const;
 
 export const ChatPanelResponseSchemas = {
@@ -270,6 +285,8 @@ export const ChatPanelResponseSchemas = {
   'panel:chat-stop': lazySchema(() => z.object({ stopped: z.boolean() })),
   'panel:chat-rename': lazySchema(() => z.object({ renamed: z.boolean() })),
   'panel:chat-delete': lazySchema(() => z.object({ deleted: z.boolean() })),
+  'panel:chat-regenerate': lazySchema(() => z.object({ started: z.boolean() })),
+  'panel:chat-edit': lazySchema(() => z.object({ started: z.boolean() })),
 } as const;
 
 /** The chat's pushes, by `type` (protocol/push.ts). */

@@ -54,6 +54,40 @@ export function boundChat(chat: ChatView, maxBytes = MAX_CHAT_BYTES): ChatView {
   return { ...chat, entries };
 }
 
+const SNIPPET_AROUND = 60;
+
+/** The words around the first place `query` occurs in `text`, with an ellipsis where cut. */
+function snippetAt(text: string, at: number, length: number): string {
+  const start = Math.max(0, at - SNIPPET_AROUND);
+  const end = Math.min(text.length, at + length + SNIPPET_AROUND);
+  return `${start > 0 ? '…' : ''}${text.slice(start, end).replace(/\s+/g, ' ').trim()}${end < text.length ? '…' : ''}`;
+}
+
+/**
+ * A chat as the history lists it (T5: date, provider/model), or undefined when `query` is given
+ * and neither its title nor the text of its messages (the user's and the model's) contains it.
+ * Tool results are not searched: they are the servers' words, not the conversation.
+ */
+export function chatSummary(chat: ChatView, query?: string): ChatSummary | undefined {
+  const summary: ChatSummary = {
+    id: chat.id,
+    title: chat.title,
+    updatedAt: chat.updatedAt,
+    status: chat.status,
+    createdAt: chat.createdAt,
+    ...(chat.provider ? { provider: chat.provider } : {}),
+  };
+  const q = query?.trim().toLowerCase();
+  if (!q) return summary;
+  if (chat.title.toLowerCase().includes(q)) return summary;
+  for (const e of chat.entries) {
+    if (e.kind !== 'user' && e.kind !== 'assistant') continue;
+    const at = e.text.toLowerCase().indexOf(q);
+    if (at >= 0) return { ...summary, snippet: snippetAt(e.text, at, q.length) };
+  }
+  return undefined;
+}
+
 export class ChatStore {
   async get(id: string): Promise<ChatView | undefined> {
     const raw: unknown = await idbRequest((await db()).transaction(STORE, 'readonly').objectStore(STORE).get(id));
@@ -61,12 +95,10 @@ export class ChatStore {
     return parsed.success ? parsed.data : undefined;
   }
 
-  /** Newest first. */
-  async list(): Promise<ChatSummary[]> {
+  /** Newest first; with `query`, only the chats whose title or messages contain it. */
+  async list(query?: string): Promise<ChatSummary[]> {
     const all = (await idbRequest((await db()).transaction(STORE, 'readonly').objectStore(STORE).getAll())) as ChatView[];
-    return all
-      .sort((a, b) => b.updatedAt - a.updatedAt)
-      .map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt, status: c.status }));
+    return all.sort((a, b) => b.updatedAt - a.updatedAt).flatMap((c) => chatSummary(c, query) ?? []);
   }
 
   /** Writes the chat (bounded) and drops the oldest chats over {@link MAX_CHATS}. */

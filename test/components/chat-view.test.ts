@@ -128,10 +128,12 @@ describe('mcp-chat-view', () => {
     const form = root.querySelector('form.provider')!;
     expect(form).to.not.equal(null);
     form.querySelector<HTMLInputElement>('input[name="model"]')!.value = 'typed';
-    el.chats = [{ id: 'c1', title: 'Demo chat', updatedAt: 2, status: 'idle' }];
+    el.chats = [{ id: 'c1', title: 'Demo chat', updatedAt: 2, createdAt: 1, status: 'idle' }];
     el.chat = { ...structuredClone(chat), status: 'idle' };
     await el.updateComplete;
-    expect(root.querySelector('select.history option[value="c1"]')?.textContent).to.equal('Demo chat');
+    root.querySelector<HTMLButtonElement>('button.history')!.click();
+    await el.updateComplete;
+    expect(root.querySelector('button.open-chat[data-chat="c1"] .chat-title')?.textContent).to.equal('Demo chat');
     expect(root.querySelector('form.provider')).to.equal(form);
     expect(form.querySelector<HTMLInputElement>('input[name="model"]')!.value).to.equal('typed');
     expect(form.querySelector('option[value="builtin"]')).to.equal(null);

@@ -20,6 +20,7 @@ import { ChatCache } from './chat-cache.js';
 import { ProviderAccess } from './provider-access.js';
 import { modelsForPanel } from './model-list.js';
 import { addUserMessage, chatPush, RunStarter } from './run-starter.js';
+import { markAnswering, rewindForEdit, rewindForRegenerate } from './chat-rewind.js';
 import { systemClock, type Clock } from './text-throttle.js';
 import { toolHandlers } from './tool-handlers.js';
 
@@ -61,12 +62,13 @@ function markInterrupted(chat: ChatView, newId: () => string, now: number): Chat
   delete chat.phase;
   for (const e of chat.entries) {
     if (e.kind === 'assistant') delete e.streaming;
-    if (e.kind === 'tool' && e.status === 'running') {
+    if (e.kind === 'tool' && (e.status === 'running' || e.status === 'waiting-approval')) {
       e.status = 'cancelled';
       ({ message: e.result, wording: e.resultWording } = say('reasonChatToolInterrupted'));
     }
   }
   chat.entries.push({ kind: 'notice', id: newId(), notice: 'interrupted' });
+  delete chat.phase;
   chat.status = 'idle';
   chat.updatedAt = now;
   return chat;
@@ -132,9 +134,9 @@ type HistoryMethods = 'panel:chat-list' | 'panel:chat-open' | 'panel:chat-new' |
 function historyHandlers(s: Service): Pick<ChatHandlers, HistoryMethods> {
   const { deps, chats, runs, recovered } = s;
   return {
-    'panel:chat-list': async () => {
+    'panel:chat-list': async (p) => {
       await recovered;
-      return { chats: await deps.store.list() };
+      return { chats: await deps.store.list(p.query) };
     },
     'panel:chat-open': async (p) => {
       await recovered;
@@ -193,6 +195,23 @@ function runHandlers(s: Service): Pick<ChatHandlers, 'panel:chat-send' | 'panel:
   };
 }
 
+/** Regenerate and edit-and-resend (T5): the chat is cut back (chat-rewind.ts) and answered again. */
+function rewindHandlers(s: Service): Pick<ChatHandlers, 'panel:chat-regenerate' | 'panel:chat-edit'> {
+  const again = async (chatId: string, rewind: (chat: ChatView) => void) => {
+    const chat = await chatOf(s, chatId);
+    const provider = await providerForSend(s, chat);
+    rewind(chat);
+    markAnswering(chat, provider, s.deps.now());
+    await s.chats.put(chat);
+    s.runs.start(chat, provider);
+    return { started: true };
+  };
+  return {
+    'panel:chat-regenerate': (p) => again(p.chatId, rewindForRegenerate),
+    'panel:chat-edit': (p) => again(p.chatId, (chat) => rewindForEdit(chat, p.entryId, p.text)),
+  };
+}
+
 export function startChatService(deps: ChatServiceDeps) {
   const access = new ProviderAccess(deps.providers, (url) => deps.hasHostPermission(url));
   deps.onSettingsChange(() => access.forget());
@@ -223,6 +242,7 @@ export function startChatService(deps: ChatServiceDeps) {
         chat: async (id) => runs.chat(id) ?? (await chatOf(service, id).catch(() => undefined)),
         save: (chat) => chats.put(chat),
       }),
+      ...rewindHandlers(service),
     } satisfies ChatHandlers,
     /** Whether a run is in progress (the worker must stay alive). */
     active: () => runs.active,

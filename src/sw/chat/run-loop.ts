@@ -38,7 +38,11 @@ export interface RunDeps {
   tools(): AgentTool[];
   /** T2: the tools the chat answers itself (tool search), offered after `tools()`. */
   localTools?: LocalTools;
-  call(name: string, args: string, options: { signal: AbortSignal; agentName: string; runId: string }): Promise<AgentToolResult>;
+  call(
+    name: string,
+    args: string,
+    options: { signal: AbortSignal; agentName: string; runId: string; onApprovalCard?: (open: boolean) => void },
+  ): Promise<AgentToolResult>;
   save(chat: ChatView): Promise<void>;
   /** The chat's shape changed (an entry was added or settled). */
   changed(chat: ChatView): void;
@@ -91,11 +95,21 @@ function isCode(e: unknown, code: string): boolean {
   return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === code;
 }
 
+/** T1: the step says "waiting for your approval" while its card is open, and "running" again once answered. */
+function approvalStatus(entry: ToolEntry, chat: ChatView, deps: RunDeps): (open: boolean) => void {
+  return (open) => {
+    if (entry.status !== 'running' && entry.status !== 'waiting-approval') return;
+    entry.status = open ? 'waiting-approval' : 'running';
+    deps.changed(chat);
+  };
+}
+
 async function runTool(entry: ToolEntry, chat: ChatView, deps: RunDeps, signal: AbortSignal) {
   if (deps.localTools?.answer(chat, entry)) return deps.changed(chat);
   try {
     // The approval card carries the chat's id as its run: the panel shows it in this chat only.
-    const r = await deps.call(entry.name, entry.arguments, { signal, agentName: CHAT_AGENT, runId: chat.id });
+    const onApprovalCard = approvalStatus(entry, chat, deps);
+    const r = await deps.call(entry.name, entry.arguments, { signal, agentName: CHAT_AGENT, runId: chat.id, onApprovalCard });
     entry.status = r.result.isError ? 'error' : 'done';
     entry.result = r.forModel;
     if (r.forView) deps.viewResult?.(chat, entry.id, r.forView);
@@ -193,6 +207,7 @@ function toolSteps(turn: TurnResult, tools: AgentTool[], deps: RunDeps): ToolEnt
       callId: c.id,
       name: c.name,
       ...(tool ? { serverId: tool.serverId, serverName: tool.serverName, toolName: tool.toolName } : {}),
+      ...(tool?.title ? { toolTitle: tool.title } : {}),
       arguments: c.arguments,
       status: 'running',
       startedAt: deps.now(),

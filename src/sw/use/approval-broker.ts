@@ -33,6 +33,8 @@ export interface ApprovalRequest {
   /** The mounted MCP App view that asks (an id the panel made for it): offers the per-view grant. */
   viewSession?: string;
   arguments: Record<string, unknown>;
+  /** Told when this call's card opens (true) and settles (false): a chat step says it waits for the user (T1). */
+  onCard?: (open: boolean) => void;
 }
 
 interface Waiter {
@@ -169,12 +171,18 @@ export class ApprovalBroker {
     return new Promise<ApprovalDecision>((resolve) => {
       const same = coalesceKey === undefined ? undefined : [...this.#pending.values()].find((p) => p.coalesceKey === coalesceKey);
       const pending = same ?? this.#open(request, coalesceKey);
+      // Each caller hears when its card opens and closes, also on a coalesced card (the chat's step state, T1).
+      request.onCard?.(true);
+      const done = (d: ApprovalDecision) => {
+        request.onCard?.(false);
+        resolve(d);
+      };
       const waiter: Waiter = {
-        resolve,
+        resolve: done,
         signal,
         onAbort: () => {
           if (!pending.waiters.delete(waiter)) return;
-          resolve('deny');
+          done('deny');
           if (pending.waiters.size === 0) pending.settle('deny');
         },
       };

@@ -56,6 +56,8 @@ export interface AgentToolCallOptions {
   agentName?: string;
   /** The caller's run (a chat passes its id): the panel shows the approval card with that run only. */
   runId?: string;
+  /** Told when the call's approval card opens (true) and settles (false); not called when a grant answers at once. */
+  onApprovalCard?: (open: boolean) => void;
 }
 
 export interface AgentToolResult {
@@ -263,6 +265,7 @@ export function approvalRequestOf(entry: Entry, args: Record<string, unknown>, o
     agentName: options.agentName ?? 'Agent',
     ...(options.runId ? { runId: options.runId } : {}),
     arguments: args,
+    ...(options.onApprovalCard ? { onCard: options.onApprovalCard } : {}),
   };
 }
 
