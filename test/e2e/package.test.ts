@@ -128,7 +128,9 @@ describe('npm run package (V1)', () => {
       ignoreDefaultArgs: ['--disable-extensions'],
       args: ['--no-sandbox', '--disable-gpu', '--no-first-run', `--disable-extensions-except=${ext}`, `--load-extension=${ext}`],
     });
-    const worker = await browser.waitForTarget((t) => t.type() === TargetType.SERVICE_WORKER && t.url().endsWith('/sw.js'), { timeout: 20_000 });
+    const worker = await browser.waitForTarget((t) => t.type() === TargetType.SERVICE_WORKER && t.url().endsWith('/sw.js'), {
+      timeout: 20_000,
+    });
     const id = new URL(worker.url()).host;
     assert.match(id, /^[a-p]{32}$/);
     const page = await browser.newPage();
