@@ -8,6 +8,7 @@ import { McpApprovalCardElement } from './mcp-approval-card.js';
 import { McpToolListElement } from './mcp-tool-list.js';
 import { McpActivityLogElement } from './mcp-activity-log.js';
 import { McpApprovalGrantsElement } from './mcp-approval-grants.js';
+import { McpDiagnosticsElement } from './mcp-diagnostics.js';
 import { McpImportElement } from './mcp-import.js';
 import { McpSchemaFormElement } from './mcp-schema-form.js';
 import { McpElicitationCardElement } from './mcp-elicitation-card.js';
@@ -35,6 +36,7 @@ export function defineAll(registry = customElements) {
   McpToolListElement.define('mcp-tool-list', registry);
   McpActivityLogElement.define('mcp-activity-log', registry);
   McpApprovalGrantsElement.define('mcp-approval-grants', registry);
+  McpDiagnosticsElement.define('mcp-diagnostics', registry);
   McpImportElement.define('mcp-import', registry);
   McpServerCardElement.define('mcp-server-card', registry);
   McpServerListElement.define('mcp-server-list', registry);
@@ -67,6 +69,7 @@ declare global {
     'mcp-tool-list': McpToolListElement;
     'mcp-activity-log': McpActivityLogElement;
     'mcp-approval-grants': McpApprovalGrantsElement;
+    'mcp-diagnostics': McpDiagnosticsElement;
     'mcp-import': McpImportElement;
     'mcp-schema-form': McpSchemaFormElement;
     'mcp-elicitation-card': McpElicitationCardElement;

@@ -116,6 +116,14 @@ export class LogRequestEvent extends Event {
 }
 
 /** The grants list came into view or was refreshed; the receiver answers with `list.grants = …`. */
+/** Asks the worker for the diagnostics report (V3); the panel sets it on the element. */
+export class DiagnosticsRequestEvent extends Event {
+  static readonly type = 'mcp-diagnostics-request';
+  constructor() {
+    super(DiagnosticsRequestEvent.type, { bubbles: true, composed: true });
+  }
+}
+
 export class GrantsRequestEvent extends Event {
   static readonly type = 'mcp-grants-request';
   constructor() {
@@ -310,6 +318,7 @@ interface PanelEventMap {
   'mcp-bulk-tool-toggle': BulkToolToggleEvent;
   'mcp-log-request': LogRequestEvent;
   'mcp-grants-request': GrantsRequestEvent;
+  'mcp-diagnostics-request': DiagnosticsRequestEvent;
   'mcp-revoke-grant': RevokeGrantEvent;
   'mcp-activity-changed': ActivityChangedEvent;
   'mcp-import-preview': ImportPreviewEvent;

@@ -497,6 +497,18 @@ export const en = {
   grantsRevokeAll: { message: 'Revoke all' },
   grantsWhen: { message: 'Allowed $WHEN$', placeholders: { when: { content: '$1' } } },
   grantsRevokeFailed: { message: 'Could not revoke: $MESSAGE$', placeholders: { message: { content: '$1' } } },
+  diagnosticsTitle: { message: 'Diagnostics for a bug report' },
+  diagnosticsShow: { message: 'Copy diagnostics…' },
+  diagnosticsIntro: {
+    message:
+      'A report a maintainer can act on, in English: versions, each server’s state and reason, recent errors, worker restarts. It leaves out tokens, keys, header values, tool arguments and results, and URL query strings. Read it, then copy it.',
+  },
+  diagnosticsPreview: { message: 'Diagnostics report' },
+  diagnosticsCopy: { message: 'Copy to clipboard' },
+  diagnosticsCopied: { message: 'Copied. Paste it into your bug report.' },
+  diagnosticsCopyFailed: { message: 'Could not copy: select the text and copy it yourself.' },
+  diagnosticsClose: { message: 'Close' },
+  diagnosticsFailed: { message: 'The report could not be written: $MESSAGE$', placeholders: { message: { content: '$1' } } },
   allowOnce: { message: 'Allow once' },
   allowAlways: { message: 'Always allow this tool' },
   // A view's approval card: the per-view grant and coalesced repeats (U1).

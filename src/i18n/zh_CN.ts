@@ -431,6 +431,18 @@ export const zh_CN: Catalog = {
   grantsRevokeAll: { message: '全部撤销' },
   grantsWhen: { message: '允许于 $WHEN$', placeholders: { when: { content: '$1' } } },
   grantsRevokeFailed: { message: '无法撤销：$MESSAGE$', placeholders: { message: { content: '$1' } } },
+  diagnosticsTitle: { message: '用于问题报告的诊断信息' },
+  diagnosticsShow: { message: '复制诊断信息…' },
+  diagnosticsIntro: {
+    message:
+      '一份维护者可据以处理的英文报告：版本、每个服务器的状态和原因、最近的错误、工作线程重启。其中不含令牌、密钥、请求头的值、工具参数和结果，也不含 URL 查询字符串。请先阅读，再复制。',
+  },
+  diagnosticsPreview: { message: '诊断报告' },
+  diagnosticsCopy: { message: '复制到剪贴板' },
+  diagnosticsCopied: { message: '已复制。请粘贴到你的问题报告中。' },
+  diagnosticsCopyFailed: { message: '无法复制：请自行选中文本并复制。' },
+  diagnosticsClose: { message: '关闭' },
+  diagnosticsFailed: { message: '无法生成报告：$MESSAGE$', placeholders: { message: { content: '$1' } } },
   allowOnce: { message: '允许一次' },
   allowAlways: { message: '始终允许此工具' },
   // A view's approval card: the per-view grant and coalesced repeats (U1).

@@ -4,7 +4,14 @@
  * (SPEC J2, G1, K3); Revoke and Revoke all go to the worker. When the worker says the log or the
  * grants changed, the elements are told and those on screen ask again.
  */
-import { ActivityChangedEvent, GrantsRequestEvent, LogRequestEvent, RevokeGrantEvent } from '../components/events.js';
+import {
+  ActivityChangedEvent,
+  DiagnosticsRequestEvent,
+  GrantsRequestEvent,
+  LogRequestEvent,
+  RevokeGrantEvent,
+} from '../components/events.js';
+import type { McpDiagnosticsElement } from '../components/mcp-diagnostics.js';
 import { t } from '../components/i18n.js';
 import type { McpActivityLogElement } from '../components/mcp-activity-log.js';
 import type { McpApprovalGrantsElement } from '../components/mcp-approval-grants.js';
@@ -40,6 +47,13 @@ export function setUpActivity({ call }: ActivityDeps): (push: Pick<ActivityPanel
       // A change comes back as the worker's push to every grants element; nothing changed: show the list as it is.
       else if (!r.changed) listGrants(list);
     });
+  });
+
+  document.addEventListener(DiagnosticsRequestEvent.type, (e) => {
+    const view = e.composedPath()[0] as McpDiagnosticsElement;
+    void call('panel:diagnostics', {}).then((r) =>
+      r.ok ? view.showReport(r.value.text) : view.showError(t('diagnosticsFailed', r.message)),
+    );
   });
 
   return ({ what }) => document.dispatchEvent(new ActivityChangedEvent(what));

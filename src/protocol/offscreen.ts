@@ -60,6 +60,8 @@ export const OffscreenRequestSchemas = {
   'offscreen:cancel': lazySchema(() => z.object({ connectionId: id, operationId: id })),
   'offscreen:close': lazySchema(() => z.object({ connectionId: id })),
   'offscreen:ping': lazySchema(() => z.object({ connectionId: id })),
+  /** The document's JS heap, for the diagnostics report (V3). */
+  'offscreen:heap': lazySchema(() => z.object({})),
   /** A refreshed OAuth token for a live session; later requests carry it (SPEC E9). */
   'offscreen:set-authorization': lazySchema(() =>
     z.object({ connectionId: id, authorization: z.string().check(z.minLength(1), z.maxLength(16384)) }),
@@ -114,6 +116,8 @@ const OffscreenResponseSchemas = {
   'offscreen:cancel': lazySchema(() => z.object({ cancelled: z.boolean() })),
   'offscreen:close': lazySchema(() => z.object({ closed: z.boolean() })),
   'offscreen:ping': lazySchema(() => z.object({ latencyMs: z.number() })),
+  /** Chrome's `performance.memory`; absent where the browser has none. */
+  'offscreen:heap': lazySchema(() => z.object({ usedBytes: z.optional(z.number()), totalBytes: z.optional(z.number()) })),
   'offscreen:set-authorization': lazySchema(() => z.object({ updated: z.boolean() })),
   ...ElicitationResponseSchemas,
 } as const;

@@ -19,6 +19,7 @@ import { ManagePanelRequestSchemas, ManagePanelResponseSchemas } from './panel-m
 import { ChatPanelPushSchemas, ChatPanelRequestSchemas, ChatPanelResponseSchemas } from './panel-chat.js';
 import { EditPanelRequestSchemas, EditPanelResponseSchemas } from './panel-edit.js';
 import { ActivityPanelPushSchemas, ActivityPanelRequestSchemas, ActivityPanelResponseSchemas } from './panel-activity.js';
+import { DiagnosticsPanelRequestSchemas, DiagnosticsPanelResponseSchemas } from './panel-diagnostics.js';
 import { AppsPanelRequestSchemas, AppsPanelResponseSchemas } from './panel-apps.js';
 
 export const PANEL_PORT = 'mcp-panel';
@@ -153,6 +154,7 @@ export const PanelRequestSchemas = {
   ...ChatPanelRequestSchemas,
   ...EditPanelRequestSchemas,
   ...ActivityPanelRequestSchemas,
+  ...DiagnosticsPanelRequestSchemas,
   ...AppsPanelRequestSchemas,
 } as const;
 
@@ -172,6 +174,7 @@ const PanelResponseSchemas = {
   ...ChatPanelResponseSchemas,
   ...EditPanelResponseSchemas,
   ...ActivityPanelResponseSchemas,
+  ...DiagnosticsPanelResponseSchemas,
   ...AppsPanelResponseSchemas,
 } as const;
 

@@ -46,6 +46,8 @@ import { languageModelOf } from './chat/providers/builtin.js';
 import { ChatStore } from '../storage/chat-store.js';
 import { randomId as newId } from '../common/random-id.js';
 import { PROVIDER_KEY, ProviderSettingsStore } from '../storage/provider-settings.js';
+import { diagnosticsPanelHandlers } from './handlers/panel-diagnostics.js';
+import { recordWorkerStart } from './diagnostics/worker-starts.js';
 
 /** storage.session key: start (epoch ms) of each connect attempt in progress, read by the next worker instance. */
 const ATTEMPTS_KEY = 'mcp_connect_attempts';
@@ -103,6 +105,8 @@ const authManager = new AuthManager({
 });
 
 let authorizing = 0;
+const workerStartedAt = Date.now();
+const noteStartNotRecorded = (e: unknown) => console.warn('[sw] the worker start was not recorded', e);
 const offscreen = new OffscreenHost();
 const importChannel = new ImportChannel(() => offscreen.ensure());
 const worker = new McpWorkerClient(() => offscreen.ensure());
@@ -179,13 +183,17 @@ async function findings(): Promise<StartFindings> {
     offscreen.findExisting(),
   ]);
   const attempts = (stored[ATTEMPTS_KEY] ?? {}) as Record<string, number>;
-  if (!exists) return { sessions: [], lost: [], attempts };
+  if (!exists) {
+    void recordWorkerStart(chrome.storage.session, { at: workerStartedAt, held: 0 }).catch(noteStartNotRecorded);
+    return { sessions: [], lost: [], attempts };
+  }
   // Through the OAuth and logging wrappers: an adopted session is renewed and logged like a new one (E9, J2).
   const claimed = await request('offscreen:claim', {}).catch((e) => {
     console.warn('[sw] the MCP host document could not be claimed', e);
     return { sessions: [], lost: [] };
   });
   performance.mark('mcp:claimed');
+  void recordWorkerStart(chrome.storage.session, { at: workerStartedAt, held: claimed.sessions.length }).catch(noteStartNotRecorded);
   return { ...claimed, attempts };
 }
 
@@ -265,6 +273,20 @@ const handlePanel = createPanelApi({
   chatHandlers: chat.handlers,
   grants: approvals,
   requestLog,
+  diagnosticsHandlers: diagnosticsPanelHandlers({
+    views: () => manager.views(),
+    configErrors: () => configErrors.length,
+    requestLog,
+    offscreenHeap: async () => {
+      if (!(await offscreen.findExisting())) return { open: false };
+      const heap: { usedBytes?: number; totalBytes?: number } = await worker.request('offscreen:heap', {}).catch(() => ({}));
+      return heap.usedBytes !== undefined && heap.totalBytes !== undefined
+        ? { open: true, heap: { usedBytes: heap.usedBytes, totalBytes: heap.totalBytes } }
+        : { open: true };
+    },
+    workerStartedAt,
+    session: chrome.storage.session,
+  }),
 });
 
 declare global {

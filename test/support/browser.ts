@@ -23,7 +23,7 @@ export interface ExtensionBrowser {
   close(): Promise<void>;
 }
 
-function chromiumPath(): string {
+export function chromiumPath(): string {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
   return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim();
 }

@@ -64,11 +64,14 @@ export interface OAuthServerOptions {
   rejectEveryToken?: boolean;
   /** `resource_name` of the protected resource metadata (the guided add proposes it as the name). */
   resourceName?: string;
+  /** Fixed ports (`npm start` keeps its printed URLs valid across runs); 0 or absent: any free port. */
+  ports?: { as?: number; mcp?: number };
 }
 
-function listen(app: express.Express): Promise<Server> {
-  return new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+function listen(app: express.Express, port = 0): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const s = app.listen(port, '127.0.0.1', () => resolve(s));
+    s.once('error', reject);
   });
 }
 const portOf = (s: Server) => (s.address() as AddressInfo).port;
@@ -127,11 +130,11 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
 
   const asApp = express();
   asApp.use(refuseCookies);
-  const asServer = await listen(asApp);
+  const asServer = await listen(asApp, options.ports?.as);
   const issuer = `http://127.0.0.1:${portOf(asServer)}`;
   const mcpApp = express();
   mcpApp.use(refuseCookies);
-  const mcpServer = await listen(mcpApp);
+  const mcpServer = await listen(mcpApp, options.ports?.mcp);
   const mcpUrl = `http://127.0.0.1:${portOf(mcpServer)}/mcp`;
 
   const provider = new Provider(issuer, {

@@ -13,6 +13,7 @@ import { stepUpPanelHandlers } from './panel-step-up.js';
 import { managePanelHandlers, type ManageHandlerDeps } from './panel-manage.js';
 import { editPanelHandlers, type EditHandlerDeps } from './panel-edit.js';
 import { activityPanelHandlers } from './panel-activity.js';
+import type { DiagnosticsHandlers } from './panel-diagnostics.js';
 import type { ApprovalStore } from '../use/approval-store.js';
 import type { RequestLogBatch } from '../offscreen-link/request-log-batch.js';
 import { serverPanelHandlers } from './panel-servers.js';
@@ -32,6 +33,8 @@ export interface PanelApiDeps extends OAuthHandlerDeps, ManageHandlerDeps, Omit<
   grants: Pick<ApprovalStore, 'list' | 'revoke' | 'revokeAll'>;
   /** The request-log rows not stored yet (request-log-batch.ts): stored before the log is read or cleared. */
   requestLog: Pick<RequestLogBatch, 'flush'>;
+  /** "Copy diagnostics" (V3, panel-diagnostics.ts). */
+  diagnosticsHandlers: DiagnosticsHandlers;
 }
 
 type UseHandlers = {
@@ -52,5 +55,6 @@ export function createPanelApi(deps: PanelApiDeps) {
     ...managePanelHandlers(deps),
     ...editPanelHandlers(deps),
     ...activityPanelHandlers({ grants: deps.grants, views: () => deps.manager.views(), requestLog: deps.requestLog }),
+    ...deps.diagnosticsHandlers,
   });
 }
