@@ -111,7 +111,7 @@ async function shootChat(panel: Page, locale: string, written: string[]) {
     await panel.keyboard.press('Escape');
     await shootStates(panel, locale, written, provider, ask);
     // T2: the tool picker open, with the estimate; then as it shows above the provider's tool limit.
-    await panel.$eval(`${CHAT}details.tools`, (d) => ((d).open = true));
+    await panel.$eval(`${CHAT}details.tools`, (d) => (d.open = true));
     await waitFor(panel, `${CHAT}details.tools .tool-budget`);
     await shootAll(panel, `${locale}-19-chat-tools`, written);
     await panel.$eval(`${CHAT}mcp-chat-tools`, (t) =>
@@ -121,7 +121,7 @@ async function shootChat(panel: Page, locale: string, written: string[]) {
     );
     await waitFor(panel, `${CHAT}.tool-limit:not([hidden])`);
     await shootAll(panel, `${locale}-20-chat-tool-limit`, written);
-    await panel.$eval(`${CHAT}details.tools`, (d) => ((d).open = false));
+    await panel.$eval(`${CHAT}details.tools`, (d) => (d.open = false));
     // A tool with an MCP App view called by the model: the view under the chat's step.
     await clickFresh(panel, `${CHAT}button.new`);
     provider.script(

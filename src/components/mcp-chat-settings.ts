@@ -11,7 +11,13 @@ import { ElementBase } from './element-base.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
 import { ChatActionEvent } from './chat-events.js';
-import { DEFAULT_TOOL_LIMITS, MAX_SYSTEM_PROMPT, MAX_TOOL_LIMIT, MIN_TOOL_LIMIT, type ProviderSettingsView } from '../protocol/panel-chat.js';
+import {
+  DEFAULT_TOOL_LIMITS,
+  MAX_SYSTEM_PROMPT,
+  MAX_TOOL_LIMIT,
+  MIN_TOOL_LIMIT,
+  type ProviderSettingsView,
+} from '../protocol/panel-chat.js';
 
 export const chatSettingsCss = `
 mcp-chat-settings { display: contents; }

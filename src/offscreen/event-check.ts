@@ -19,7 +19,10 @@ export class MalformedAnswerError extends Error {
   }
 }
 
-/** Why `data` is not one JSON-RPC message, or undefined when it is (an unmatched answer included). */
+/**
+ * Why `data` is not one JSON-RPC message, or undefined when it is (an unmatched answer included).
+ * @internal The unit test's view of the stream check.
+ */
 export function malformation(data: string): string | undefined {
   const v = verdict(data);
   return 'malformed' in v ? v.malformed : undefined;

@@ -55,7 +55,7 @@ test('regenerate and edit-and-resend replace the later turns; after a worker sto
   await clickFresh(panel, `${CHAT}li.user button.edit-message`);
   await waitFor(panel, `${CHAT}form.edit textarea`);
   assert.match(await textOf(panel, `${CHAT}form.edit .hint`), /old answers are not kept/);
-  await panel.$eval(`${CHAT}form.edit textarea`, (a) => ((a).value = ''));
+  await panel.$eval(`${CHAT}form.edit textarea`, (a) => (a.value = ''));
   await panel.type(`${CHAT}form.edit textarea`, 'Hello again');
   await clickFresh(panel, `${CHAT}form.edit button.resend`);
   await answered('Edited answer.');

@@ -67,7 +67,7 @@ test('the estimate and the limit show before sending; a tool-search turn loads e
     'the limit message to go',
     async () => (await panel.$eval(`${V}.tool-limit`, (el) => (el as HTMLElement).hidden)) || undefined,
   );
-  assert.equal(await panel.$eval(`${V}input[name="tool-search"]`, (el) => (el).checked), true);
+  assert.equal(await panel.$eval(`${V}input[name="tool-search"]`, (el) => el.checked), true);
 
   provider.script(
     { kind: 'stream', toolCalls: [{ id: 's1', name: 'search_tools', arguments: '{"query":"echo text"}' }] },
@@ -126,8 +126,8 @@ test('a per-chat server choice: the estimate is what is sent, and it holds after
   await panel.click(`${V}details.tools summary`);
   await until('the chat’s choice in the reopened panel', async () => {
     const box = await panel.$(`${V}input[data-server="big"]`);
-    return box && (await box.evaluate((el) => !(el).checked)) ? true : undefined;
+    return box && (await box.evaluate((el) => !el.checked)) ? true : undefined;
   });
-  assert.equal(await panel.$eval(`${V}input[name="tool-search"]`, (el) => (el).checked), false);
+  assert.equal(await panel.$eval(`${V}input[name="tool-search"]`, (el) => el.checked), false);
   assert.deepEqual(ext.errors, []);
 });

@@ -299,7 +299,12 @@ test('N8/D1: one malformed or oversized entry is left out with a warning; the re
     if (p.category === 'tools')
       return {
         category: 'tools',
-        items: [TOOL('echo'), { name: 'n'.repeat(2000), inputSchema: {} }, { ...TOOL('huge'), description: 'd'.repeat(9000) }, 'not a tool'],
+        items: [
+          TOOL('echo'),
+          { name: 'n'.repeat(2000), inputSchema: {} },
+          { ...TOOL('huge'), description: 'd'.repeat(9000) },
+          'not a tool',
+        ],
       };
     if (p.category === 'prompts')
       return { category: 'prompts', items: [{ name: 'greet' }, { name: 'wordy', description: 'w'.repeat(9000) }, { nope: true }] };
