@@ -429,6 +429,12 @@ export const en = {
     placeholders: { name: { content: '$1' }, detail: { content: '$2' } },
   },
   reasonImportField: { message: 'invalid $FIELD$: $DETAIL$', placeholders: { field: { content: '$1' }, detail: { content: '$2' } } },
+  // Upgrades (B1): a downgrade keeps what the newer version stored.
+  reasonStoredVersionNewer: {
+    message:
+      'Your stored servers were saved by a newer version of this extension (storage version $VERSION$). They are kept as they are and nothing is written over them; changes to servers are refused until you install that version again.',
+    placeholders: { version: { content: '$1' } },
+  },
   // Toolbar badge title (SPEC K7).
   badgeApprovalOne: { message: '1 approval' },
   badgeApprovals: { message: '$COUNT$ approvals', placeholders: { count: { content: '$1' } } },

@@ -368,6 +368,12 @@ export const zh_CN: Catalog = {
   reasonImportTransport: { message: '未知的传输类型“$TYPE$”', placeholders: { type: { content: '$1' } } },
   reasonImportHeader: { message: '请求头“$NAME$”无效：$DETAIL$', placeholders: { name: { content: '$1' }, detail: { content: '$2' } } },
   reasonImportField: { message: '$FIELD$ 无效：$DETAIL$', placeholders: { field: { content: '$1' }, detail: { content: '$2' } } },
+  // Upgrades (B1): a downgrade keeps what the newer version stored.
+  reasonStoredVersionNewer: {
+    message:
+      '已保存的服务器由本扩展的较新版本写入（存储版本 $VERSION$）。它们原样保留，不会被覆盖；在重新安装该版本之前，对服务器的更改都会被拒绝。',
+    placeholders: { version: { content: '$1' } },
+  },
   badgeApprovalOne: { message: '1 个批准请求' },
   badgeApprovals: { message: '$COUNT$ 个批准请求', placeholders: { count: { content: '$1' } } },
   badgeQuestionOne: { message: '1 个问题' },

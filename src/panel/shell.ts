@@ -66,7 +66,11 @@ function showServers(els: ShellElements, views: Views, servers: ServerView[]) {
 function showConfigErrors(container: HTMLElement, errors: PanelState['configErrors']) {
   container.replaceChildren(
     ...errors.map((c) =>
-      Object.assign(document.createElement('p'), { className: 'error', textContent: `${t('configError')} ${tReason(c)}` }),
+      Object.assign(document.createElement('p'), {
+        className: 'error',
+        // A newer version's whole list is not "an invalid entry": its reason says all.
+        textContent: c.scope === 'version' ? tReason(c) : `${t('configError')} ${tReason(c)}`,
+      }),
     ),
   );
 }
