@@ -58,7 +58,14 @@ type State = {
 const state = async () => (await panelRequest<Ok<State>>(panel, 'panel:get-state', {})).value;
 const stored = () => panel.evaluate(`chrome.storage.local.get(['mcp_servers', 'mcp_schema_version'])`) as Promise<Record<string, unknown>>;
 
+/** The panel's config error lines; nudges first, so a panel whose Port slept gets the latest state. */
+async function configErrorTexts(page: Page): Promise<string[]> {
+  await nudgePanel(page);
+  return page.$$eval('#config-errors p.error', (els) => els.map((e) => e.textContent ?? ''));
+}
+
 async function agentCall(name: string, args: unknown): Promise<{ ok: boolean; text?: string; code?: string }> {
+  await state(); // wakes the worker if it slept
   return evaluateInWorker(
     ext,
     `globalThis.remoteMcp.agentTools.call(${JSON.stringify(name)}, ${JSON.stringify(args)}).then(
@@ -99,7 +106,7 @@ test('the sealed static header still opens: the server that requires it becomes 
   assert.equal(keyed.stats.sessionsOpened, 1);
 });
 
-test('the "always allow" grant still holds: the agent call runs without a card and the Activity view lists it', async () => {
+test('the "always allow" grant still holds: the agent call runs without a card and the grants list the Activity view shows still has it', async () => {
   const grants = await panelRequest<Ok<{ grants: { serverId: string; tool: string }[] }>>(panel, 'panel:list-grants', {});
   assert.deepEqual(
     grants.value.grants.map((g) => `${g.serverId}/${g.tool}`),
@@ -142,9 +149,7 @@ test('a corrupt server entry is shown as an error and kept; the other servers st
   const before = (await stored()).mcp_servers as unknown[];
   const broken = { id: 'broken', name: 42, url: 'not a url' };
   await panel.evaluate(`chrome.storage.local.set({ mcp_servers: ${JSON.stringify([...before, broken])} }).then(() => true)`);
-  await until('the config error', async () =>
-    (await panel.$$eval('#config-errors p.error', (els) => els.map((e) => e.textContent ?? ''))).join(' ').includes('"broken"'),
-  );
+  await until('the config error', async () => (await configErrorTexts(panel)).join(' ').includes('"broken"'));
   const text = await panel.$eval('#config-errors p.error', (e) => e.textContent ?? '');
   assert.match(text, /A stored server entry is invalid and was kept as it is: Stored server #3 \("broken"\)/);
   const result = await runToolInPanel(panel, 'vault', 'echo', { text: 'beside a broken one' });
@@ -161,9 +166,7 @@ test('a configuration from a newer version gets a clear message and is never wri
   // The version alone changes no server key: a restarted worker reads it, as after a downgrade.
   await stopWorker(ext);
   await nudgePanel(panel);
-  await until('the version message', async () =>
-    (await panel.$$eval('#config-errors p.error', (els) => els.map((e) => e.textContent ?? ''))).join(' ').includes('newer version'),
-  );
+  await until('the version message', async () => (await configErrorTexts(panel)).join(' ').includes('newer version'));
   const message = await panel.$$eval('#config-errors p.error', (els) => els[0]?.textContent ?? '');
   assert.match(message, /saved by a newer version of this extension \(storage version 99\)\. They are kept as they are/);
   const before = JSON.stringify(await stored());
@@ -182,9 +185,7 @@ test('the newer-version message is translated (zh_CN)', async () => {
     await page.evaluate(
       `chrome.storage.local.set({ mcp_schema_version: ${servers.mcp_schema_version + 1}, mcp_servers: [{ id: 'later', name: 'Later', url: 'http://127.0.0.1:9/mcp', auth: { kind: 'none' }, enabled: false, disabledTools: [], connectOnStartup: false, futureField: true }] }).then(() => true)`,
     );
-    await until('the translated message', async () =>
-      (await page.$$eval('#config-errors p.error', (els) => els.map((e) => e.textContent ?? ''))).join(' ').includes('较新版本'),
-    );
+    await until('the translated message', async () => (await configErrorTexts(page)).join(' ').includes('较新版本'));
     assert.match(await page.$eval('#config-errors p.error', (e) => e.textContent ?? ''), /存储版本 2/);
   } finally {
     await zh.close();
