@@ -454,6 +454,12 @@ export const en = {
       '$URL$ refused the token its own authorization server had just issued, so authorization stopped after one attempt (authorizing again would only get another token it refuses). The server or its authorization server is misconfigured, for example the token audience or resource; once it is fixed, use Re-authorize.',
     placeholders: { url: { content: '$1' } },
   },
+  // Upgrades (B1): a downgrade keeps what the newer version stored.
+  reasonStoredVersionNewer: {
+    message:
+      'Your stored servers were saved by a newer version of this extension (storage version $VERSION$). They are kept as they are and nothing is written over them; changes to servers are refused until you install that version again.',
+    placeholders: { version: { content: '$1' } },
+  },
   // Toolbar badge title (SPEC K7).
   badgeApprovalOne: { message: '1 approval' },
   badgeApprovals: { message: '$COUNT$ approvals', placeholders: { count: { content: '$1' } } },

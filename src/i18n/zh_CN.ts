@@ -392,6 +392,12 @@ export const zh_CN: Catalog = {
       '$URL$ 拒绝了其授权服务器刚刚签发的令牌，因此授权在一次尝试后已停止（再次授权只会得到另一个同样被拒绝的令牌）。该服务器或其授权服务器配置有误，例如令牌的受众（audience）或资源（resource）；修复后请使用"重新授权"。',
     placeholders: { url: { content: '$1' } },
   },
+  // Upgrades (B1): a downgrade keeps what the newer version stored.
+  reasonStoredVersionNewer: {
+    message:
+      '已保存的服务器由本扩展的较新版本写入（存储版本 $VERSION$）。它们原样保留，不会被覆盖；在重新安装该版本之前，对服务器的更改都会被拒绝。',
+    placeholders: { version: { content: '$1' } },
+  },
   badgeApprovalOne: { message: '1 个批准请求' },
   badgeApprovals: { message: '$COUNT$ 个批准请求', placeholders: { count: { content: '$1' } } },
   badgeQuestionOne: { message: '1 个问题' },

@@ -83,7 +83,11 @@ function nextIdAfter(before: ServerView[], now: ServerView[], removed: string): 
 function showConfigErrors(container: HTMLElement, errors: PanelState['configErrors']) {
   container.replaceChildren(
     ...errors.map((c) =>
-      Object.assign(document.createElement('p'), { className: 'error', textContent: `${t('configError')} ${tReason(c)}` }),
+      Object.assign(document.createElement('p'), {
+        className: 'error',
+        // A newer version's whole list is not "an invalid entry": its reason says all.
+        textContent: c.scope === 'version' ? tReason(c) : `${t('configError')} ${tReason(c)}`,
+      }),
     ),
   );
 }

@@ -87,6 +87,8 @@ const ConfigErrorViewSchema = lazySchema(() =>
     id: z.optional(z.string()),
     message: z.string(),
     wording: WordingSchema,
+    /** 'version': not one entry but the whole list, stored by a newer version (a downgrade). */
+    scope: z.optional(z.literal('version')),
   }),
 );
 

@@ -25,6 +25,12 @@ export interface InvalidEntry {
 export interface ConfigSnapshot {
   servers: McpServerConfig[];
   invalid: InvalidEntry[];
+  /**
+   * The stored `mcp_schema_version` when it is newer than (or unknown to) this code: a downgrade.
+   * The entries are read as far as this code understands them and every write is refused, so
+   * nothing the newer version stored is lost (B1).
+   */
+  newerVersion?: string;
 }
 
 /** Writes refused: the stored version is newer than this code, or the new list is invalid. */
@@ -97,7 +103,8 @@ export class ConfigStore {
   async read(): Promise<ConfigSnapshot> {
     const stored = await this.#area.get([SERVERS_KEY, SCHEMA_VERSION_KEY]);
     if (needsMigration(stored)) return this.#queue.run(async () => snapshot(await this.#load()));
-    return snapshot(parseServerList(stored[SERVERS_KEY]));
+    const read = snapshot(parseServerList(stored[SERVERS_KEY]));
+    return storedVersion(stored) === 'unsupported' ? { ...read, newerVersion: String(stored[SCHEMA_VERSION_KEY]) } : read;
   }
 
   /** The one way to write: `fn` gets the valid entries and returns the new list. */

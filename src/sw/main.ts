@@ -142,16 +142,23 @@ const manager = new McpManager(
 const stepUps = new StepUpTracker({ auth: authManager, configOf, authConfigOf, handOver: request.handTokenToLiveSessions });
 
 let configErrors: InvalidEntry[] = [];
+/** The stored configuration's version when a newer build wrote it (B1: kept, never written over). */
+let newerConfigVersion: string | undefined;
 
 const state = (): PanelState => ({
   servers: manager.views(),
-  configErrors: configErrors.map((c) => ({
-    index: c.index,
-    ...(c.id ? { id: c.id } : {}),
-    ...(c.id
-      ? say('reasonStoredServerInvalid', { number: c.index + 1, id: c.id, error: c.error })
-      : say('reasonStoredServerInvalidNoId', { number: c.index + 1, error: c.error })),
-  })),
+  configErrors: [
+    ...(newerConfigVersion === undefined
+      ? []
+      : [{ index: -1, scope: 'version' as const, ...say('reasonStoredVersionNewer', { version: newerConfigVersion }) }]),
+    ...configErrors.map((c) => ({
+      index: c.index,
+      ...(c.id ? { id: c.id } : {}),
+      ...(c.id
+        ? say('reasonStoredServerInvalid', { number: c.index + 1, id: c.id, error: c.error })
+        : say('reasonStoredServerInvalidNoId', { number: c.index + 1, error: c.error })),
+    })),
+  ],
 });
 
 const applyBadge = badgeApplier();
@@ -204,6 +211,7 @@ async function loadConfig(startup: boolean) {
     startup ? findings() : undefined,
   ]);
   configErrors = read.invalid;
+  newerConfigVersion = read.newerVersion;
   if (found) await manager.start(read.servers, found);
   else manager.reconcile(read.servers);
   // No enabled server left: the document and its sessions are closed on purpose (never on a Port drop).

@@ -49,12 +49,14 @@ export async function launchExtension(
     extraArgs?: string[];
     /** Host permissions granted beside loopback (a test's HTTPS server under a mapped hostname). */
     hostPermissions?: string[];
+    /** A profile directory to use (and keep) instead of a fresh throwaway one: the upgrade fixture and test. */
+    profileDir?: string;
   } = {},
 ): Promise<ExtensionBrowser> {
   const dist = resolve(process.env.OUT_DIR || 'dist');
   const dir = await mkdtemp(join(tmpdir(), 'remote-mcp-ext-'));
   const extDir = join(dir, 'ext');
-  const profile = join(dir, 'profile');
+  const profile = options.profileDir ?? join(dir, 'profile');
   await cp(dist, extDir, { recursive: true });
   const manifest = JSON.parse(await readFile(join(extDir, 'manifest.json'), 'utf8')) as { key: string; host_permissions?: string[] };
   if (options.grantLoopback !== false) manifest.host_permissions = ['http://127.0.0.1/*', 'http://localhost/*', 'https://127.0.0.1/*'];

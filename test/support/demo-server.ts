@@ -20,6 +20,8 @@ export interface DemoServerOptions {
   name?: string;
   /** When set, every request must carry `Authorization: Bearer <token>` (else 401). */
   bearerToken?: string;
+  /** When set, every request must carry this header with this value (else 403): a static header's check. */
+  requiredHeader?: { name: string; value: string };
   /**
    * Also offer `confirm_booking`, which asks the user through form-mode elicitation (SPEC I1),
    * and `open_link`, which asks through URL mode although the client did not declare it (I2).
@@ -334,6 +336,10 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       res
         .writeHead(401, { 'www-authenticate': 'Bearer error="invalid_token"', 'content-type': 'application/json' })
         .end(JSON.stringify({ error: 'invalid_token' }));
+      return;
+    }
+    if (options.requiredHeader && req.headers[options.requiredHeader.name.toLowerCase()] !== options.requiredHeader.value) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end('missing or wrong header');
       return;
     }
     if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));

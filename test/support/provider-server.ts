@@ -172,7 +172,8 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
   }
 }
 
-export async function startProviderServer(): Promise<ProviderServer> {
+/** `port`: a fixed one (the upgrade fixture stores its base URL); any free one by default. */
+export async function startProviderServer(port = 0): Promise<ProviderServer> {
   const queue: ScriptedAnswer[] = [];
   const requests: RecordedRequest[] = [];
   const state = { aborted: 0 };
@@ -275,11 +276,11 @@ export async function startProviderServer(): Promise<ProviderServer> {
     );
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    openAiBase: `http://127.0.0.1:${port}/v1`,
-    anthropicBase: `http://127.0.0.1:${port}`,
+    openAiBase: `http://127.0.0.1:${bound}/v1`,
+    anthropicBase: `http://127.0.0.1:${bound}`,
     requests,
     models,
     script: (...answers) => void queue.push(...answers),

@@ -176,6 +176,15 @@ test('a config from a newer version is read but never written over', async () =>
   assert.equal(area.dump()[SCHEMA_VERSION_KEY], 2);
 });
 
+test('a read says which newer version stored the config (the panel shows it, B1); a current one says nothing', async () => {
+  const newer = await storeWith({ [SCHEMA_VERSION_KEY]: 2, [SERVERS_KEY]: [server('a')] });
+  assert.equal((await newer.store.read()).newerVersion, '2');
+  const odd = await storeWith({ [SCHEMA_VERSION_KEY]: 'next', [SERVERS_KEY]: [server('a')] });
+  assert.equal((await odd.store.read()).newerVersion, 'next');
+  const current = await storeWith({ [SCHEMA_VERSION_KEY]: 1, [SERVERS_KEY]: [server('a')] });
+  assert.equal('newerVersion' in (await current.store.read()), false);
+});
+
 test('updateServer keeps the id on rename; removeServer reports whether it removed', async () => {
   const { store } = await storeWith({});
   const a = await store.addServer(newServer('Alpha'));
