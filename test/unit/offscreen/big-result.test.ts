@@ -74,6 +74,11 @@ async function server(how: Transport): Promise<string> {
         return answer({ tools: [{ name: 'big', inputSchema: { type: 'object' } }] });
       }
       if (rpc.method === 'tools/call' && rpc.params?.name === 'big') return send(res, how, bigResult(rpc.id));
+      if (rpc.method === 'tools/call' && rpc.params?.name === 'malformed') {
+        // A cut stream is still checked: a bad message fails the call at once (the stream stays open).
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        return void res.write(`event: message\ndata: {"jsonrpc":"2.0","id":${rpc.id},"result":{"text":"${'m'.repeat(2 * MiB)}"}, oops\n\n`);
+      }
       if (rpc.method === 'tools/call' && rpc.params?.name === 'flood') return send(res, how, floodResult(rpc.id));
       return answer({ content: [{ type: 'text', text: 'small answer' }] });
     });
@@ -164,3 +169,18 @@ for (const how of ['json', 'sse'] as const) {
     );
   });
 }
+
+test('N6: a cut event stream is still checked: a malformed message fails the tool call at once', async () => {
+  const url = await server('sse');
+  const session = await open(url);
+  try {
+    await call(session, 'malformed');
+    assert.fail('expected a malformed answer');
+  } catch (e) {
+    const error = describeSdkError(e, url);
+    assert.equal(error.code, 'protocol');
+    assert.match(error.message, /malformed answer \(an event that is not JSON\)/);
+  }
+  assert.equal((await call(session, 'small')).content[0]!.text, 'small answer');
+  await session.close();
+});
