@@ -93,8 +93,15 @@ export function limitResponse(response: Response, origin: string, limits: Limits
   return new Response(response.body.pipeThrough(counter), {
     status: response.status,
     statusText: response.statusText,
-    headers: response.headers,
+    headers: limits.cutLongStrings ? withoutLength(response.headers) : response.headers,
   });
+}
+
+/** A cut body is shorter than the server announced: its length is left out rather than wrong. */
+function withoutLength(headers: Headers): Headers {
+  const copy = new Headers(headers);
+  copy.delete('content-length');
+  return copy;
 }
 
 /** The cutting pass for a tool result: its bounds are those of a body or an event, counted after cutting. */

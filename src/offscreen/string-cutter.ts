@@ -106,6 +106,7 @@ export class StringCutter {
     this.#stack = [];
     this.#depth = 0;
     this.#expectKey = false;
+    this.#lastKey = '';
     this.#inString = false;
     this.#phase = 'emit';
     this.#runMode = 'emit';

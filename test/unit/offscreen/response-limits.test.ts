@@ -129,3 +129,15 @@ test('a cut JSON body announcing more than the read bound is refused before read
   assert.equal(parsed.id, 1);
   assert.match(parsed.result.content[0]!.text, /truncated: the server sent 2\.0 MiB here/);
 });
+
+test('a cut JSON body no longer carries the length the server announced', async () => {
+  const body = `{"text":"${'t'.repeat(2 * 1024 * 1024)}"}`;
+  const cut = limitResponse(
+    new Response(body, { headers: { 'content-type': 'application/json', 'content-length': String(body.length) } }),
+    ORIGIN,
+    { cutLongStrings: true },
+  );
+  assert.equal(cut.headers.get('content-length'), null);
+  assert.equal(cut.headers.get('content-type'), 'application/json');
+  assert.ok((await cut.text()).length < 100 * 1024);
+});
