@@ -7,8 +7,11 @@
  * - a JSON (or other) body is cut off at {@link MAX_BODY_BYTES};
  * - an event stream may run forever, but no single event may exceed {@link MAX_EVENT_BYTES}.
  * Going over a bound errors the body stream with a {@link ResponseLimitError} naming the origin.
+ * A tool result is read through the cutting pass instead (result-cut.ts, H4): its long strings
+ * are cut while read, so a 20 MB result resolves cut; the same bounds apply to what is handed on.
  */
 import type { WireErrorCode } from '../protocol/error-codes.js';
+import { cutBody, cutEvents, MAX_CUT_READ_BYTES, type CutStats } from './result-cut.js';
 
 /** One JSON-RPC answer (a tool result with images can be large; 10 MB costs ~20 MB of heap). */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -42,6 +45,10 @@ export interface Limits {
    * answer instead of two; an error it returns stops the stream. Not used for other bodies.
    */
   eventReader?: (chunk: Uint8Array) => Error | undefined;
+  /** A tool result: long strings are cut while read instead of failing the answer (H4). */
+  cutLongStrings?: boolean;
+  /** Told when a cut body or stream ends how much the cutting pass held (tests measure it). */
+  onCutStats?: (stats: CutStats) => void;
 }
 
 /** "16 MiB" for whole mebibytes, else the bytes (small limits in tests). */
@@ -72,19 +79,45 @@ export function limitResponse(response: Response, origin: string, limits: Limits
   const isStream = (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
   const declared = Number(response.headers.get('content-length'));
   const maxBody = limits.maxBodyBytes ?? MAX_BODY_BYTES;
-  if (!isStream && Number.isFinite(declared) && declared > maxBody) {
+  const maxRead = limits.cutLongStrings ? MAX_CUT_READ_BYTES : maxBody;
+  if (!isStream && Number.isFinite(declared) && declared > maxRead) {
     void response.body.cancel().catch(() => undefined);
-    throw tooLarge(origin, maxBody, `it announced ${declared} bytes and was not read.`);
+    throw tooLarge(origin, maxRead, `it announced ${declared} bytes and was not read.`);
   }
   const onLimit = limits.onLimit ?? (() => undefined);
-  const counter = isStream
-    ? eventCounter(origin, limits.maxEventBytes ?? MAX_EVENT_BYTES, onLimit, limits.eventReader)
-    : bodyCounter(origin, maxBody, onLimit);
+  const counter = limits.cutLongStrings
+    ? cutter(origin, isStream, limits, onLimit)
+    : isStream
+      ? eventCounter(origin, limits.maxEventBytes ?? MAX_EVENT_BYTES, onLimit, limits.eventReader)
+      : bodyCounter(origin, maxBody, onLimit);
   return new Response(response.body.pipeThrough(counter), {
     status: response.status,
     statusText: response.statusText,
-    headers: response.headers,
+    headers: limits.cutLongStrings ? withoutLength(response.headers) : response.headers,
   });
+}
+
+/** A cut body is shorter than the server announced: its length is left out rather than wrong. */
+function withoutLength(headers: Headers): Headers {
+  const copy = new Headers(headers);
+  copy.delete('content-length');
+  return copy;
+}
+
+/** The cutting pass for a tool result: its bounds are those of a body or an event, counted after cutting. */
+function cutter(origin: string, isStream: boolean, limits: Limits, onLimit: (e: ResponseLimitError) => void) {
+  const options = {
+    maxOut: isStream ? (limits.maxEventBytes ?? MAX_EVENT_BYTES) : (limits.maxBodyBytes ?? MAX_BODY_BYTES),
+    maxRead: MAX_CUT_READ_BYTES,
+    tooLarge: (max: number) => {
+      const error = tooLarge(origin, max, isStream ? 'the stream was stopped.' : 'the rest was not read.');
+      onLimit(error);
+      return error;
+    },
+    ...(isStream && limits.eventReader ? { read: limits.eventReader } : {}),
+    ...(limits.onCutStats ? { onStats: limits.onCutStats } : {}),
+  };
+  return isStream ? cutEvents(options) : cutBody(options);
 }
 
 function bodyCounter(origin: string, max: number, onLimit: (e: ResponseLimitError) => void): TransformStream<Uint8Array, Uint8Array> {

@@ -164,6 +164,8 @@ export class McpSession {
     // Redirects are reported, not followed, and every body is size-bounded (N1, N2, N8).
     const unmatched = (id: unknown) => this.#guard.dropUnmatchable(id);
     const limited = limitResponse(raw, this.#origin, {
+      // A tool result is cut while read, not refused (H4); every other answer stays strict (N8).
+      cutLongStrings: callsTool(init?.body),
       onLimit: (error) => failRequests({ code: error.code, message: error.message }),
       ...(checked
         ? { eventReader: eventMessageReader(this.#origin, (message) => failRequests({ code: 'protocol', message }), unmatched) }
@@ -301,6 +303,17 @@ function requestIdsOf(body: unknown): RequestId[] {
     );
   } catch {
     return [];
+  }
+}
+
+/** Whether a POST body is a `tools/call` request (its answer may be cut to the result budget). */
+function callsTool(body: unknown): boolean {
+  if (typeof body !== 'string') return false;
+  try {
+    const parsed = JSON.parse(body) as { method?: unknown };
+    return !Array.isArray(parsed) && parsed?.method === 'tools/call';
+  } catch {
+    return false;
   }
 }
 
