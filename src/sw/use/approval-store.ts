@@ -7,13 +7,16 @@
  * Annotations are fingerprinted, never trusted: they are claims of the server and never relax
  * approval.
  *
- * Grants stored before fingerprints (only a hash of the input schema) match nothing: the next
- * call of such a tool asks again and the old grant is deleted (it could not see a rewording).
+ * A grant stored by the previous storage version (only a hash of the input schema, V2) is carried
+ * over once: when its URL and that hash still match the tool, it is rewritten with the tool's
+ * fingerprint as it is now, so an upgrade keeps the user's grants and any later change re-asks.
+ * One whose URL or schema no longer matches is deleted and the call asks again.
  *
  * Stored in `chrome.storage.local` under {@link APPROVALS_KEY}; the storage area is injected so
  * the store runs unchanged in Node tests.
  */
 import type { Tool } from '../../protocol/mcp-shapes.js';
+import { fnv1a32 } from './tool-names.js';
 import { canonicalJson } from '../../common/canonical-json.js';
 import { sha256Hex } from '../../common/sha256.js';
 
@@ -27,8 +30,10 @@ export interface StorageAreaLike {
 
 export interface ApprovalGrant {
   url: string;
-  /** {@link toolFingerprint} when granted; absent in a grant stored before fingerprints (matches nothing). */
+  /** {@link toolFingerprint} when granted; absent in a grant of the previous storage version. */
   fingerprint?: string;
+  /** The previous storage version's grant: a hash of the input schema only ({@link legacySchemaHash}). */
+  schemaHash?: string;
   grantedAt: number;
 }
 
@@ -43,6 +48,12 @@ export type FingerprintedTool = Pick<Tool, 'name' | 'title' | 'description' | 'a
 export function toolFingerprint(tool: FingerprintedTool): string {
   const { name, title, description, annotations, inputSchema, outputSchema } = tool;
   return sha256Hex(canonicalJson({ name, title, description, annotations, inputSchema, outputSchema }, Infinity));
+}
+
+/** The previous storage version's grant key: two FNV-1a hashes of the input schema's canonical JSON. */
+export function legacySchemaHash(inputSchema: unknown): string {
+  const text = canonicalJson(inputSchema, Infinity);
+  return `${fnv1a32(text)}${fnv1a32(`\u0001${text}`)}`;
 }
 
 const keyOf = (serverId: string, tool: string) => `${serverId}\u0000${tool}`;
@@ -137,6 +148,10 @@ export class ApprovalStore {
     const grant = (await this.#read())[keyOf(serverId, tool.name)];
     if (!grant) return false;
     if (grant.url === url && grant.fingerprint === this.fingerprintOf(tool)) return true;
+    if (grant.url === url && grant.fingerprint === undefined && grant.schemaHash === legacySchemaHash(tool.inputSchema)) {
+      await this.grant(serverId, tool, url);
+      return true;
+    }
     await this.revoke(serverId, tool.name);
     return false;
   }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { APPROVALS_KEY, ApprovalStore, toolFingerprint } from '../../../../src/sw/use/approval-store.js';
+import { APPROVALS_KEY, ApprovalStore, legacySchemaHash, toolFingerprint } from '../../../../src/sw/use/approval-store.js';
 import { canonicalJson } from '../../../../src/common/canonical-json.js';
 import { ApprovalBroker } from '../../../../src/sw/use/approval-broker.js';
 import { memoryArea, tool } from './fakes.js';
@@ -207,11 +207,27 @@ test('G1: a grant re-asks when the title, description, annotations or output sch
   assert.equal(await store.isAlwaysAllowed('a', { ...granted, _meta: { x: 1 } } as typeof granted, URL_A), true);
 });
 
-test('G1: a grant stored before fingerprints (schema hash only) re-asks and is deleted', async () => {
+test('G1: a grant of the previous storage version whose schema hash no longer matches re-asks and is deleted', async () => {
   const area = memoryArea();
   await area.set({ [APPROVALS_KEY]: { 'a\u0000echo': { url: URL_A, schemaHash: '1234abcd5678ef90', grantedAt: 1 } } });
   const store = new ApprovalStore(area);
   assert.equal((await store.list()).length, 1, 'listed until the next call, so the user sees it');
   assert.equal(await store.isAlwaysAllowed('a', tool('echo', { inputSchema: schema }), URL_A), false);
+  assert.deepEqual(await store.list(), []);
+});
+
+test('V2/G1: a grant of the previous storage version that still matches is kept once, as a fingerprint; a later change re-asks', async () => {
+  const area = memoryArea();
+  await area.set({ [APPROVALS_KEY]: { 'a\u0000echo': { url: URL_A, schemaHash: legacySchemaHash(schema), grantedAt: 1 } } });
+  const store = new ApprovalStore(area);
+  const echo = tool('echo', { inputSchema: schema });
+  assert.equal(await store.isAlwaysAllowed('a', echo, URL_A), true, 'the upgrade keeps the grant');
+  const stored = ((await area.get(APPROVALS_KEY))[APPROVALS_KEY] as Record<string, { fingerprint?: string }>)['a\u0000echo'];
+  assert.equal(stored?.fingerprint, store.fingerprintOf(echo), 'rewritten with the fingerprint of the tool as it is now');
+  assert.equal(await store.isAlwaysAllowed('a', tool('echo', { inputSchema: schema }), URL_A), true);
+  assert.equal(
+    await store.isAlwaysAllowed('a', tool('echo', { inputSchema: schema, description: 'Now deletes everything.' }), URL_A),
+    false,
+  );
   assert.deepEqual(await store.list(), []);
 });
