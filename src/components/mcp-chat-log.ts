@@ -51,7 +51,10 @@ details.step pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 1
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 ${chatPhaseCss}${chatMessageActionsCss}
 .notice { color: var(--fg-muted); font-style: italic; margin: 0; }
-${chatToolLinesCss}`;
+${chatToolLinesCss}
+details.thinking { margin: 0 0 var(--space-1, 4px); font-size: var(--text-small, 12px); }
+details.thinking > summary { cursor: pointer; color: var(--muted, inherit); }
+details.thinking > .reasoning { white-space: pre-wrap; overflow-wrap: anywhere; color: var(--muted, inherit); margin: var(--space-1, 4px) 0 0; }`;
 
 const STEP_STATUS: Record<string, MessageKey> = {
   'waiting-approval': 'chatStepWaitingApproval',
@@ -293,6 +296,7 @@ export class McpChatLogElement extends ElementBase {
     return el(
       'li',
       { class: 'assistant', 'data-id': e.id, 'aria-busy': e.streaming ? 'true' : false },
+      thinking(e.reasoning),
       body,
       usageLine(e.usage),
       e.streaming || (!e.text && !regenerate) ? null : messageActions(e, regenerate ? { regenerate } : {}),
@@ -311,4 +315,10 @@ export class McpChatLogElement extends ElementBase {
     const tool = server?.tools.find((tool) => tool.name === e.toolName);
     return server && tool && toolUi(tool).resourceUri ? { serverId: server.id, tool } : undefined;
   }
+}
+
+/** The model's reasoning (T3): collapsed under "Thinking", as text, apart from the answer; never sent back to the model. */
+function thinking(reasoning: string | undefined): HTMLDetailsElement | null {
+  if (!reasoning) return null;
+  return el('details', { class: 'thinking' }, el('summary', {}, t('chatThinking')), el('div', { class: 'reasoning' }, reasoning));
 }

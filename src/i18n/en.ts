@@ -739,6 +739,7 @@ export const en = {
   chatCopy: { message: 'Copy' },
   chatCopied: { message: 'Copied' },
   chatImage: { message: '[image: $ALT$ — not loaded]', placeholders: { alt: { content: '$1' } } },
+  chatThinking: { message: 'Thinking' },
   // Chat: the tool budget and tool search (T2)
   chatToolsEstimate: {
     message: 'Tools offered: $COUNT$ · ≈ $TOKENS$ tokens (bytes of the tool definitions as sent ÷ 4)',

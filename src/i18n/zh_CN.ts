@@ -658,6 +658,7 @@ export const zh_CN: Catalog = {
   chatCopy: { message: '复制' },
   chatCopied: { message: '已复制' },
   chatImage: { message: '[图片：$ALT$ — 未加载]', placeholders: { alt: { content: '$1' } } },
+  chatThinking: { message: '思考过程' },
   // Chat: the tool budget and tool search (T2)
   chatToolsEstimate: {
     message: '提供的工具：$COUNT$ 个 · ≈ $TOKENS$ 个词元（按发送的工具定义字节数 ÷ 4 估算）',

@@ -58,6 +58,17 @@ describe('chat states (T1)', () => {
     expect(root.querySelector('.phase')).to.equal(null);
   });
 
+  it('shows the model\'s reasoning collapsed under "Thinking", apart from the answer and as text (T3)', async () => {
+    const reasoned: ChatEntry = { ...answer, reasoning: 'First <b>check</b> the notes.' };
+    const { root } = await view(chat([user, reasoned]));
+    const details = root.querySelector<HTMLDetailsElement>('li.assistant details.thinking')!;
+    expect(details.open).to.equal(false);
+    expect(details.querySelector('summary')!.textContent).to.equal('Thinking');
+    expect(details.querySelector('.reasoning')!.textContent).to.equal('First <b>check</b> the notes.');
+    expect(details.querySelector('b')).to.equal(null);
+    expect(root.querySelector('li.assistant .markdown')!.textContent).to.not.include('check');
+  });
+
   it('shows a retry with its countdown and a Cancel that stops the run', async () => {
     const until = Date.now() + 30_000;
     const { root, actions } = await view(chat([user], { status: 'running', phase: { kind: 'retrying', until, attempt: 2, status: 429 } }));
