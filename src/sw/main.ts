@@ -107,6 +107,8 @@ const authManager = new AuthManager({
 let authorizing = 0;
 const workerStartedAt = Date.now();
 const noteStartNotRecorded = (e: unknown) => console.warn('[sw] the worker start was not recorded', e);
+/** This instance's start, recorded off the start-up path; the diagnostics report waits for it. */
+let startRecorded: Promise<void> = Promise.resolve();
 const offscreen = new OffscreenHost();
 const importChannel = new ImportChannel(() => offscreen.ensure());
 const worker = new McpWorkerClient(() => offscreen.ensure());
@@ -191,7 +193,7 @@ async function findings(): Promise<StartFindings> {
   ]);
   const attempts = (stored[ATTEMPTS_KEY] ?? {}) as Record<string, number>;
   if (!exists) {
-    void recordWorkerStart(chrome.storage.session, { at: workerStartedAt, held: 0 }).catch(noteStartNotRecorded);
+    startRecorded = recordWorkerStart(chrome.storage.session, { at: workerStartedAt, held: 0 }).catch(noteStartNotRecorded);
     return { sessions: [], lost: [], attempts };
   }
   // Through the OAuth and logging wrappers: an adopted session is renewed and logged like a new one (E9, J2).
@@ -200,7 +202,9 @@ async function findings(): Promise<StartFindings> {
     return { sessions: [], lost: [] };
   });
   performance.mark('mcp:claimed');
-  void recordWorkerStart(chrome.storage.session, { at: workerStartedAt, held: claimed.sessions.length }).catch(noteStartNotRecorded);
+  startRecorded = recordWorkerStart(chrome.storage.session, { at: workerStartedAt, held: claimed.sessions.length }).catch(
+    noteStartNotRecorded,
+  );
   return { ...claimed, attempts };
 }
 
@@ -293,6 +297,7 @@ const handlePanel = createPanelApi({
         : { open: true };
     },
     workerStartedAt,
+    started: () => ready.then(() => startRecorded),
     session: chrome.storage.session,
   }),
 });

@@ -49,10 +49,10 @@ test('zh_CN: a provider 401 and a 429 are explained in Chinese, the provider’s
   assert.match(e401, /服务商的原话：“Incorrect API key provided: \[key\]”/);
   assert.doesNotMatch(e401, /refused|sk-zh-secret/);
 
-  provider.script({ kind: 'status', status: 429, headers: { 'retry-after': '30' }, body: { error: { message: 'Rate limit reached' } } });
+  provider.script({ kind: 'status', status: 429, headers: { 'retry-after': '120' }, body: { error: { message: 'Rate limit reached' } } });
   await send('再试');
   const e429 = await textOf(await waitFor(panel, `${V}li.provider-error[data-kind="rate-limit"]`));
-  assert.match(e429, /速率限制（HTTP 429）。请在 30 秒后重试/);
+  assert.match(e429, /速率限制（HTTP 429）。请在 120 秒后重试/);
   assert.doesNotMatch(e429, /Try again/);
 });
 

@@ -106,7 +106,7 @@ test('ask → tool call → approval in the conversation → the next request ca
   assert.equal(messages.find((m) => m.role === 'assistant')!.tool_calls!.length, 1);
 
   const step = await panel.$eval(`${V}details.step summary`, (el) => el.textContent ?? '');
-  assert.match(step, /^echo · Demo · done · \d+ ms$/);
+  assert.match(step, /^Echo · Demo · done · \d+ ms$/);
   assert.match(await panel.$$eval(`${V}.usage`, (els) => els.at(-1)?.textContent ?? ''), /80.*6/);
 });
 
@@ -164,10 +164,10 @@ test('a provider 401 and a 429 are explained in plain words, the key never shown
   assert.match(e401, /refused the API key \(HTTP 401\)/);
   assert.doesNotMatch(e401, /sk-e2e-secret/);
 
-  provider.script({ kind: 'status', status: 429, headers: { 'retry-after': '30' }, body: { error: { message: 'Rate limit reached' } } });
+  provider.script({ kind: 'status', status: 429, headers: { 'retry-after': '120' }, body: { error: { message: 'Rate limit reached' } } });
   await send('again');
   const e429 = await (await waitFor(panel, `${V}li.provider-error[data-kind="rate-limit"]`)).evaluate((el) => el.textContent ?? '');
-  assert.match(e429, /rate limit .*Try again in 30 s/i);
+  assert.match(e429, /rate limit .*Try again in 120 s/i);
 });
 
 test('hostile Markdown is rendered inert: no image loads, no javascript: link, no handler runs', async () => {

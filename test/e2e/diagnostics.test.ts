@@ -41,35 +41,39 @@ after(async () => {
 });
 
 /** Every string the extension keeps, read from the panel page (same origin as the worker, no DevTools on it). */
-async function storedStrings(): Promise<string[]> {
-  return panel.evaluate(async () => {
-    const out: string[] = [];
-    const walk = (v: unknown): void => {
-      if (typeof v === 'string') out.push(v);
-      else if (Array.isArray(v)) v.forEach(walk);
-      else if (v && typeof v === 'object') Object.values(v).forEach(walk);
-    };
-    walk(await chrome.storage.local.get(null));
-    walk(await chrome.storage.session.get(null));
-    for (const info of await indexedDB.databases()) {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const r = indexedDB.open(info.name!);
+/**
+ * Every string the extension keeps, read from the panel page (same origin as the worker, no DevTools
+ * on it). A string expression: tsx-compiled functions do not survive serialisation.
+ */
+const STORED_STRINGS = `(async () => {
+  const out = [];
+  const walk = (v) => {
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  walk(await chrome.storage.local.get(null));
+  walk(await chrome.storage.session.get(null));
+  for (const info of await indexedDB.databases()) {
+    const db = await new Promise((resolve, reject) => {
+      const r = indexedDB.open(info.name);
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
+    for (const store of Array.from(db.objectStoreNames)) {
+      walk(await new Promise((resolve, reject) => {
+        const r = db.transaction(store).objectStore(store).getAll();
         r.onsuccess = () => resolve(r.result);
-        r.onerror = () => reject(r.error ?? new Error('open failed'));
-      });
-      for (const store of Array.from(db.objectStoreNames)) {
-        walk(
-          await new Promise((resolve, reject) => {
-            const r = db.transaction(store).objectStore(store).getAll();
-            r.onsuccess = () => resolve(r.result);
-            r.onerror = () => reject(r.error ?? new Error('read failed'));
-          }),
-        );
-      }
-      db.close();
+        r.onerror = () => reject(r.error);
+      }));
     }
-    return out;
-  });
+    db.close();
+  }
+  return out;
+})()`;
+
+async function storedStrings(): Promise<string[]> {
+  return (await panel.evaluate(STORED_STRINGS)) as string[];
 }
 
 async function report(): Promise<string> {
@@ -97,7 +101,9 @@ test('V3: the report says what a maintainer needs and nothing the extension keep
 });
 
 test('V3: Copy puts exactly the previewed report on the clipboard, only on the click', async () => {
-  await ext.browser.defaultBrowserContext().overridePermissions(new URL(panel.url()).origin, ['clipboard-read', 'clipboard-write']);
+  await ext.browser
+    .defaultBrowserContext()
+    .overridePermissions(`chrome-extension://${ext.extensionId}`, ['clipboard-read', 'clipboard-write']);
   await panel.bringToFront();
   await panel.evaluate(() => navigator.clipboard.writeText('before'));
   const text = await report();

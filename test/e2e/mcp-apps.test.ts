@@ -11,7 +11,7 @@ import type { Frame, Page } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startAppServer, type AppServer } from '../support/app-servers.js';
 import { startHostileAppServer, type HostileAppServer } from '../support/hostile-app-server.js';
-import { openTool, openView } from '../support/panel-views.js';
+import { clickFresh, openTool, openView } from '../support/panel-views.js';
 import { composerDraft } from '../support/chat-panel.js';
 
 let basic: AppServer;
@@ -135,6 +135,8 @@ test('a hostile view is refused everything it tries, and the panel keeps working
   await openView(panel, 'tools');
   assert.equal(await panel.$('mcp-tools-view >>> button.tool[data-server="hostile"][data-tool="report"]'), null);
   assert.ok(await panel.$('mcp-tools-view >>> button.tool[data-server="hostile"][data-tool="model_only"]'));
+  // The view reports through `report`, which claims readOnlyHint: a claim never skips the card (U1).
+  await clickFresh(panel, 'mcp-approval-card >>> button[data-decision="once"]', 30_000);
   const report = await until('the view to report', async () => hostile.reports[0], 30_000);
   assert.deepEqual(
     { ...report, chrome: undefined },

@@ -23,6 +23,8 @@ export interface DiagnosticsDeps {
   /** The document's heap, or undefined when no document is open (none is created to ask). */
   offscreenHeap: () => Promise<{ open: boolean; heap?: { usedBytes: number; totalBytes: number } }>;
   workerStartedAt: number;
+  /** Resolves once this instance's start is recorded (start-up done): the report counts it. */
+  started: () => Promise<unknown>;
   session: Pick<KeyValueArea, 'get' | 'set'>;
 }
 
@@ -44,7 +46,7 @@ async function recentErrors(): Promise<ReportError[]> {
 export function diagnosticsPanelHandlers(deps: DiagnosticsDeps): DiagnosticsHandlers {
   return {
     'panel:diagnostics': async () => {
-      await deps.requestLog.flush();
+      await Promise.all([deps.requestLog.flush(), deps.started()]);
       const [errors, starts, offscreen] = await Promise.all([recentErrors(), readWorkerStarts(deps.session), deps.offscreenHeap()]);
       const servers = deps.views();
       const names = new Map(servers.map((s) => [s.id, s.name]));
