@@ -38,7 +38,8 @@ function renderApprovals(container: HTMLElement, approvals: ApprovalView[]) {
   const existing = new Map([...container.querySelectorAll('mcp-approval-card')].map((c) => [c.approval?.id, c]));
   const cards = approvals.map((a) => {
     const card = existing.get(a.id) ?? document.createElement('mcp-approval-card');
-    if (card.approval?.id !== a.id || card.approval.status !== a.status) card.approval = a;
+    // A coalesced repeat changes the count on the open card (U1).
+    if (card.approval?.id !== a.id || card.approval.status !== a.status || card.approval.repeats !== a.repeats) card.approval = a;
     return card;
   });
   for (const c of cards) c.removeAttribute('slot');
