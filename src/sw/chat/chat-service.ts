@@ -29,7 +29,7 @@ const MAX_ENTRIES = 800;
 export interface ChatServiceDeps {
   store: ChatStore;
   providers: ProviderSettingsStore;
-  registry: Pick<AgentToolRegistry, 'list' | 'call'>;
+  registry: Pick<AgentToolRegistry, 'list' | 'peek' | 'call'>;
   fetch: FetchLike;
   /** Chrome's built-in model (Prompt API) where this context has one. */
   languageModel(): LanguageModelLike | undefined;

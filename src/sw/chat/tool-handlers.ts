@@ -10,7 +10,7 @@ import { toolBudget } from './tool-offer.js';
 import { applySelection } from './tool-selection.js';
 
 export interface ToolHandlerDeps {
-  registry: Pick<AgentToolRegistry, 'list'>;
+  registry: Pick<AgentToolRegistry, 'peek'>;
   provider(): Promise<ProviderSettingsView | undefined>;
   /** The chat that keeps the selection (a running chat's own copy), or undefined when there is none. */
   chat(chatId: string): Promise<ChatView | undefined>;
@@ -25,8 +25,8 @@ export function toolHandlers(deps: ToolHandlerDeps) {
         applySelection(chat, p);
         await deps.save(chat);
       }
-      // Listing is a first use (lazy servers start connecting): the chat is about to use them.
-      return toolBudget(deps.registry.list(), p, await deps.provider());
+      // Not a first use: showing the chat view must not connect lazy servers (C2); sending does.
+      return toolBudget(deps.registry.peek(), p, await deps.provider());
     },
   };
 }

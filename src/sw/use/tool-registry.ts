@@ -188,6 +188,11 @@ export class AgentToolRegistry {
     return this.#current();
   }
 
+  /** The same tools without a first use: lazy servers stay asleep (the chat's tool estimate, T2; C2). */
+  peek(): AgentTool[] {
+    return this.#current();
+  }
+
   #current(): AgentTool[] {
     // Copies: an engine that edits what it was given cannot change the cached entries.
     return [...this.#entries().values()].map((e) => ({ ...e.tool }));

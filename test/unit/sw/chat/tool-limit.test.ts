@@ -52,6 +52,7 @@ function worker(stored: Map<string, ChatView>, settings: OpenedProvider) {
     providers: { opened: async () => settings, view: async () => view, save: async () => view },
     registry: {
       list: () => CATALOG.map((t) => ({ ...t })),
+      peek: () => CATALOG.map((t) => ({ ...t })),
       call: async (name: string): Promise<AgentToolResult> => {
         calls.push(name);
         return {
