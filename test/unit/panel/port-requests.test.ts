@@ -6,20 +6,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PortRequests, WorkerGoneError } from '../../../src/panel/port-requests.js';
+import { settled } from '../../support/deferred.js';
 
 function fakePort() {
   const sent: { kind: string; id: number; type: string; params: unknown }[] = [];
   return { sent, postMessage: (m: unknown) => void sent.push(m as (typeof sent)[number]) };
 }
-
-const settled = async <T>(p: Promise<T>): Promise<{ value: T } | { error: unknown } | 'pending'> =>
-  Promise.race([
-    p.then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    ),
-    new Promise<'pending'>((r) => setTimeout(() => r('pending'), 5)),
-  ]);
 
 test('each answer settles the request with its id, in whatever order they come', async () => {
   const requests = new PortRequests();

@@ -6,6 +6,7 @@
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { RequestPeer, type ReadAnswer } from '../../../src/protocol/request-peer.js';
+import { settled } from '../../support/deferred.js';
 
 class Lost extends Error {
   constructor() {
@@ -38,15 +39,6 @@ function peer() {
 }
 
 const ask = (what: string) => (id: number) => ({ id, ask: what });
-
-const settled = async <T>(p: Promise<T>): Promise<{ value: T } | { error: unknown } | 'pending'> =>
-  Promise.race([
-    p.then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    ),
-    new Promise<'pending'>((r) => setTimeout(() => r('pending'), 5)),
-  ]);
 
 const silenced = <T>(run: () => T): T => {
   const warn = console.warn;
