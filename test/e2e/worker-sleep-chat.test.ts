@@ -9,12 +9,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
-import { addServerInPanel, launchExtension, runToolInPanel, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { addServerInPanel, launchExtension, runToolInPanel, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { startProviderServer, type ProviderServer } from '../support/provider-server.js';
 import { startOAuthServers, type OAuthServers } from '../support/oauth-servers.js';
 import { CHAT, lastAssistantText, newChat, saveOpenAiProvider, sendChat } from '../support/chat-panel.js';
-import { DETAIL, openServer, openView, row, storeServersFromPanel } from '../support/panel-views.js';
+import { DETAIL, clickFresh, openServer, openView, row, storeServersFromPanel } from '../support/panel-views.js';
 import { assertNewWorker, sleepWorker } from '../support/worker-sleep.js';
 
 let demo: DemoServer;
@@ -53,7 +53,7 @@ async function chatTurn(text: string) {
   const echoes = demo.stats.toolCalls.filter((c) => c === 'echo').length;
   await openView(panel, 'chat');
   await sendChat(panel, `Please echo ${text}`);
-  await (await waitFor(panel, `${CHAT}mcp-approval-card >>> button[data-decision="once"]`, 20_000)).click();
+  await clickFresh(panel, `${CHAT}mcp-approval-card >>> button[data-decision="once"]`);
   await until('the answer', async () => (await lastAssistantText(panel)).includes(`The echo said ${text}.`) || undefined);
   const [, second] = provider.requests.slice(sent);
   const messages = second!.body.messages as { role: string; content: string; tool_call_id?: string }[];
@@ -85,9 +85,10 @@ const ready = (id: string) => waitFor(panel, `${row(id)} >>> mcp-status-badge[st
 
 async function authorize(id: string, label: 'Authorize' | 'Re-authorize') {
   await openServer(panel, id);
-  const button = await waitFor(panel, `${DETAIL} >>> button[data-action="authorize"]`);
-  assert.equal((await button.evaluate((b) => b.textContent ?? '')).trim(), label);
-  await button.click();
+  const button = `${DETAIL} >>> button[data-action="authorize"]`;
+  await waitFor(panel, button);
+  assert.equal((await textOf(panel, button)).trim(), label);
+  await clickFresh(panel, button);
 }
 
 async function whoami(id: string) {

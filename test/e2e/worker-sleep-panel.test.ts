@@ -12,7 +12,7 @@ import type { Frame, Page } from 'puppeteer-core';
 import { launchExtension, runToolInPanel, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { startAppServer, type AppServer } from '../support/app-servers.js';
-import { DETAIL, SETTINGS, openServer, openTool, openView, row, storeServersFromPanel } from '../support/panel-views.js';
+import { DETAIL, SETTINGS, clickFresh, openServer, openTool, openView, row, storeServersFromPanel } from '../support/panel-views.js';
 import { evaluateInWorker, workerRunning } from '../support/worker-lifecycle.js';
 import { assertNewWorker, sleepWorker } from '../support/worker-sleep.js';
 import { panelRequest } from '../support/panel-request.js';
@@ -195,7 +195,7 @@ async function remove(name: string) {
   const section = 'mcp-server-detail >>> details[data-section="settings"]';
   if (!(await panel.$eval(section, (el) => el.open))) await panel.click(`${section} > summary`);
   await panel.click(`${SETTINGS} >>> button[data-action="delete"]`);
-  await (await waitFor(panel, `${SETTINGS} >>> button[data-action="confirm-delete"]`)).click();
+  await clickFresh(panel, `${SETTINGS} >>> button[data-action="confirm-delete"]`);
   await until(`${name} removed`, async () => !(await stored()).some((s) => s.id === id));
   await openView(panel, 'servers');
   await until('its row to go', async () => (await panel.$(row(id))) === null);
@@ -269,7 +269,7 @@ async function agentCallApproved(text: string) {
       (e) => (globalThis.__agent = { ok: false, message: e.message }),
     ); true`,
   );
-  await (await waitFor(panel, 'mcp-approval-card >>> button[data-decision="once"]', 20_000)).click();
+  await clickFresh(panel, 'mcp-approval-card >>> button[data-decision="once"]');
   const outcome = await until('the agent call outcome', () =>
     evaluateInWorker<{ ok: boolean; text?: string; message?: string } | undefined>(ext, 'globalThis.__agent'),
   );
@@ -308,7 +308,7 @@ const viewTime = (frame: Frame) =>
 async function viewCallsItsTool(frame: Frame) {
   const first = await viewTime(frame);
   await frame.click('#get-time-btn');
-  await (await waitFor(panel, 'mcp-approval-card >>> button[data-decision="once"]', 20_000)).click();
+  await clickFresh(panel, 'mcp-approval-card >>> button[data-decision="once"]');
   const second = await until('a new time in the view', async () => {
     const text = await frame.$eval('#server-time', (e) => e.textContent ?? '');
     return text !== first && /^\d{4}-/.test(text) ? text : undefined;

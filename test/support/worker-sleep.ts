@@ -8,6 +8,14 @@ import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
 import { until, type ExtensionBrowser } from './browser.js';
 import { evaluateInWorker, stopWorker, workerRunning } from './worker-lifecycle.js';
+import { LOG_BATCH_WINDOW_MS } from '../../src/sw/offscreen-link/request-log-batch.js';
+
+/**
+ * Chrome stops an idle worker only after ~30 s without events, never within the few milliseconds
+ * after one; the matrix stops it much sooner, but not inside the work the last event started (the
+ * request log stores a short window's rows at once, request-log-batch.ts). Ten windows of quiet.
+ */
+const QUIET_MS = 10 * LOG_BATCH_WINDOW_MS;
 
 const WORKER_MARK = 'globalThis.__beforeSleep';
 const PANEL_MARK = 'globalThis.__panelBeforeSleep';
@@ -17,6 +25,7 @@ export async function sleepWorker(ext: ExtensionBrowser, panel: Page): Promise<v
   // Only the instance that goes to sleep carries the mark; a worker already stopped has nothing to mark.
   if (await workerRunning(ext)) await evaluateInWorker(ext, `${WORKER_MARK} = true`).catch(() => undefined);
   await panel.evaluate(`${PANEL_MARK} = true`);
+  await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
   await stopWorker(ext);
   await until('the worker to be gone', async () => !(await workerRunning(ext)));
   assert.equal(panel.isClosed(), false, 'the panel stays open');
