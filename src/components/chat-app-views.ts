@@ -12,6 +12,7 @@ import { el } from './dom.js';
 import { t } from './i18n.js';
 import type { McpAppViewElement } from './mcp-app-view.js';
 import type { ChatEntry } from '../protocol/panel-chat.js';
+import { stepInFlight } from '../protocol/panel-chat.js';
 import type { CallToolResult, Tool } from '../protocol/mcp-shapes.js';
 import { BoundedMap } from '../common/bounded-map.js';
 
@@ -55,10 +56,10 @@ export class ChatStepViews {
       const slot = el('div', { class: 'app-slot' });
       step = { entry, tool, serverId, li: el('li', { class: 'step-with-app' }, details, slot), slot };
       this.#steps.set(entry.id, step);
-      if (entry.status === 'running') this.#start(step);
+      if (stepInFlight(entry.status)) this.#start(step);
       else this.#offer(step);
     }
-    if (step.app && entry.status !== 'running' && !this.#results.has(entry.id)) step.app.cancelled(entry.status);
+    if (step.app && !stepInFlight(entry.status) && !this.#results.has(entry.id)) step.app.cancelled(entry.status);
     return step.li;
   }
 
@@ -92,7 +93,7 @@ export class ChatStepViews {
     // A finished step shown again: the result this panel was given, else what the model was told.
     const result =
       this.#results.get(entry.id) ??
-      (entry.status !== 'running' && entry.result !== undefined
+      (!stepInFlight(entry.status) && entry.result !== undefined
         ? { content: [{ type: 'text', text: entry.result }], ...(entry.status === 'done' ? {} : { isError: true }) }
         : undefined);
     const call = { serverId: step.serverId, tool: step.tool, arguments: argumentsOf(entry.arguments), ...(result ? { result } : {}) };

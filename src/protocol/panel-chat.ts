@@ -33,6 +33,11 @@ export const MAX_QUERY = 200;
 /** `waiting-approval`: the call's approval card is open; it runs only once the user allows it (T1). */
 const TOOL_STATUSES = ['running', 'done', 'error', 'denied', 'cancelled', 'waiting-approval'] as const;
 
+/** A step not settled yet: running, or waiting for its approval card; every other status is final. */
+export function stepInFlight(status: (typeof TOOL_STATUSES)[number]): boolean {
+  return status === 'running' || status === 'waiting-approval';
+}
+
 /** T2: this turn uses tool search, chosen for the chat or because the selection is over the provider's limit. */
 const ToolSearchLineSchema = lazySchema(() =>
   z.object({ kind: z.literal('tool-search'), id, reason: z.enum(['chosen', 'over-limit']), offered: z.number(), limit: z.number() }),

@@ -24,7 +24,7 @@ setTimeout(() => parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/
 </script>`;
 
 const TOOL = { name: 'show', title: 'Show', inputSchema: { type: 'object' }, _meta: { ui: { resourceUri: 'ui://demo/show' } } };
-const step = (id: string, status: 'running' | 'done' | 'denied', result?: string): ChatEntry => ({
+const step = (id: string, status: 'running' | 'waiting-approval' | 'done' | 'denied', result?: string): ChatEntry => ({
   kind: 'tool',
   id,
   callId: `call-${id}`,
@@ -107,6 +107,22 @@ describe('mcp-chat-view: MCP App views in tool steps', () => {
     expect(el.shadowRoot!.querySelector('mcp-app-view')).to.equal(app);
     expect(app.shadowRoot!.querySelector('iframe')).to.equal(frame);
     expect(loads).to.equal(1);
+  });
+
+  it('a step waiting for its approval is not over: the view gets the result once the call is allowed and done', async () => {
+    const el = await chatView();
+    el.chat = chatWith('running', [step('t1', 'running')]);
+    await el.updateComplete;
+    await until('the input', () => calls.some((c) => c.tool === 'input'));
+    // The approval card opens and is answered: the step waits, then runs again.
+    el.chat = chatWith('running', [step('t1', 'waiting-approval')]);
+    await el.updateComplete;
+    el.chat = chatWith('running', [step('t1', 'running')]);
+    await el.updateComplete;
+    el.toolResult('c1', 't1', { content: [{ type: 'text', text: 'allowed result' }] });
+    el.chat = chatWith('idle', [step('t1', 'done', 'fenced for the model')]);
+    await until('the result', () => reports.length === 1);
+    expect(reports[0]).to.deep.equal({ got: ['ui/notifications/tool-input', 'ui/notifications/tool-result'], text: 'allowed result' });
   });
 
   it('a denied step tells its view the call was cancelled', async () => {

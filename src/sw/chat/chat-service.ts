@@ -9,6 +9,7 @@
 import { RemoteError } from '../../protocol/result.js';
 import { say } from '../../protocol/wording.js';
 import type { ChatPanelPush, ChatPanelRequestSchemas, ChatView } from '../../protocol/panel-chat.js';
+import { stepInFlight } from '../../protocol/panel-chat.js';
 import type { PanelParams, PanelValue } from '../../protocol/panel.js';
 import type { ChatStore } from '../../storage/chat-store.js';
 import type { OpenedProvider, ProviderSettingsStore } from '../../storage/provider-settings.js';
@@ -62,7 +63,7 @@ function markInterrupted(chat: ChatView, newId: () => string, now: number): Chat
   delete chat.phase;
   for (const e of chat.entries) {
     if (e.kind === 'assistant') delete e.streaming;
-    if (e.kind === 'tool' && (e.status === 'running' || e.status === 'waiting-approval')) {
+    if (e.kind === 'tool' && stepInFlight(e.status)) {
       e.status = 'cancelled';
       ({ message: e.result, wording: e.resultWording } = say('reasonChatToolInterrupted'));
     }

@@ -10,6 +10,7 @@
  * Tool calls are never retried, here or below. A denied call tells the model "denied by the user".
  */
 import type { ChatEntry, ChatView } from '../../protocol/panel-chat.js';
+import { stepInFlight } from '../../protocol/panel-chat.js';
 import { say } from '../../protocol/wording.js';
 import type { AgentTool, AgentToolResult } from '../use/tool-registry.js';
 import type { CallToolResult } from '../../protocol/mcp-shapes.js';
@@ -98,7 +99,7 @@ function isCode(e: unknown, code: string): boolean {
 /** T1: the step says "waiting for your approval" while its card is open, and "running" again once answered. */
 function approvalStatus(entry: ToolEntry, chat: ChatView, deps: RunDeps): (open: boolean) => void {
   return (open) => {
-    if (entry.status !== 'running' && entry.status !== 'waiting-approval') return;
+    if (!stepInFlight(entry.status)) return;
     entry.status = open ? 'waiting-approval' : 'running';
     deps.changed(chat);
   };
