@@ -133,10 +133,12 @@ export class McpActivityLogElement extends ElementBase {
     this.#empty.textContent = this.#rows.length === 0 ? t('activityEmpty') : t('activityNoMatch');
     this.#more.hidden = shown.length <= MAX_ROWS;
     this.#more.textContent = t('activityMore', String(MAX_ROWS), String(shown.length));
-    this.#list.replaceChildren(...shown.slice(0, MAX_ROWS).map((r) => el('li', {}, this.#row(r, !serverId))));
+    // A row the user opened stays open when new calls arrive (the list is rebuilt on every change).
+    const opened = new Set([...this.#list.querySelectorAll<HTMLDetailsElement>('details[open]')].map((d) => d.dataset['open']));
+    this.#list.replaceChildren(...shown.slice(0, MAX_ROWS).map((r) => el('li', {}, this.#row(r, !serverId, opened))));
   }
 
-  #row(row: ActivityRow, withServer: boolean): HTMLDetailsElement {
+  #row(row: ActivityRow, withServer: boolean, opened: ReadonlySet<string | undefined>): HTMLDetailsElement {
     const e = row.entry;
     const direction = t(
       row.direction === 'in'
@@ -168,7 +170,13 @@ export class McpActivityLogElement extends ElementBase {
         ),
       ),
     );
-    const details = el('details', { 'data-outcome': row.outcome, 'data-method': row.method }, summary);
+    // Not `row.key`: its position part shifts when the oldest entries drop out of the log.
+    const identity = `${e.at}|${e.serverId}|${row.label}`;
+    const details = el('details', { 'data-outcome': row.outcome, 'data-method': row.method, 'data-open': identity }, summary);
+    if (opened.has(identity)) {
+      details.append(this.#body(row));
+      details.open = true;
+    }
     // Payloads can be large: built the first time the row is opened.
     details.addEventListener('toggle', () => {
       if (details.open && details.childElementCount === 1) details.append(this.#body(row));

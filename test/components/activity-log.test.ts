@@ -86,6 +86,23 @@ describe('mcp-activity-log', () => {
     expect(row.querySelector('.error')!.textContent).to.equal('oops');
   });
 
+  it('a row the user opened stays open with its payloads when new calls arrive', async () => {
+    const { el } = await log('demo');
+    const first = entry(1, { request: { name: 'echo' }, response: { content: [] } });
+    el.entries = [first, entry(2)];
+    await el.updateComplete;
+    const opened = [...el.shadowRoot!.querySelectorAll('details')].find((d) => d.textContent.includes('tool1'))!;
+    opened.open = true;
+    await oneEvent(opened, 'toggle');
+    // The worker sends the whole log again, one entry longer and without the oldest position.
+    el.entries = [entry(3), first, entry(2)];
+    await el.updateComplete;
+    const rows = [...el.shadowRoot!.querySelectorAll('details')];
+    expect(labels(el)).to.deep.equal(['tools/call tool3', 'tools/call tool2', 'tools/call tool1']);
+    expect(rows.map((d) => d.open)).to.deep.equal([false, false, true]);
+    expect(rows[2]!.querySelector('pre.request')!.textContent).to.contain('"name": "echo"');
+  });
+
   it('filters by the search, and says when nothing matches', async () => {
     const { el } = await log('demo');
     el.entries = [entry(1, { subject: 'echo' }), entry(2, { method: 'prompts/get', subject: 'greet' })];
