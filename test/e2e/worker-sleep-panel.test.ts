@@ -193,8 +193,13 @@ async function remove(name: string) {
   const id = (await stored()).find((s) => s.name === name)!.id;
   await openServer(panel, id);
   const section = 'mcp-server-detail >>> details[data-section="settings"]';
-  if (!(await panel.$eval(section, (el) => el.open))) await panel.click(`${section} > summary`);
-  await panel.click(`${SETTINGS} >>> button[data-action="delete"]`);
+  // A state push after the worker woke may re-render what is clicked: each click re-finds it.
+  await until('the Settings section open', async () => {
+    if (await panel.$eval(section, (el) => el.open)) return true;
+    await clickFresh(panel, `${section} > summary`);
+    return undefined;
+  });
+  await clickFresh(panel, `${SETTINGS} >>> button[data-action="delete"]`);
   await clickFresh(panel, `${SETTINGS} >>> button[data-action="confirm-delete"]`);
   await until(`${name} removed`, async () => !(await stored()).some((s) => s.id === id));
   await openView(panel, 'servers');
