@@ -74,8 +74,14 @@ test('sheet-music: the default multi-line notation is kept in a textarea; run un
   await waitFor(panel, `${APP} >>> iframe`, 20_000);
   // A tool the user runs from the panel is their own call: no card (only a view's calls ask).
   const frame = await viewWith('svg .abcjs-note', 30_000);
-  // Every note of the default tune (three lines of 14) is drawn.
-  assert.equal(await frame.$$eval('svg .abcjs-note', (n) => n.length), 42, 'notes drawn');
+  // Every note of the default tune is drawn, on its three lines of 14: the line breaks reached the view.
+  const perLine = await frame.$$eval('svg .abcjs-note', (notes) =>
+    notes.reduce<Record<string, number>>((n, e) => {
+      const line = /\babcjs-l(\d+)\b/.exec(e.getAttribute('class') ?? '')?.[1] ?? '?';
+      return { ...n, [line]: (n[line] ?? 0) + 1 };
+    }, {}),
+  );
+  assert.deepEqual(perLine, { 0: 14, 1: 14, 2: 14 }, 'notes drawn per line');
   assert.equal(await cards(), 0, 'running a tool from the panel asked for approval');
   await panel.screenshot({ path: 'test-output/e2e/mcp-apps-sheet-music.png' });
 });
