@@ -1,6 +1,7 @@
 /**
  * Published MCP Apps example servers (`@modelcontextprotocol/server-basic-vanillajs`,
- * `-budget-allocator`) for the end-to-end tests, run as they ship (Streamable HTTP, stateless,
+ * `-budget-allocator`, `-sheet-music` (multi-line default input), `-system-monitor` (a view that
+ * polls an app-only tool, U1)) for the end-to-end tests, run as they ship (Streamable HTTP, stateless,
  * `/mcp`) but on loopback only: they listen on all interfaces, so the child process's
  * `net.Server.prototype.listen` is pinned to 127.0.0.1 before the server's own code runs, and
  * reports the port it got (`PORT=0` picks a free one).
@@ -15,6 +16,8 @@ const require = createRequire(import.meta.url);
 const PACKAGES = {
   'basic-vanillajs': require.resolve('@modelcontextprotocol/server-basic-vanillajs'),
   'budget-allocator': require.resolve('@modelcontextprotocol/server-budget-allocator'),
+  'sheet-music': require.resolve('@modelcontextprotocol/server-sheet-music'),
+  'system-monitor': require.resolve('@modelcontextprotocol/server-system-monitor'),
 } as const;
 
 export interface AppServer {
@@ -34,7 +37,7 @@ await import(process.env.APP_SERVER_MAIN);
 `;
 
 export async function startAppServer(name: keyof typeof PACKAGES): Promise<AppServer> {
-  // The package's main is dist/server.js; the runnable entry (its bin) sits beside it.
+  // Each package's main is dist/server.js; the runnable entry (its bin, dist/index.js) sits beside it.
   const main = pathToFileURL(join(dirname(PACKAGES[name]), 'index.js')).href;
   const child: ChildProcess = spawn(process.execPath, ['--input-type=module', '-e', PIN_TO_LOOPBACK], {
     env: { ...process.env, PORT: '0', APP_SERVER_MAIN: main },
