@@ -108,9 +108,12 @@ async function sizeOf(dir: string): Promise<number> {
   return total;
 }
 
-/** Copies the extension's storage out of the closed profile, without the files Chrome recreates. */
+/**
+ * Copies the extension's storage out of the closed profile, without the files Chrome recreates.
+ * Only the profile part is replaced: the folder's README.md stays when a fixture is rewritten.
+ */
 async function copyStorage(profile: string, extensionId: string) {
-  await rm(OUT, { recursive: true, force: true });
+  await rm(join(OUT, 'Default'), { recursive: true, force: true });
   for (const rel of storageDirs(extensionId)) {
     if (!existsSync(join(profile, rel))) continue;
     await cp(join(profile, rel), join(OUT, rel), { recursive: true, filter: (src) => !/[/\\](LOCK|LOG|LOG\.old)$/.test(src) });
