@@ -19,7 +19,7 @@ export interface KnownGrant {
 }
 
 /** The account the test AS signs every user in as. */
-export const ACCOUNT = 'alice';
+const ACCOUNT = 'alice';
 
 /** What the extension asks for and the writing AS grants: the resource scope, with `offline_access`. */
 const OFFLINE = 'offline_access';
