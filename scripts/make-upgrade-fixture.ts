@@ -1,10 +1,13 @@
 /**
  * Writes the upgrade fixture (test/fixtures/upgrade/v<version>): launches the built `dist/` with a
  * persistent profile, sets everything up through the product's own paths (the panel's add form,
- * its requests, an agent call approved "always", the chat), closes the browser and copies only
+ * its requests, an OAuth server authorized in the authorization window and its tool run, an agent
+ * call approved "always", the chat), closes the browser and copies only
  * the extension's storage directories out of the profile. The secrets are sealed with a
  * non-extractable key kept in the extension's IndexedDB, so only the real storage files carry
- * them: nothing here can be crafted. Run once per release, after `npm run build`:
+ * them: nothing here can be crafted. The OAuth server's authorization server issues the known
+ * client id and refresh token of UPGRADE.oauthGrant, which the test's new AS process knows.
+ * Run once per release, after `npm run build`:
  *   npx tsx scripts/make-upgrade-fixture.ts
  */
 import { cp, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -13,11 +16,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import type { Page, WebWorker } from 'puppeteer-core';
-import { addServerInPanel, launchExtension, until, waitFor } from '../test/support/browser.js';
+import { addServerInPanel, launchExtension, runToolInPanel, until, waitFor } from '../test/support/browser.js';
 import { startDemoServer } from '../test/support/demo-server.js';
+import { startOAuthServers, type OAuthServers } from '../test/support/oauth-servers.js';
 import { startProviderServer } from '../test/support/provider-server.js';
 import { panelRequest } from '../test/support/panel-request.js';
-import { openView, row } from '../test/support/panel-views.js';
+import { DETAIL, clickFresh, openServer, openView, row } from '../test/support/panel-views.js';
 import { lastAssistantText, newChat, saveOpenAiProvider, sendChat } from '../test/support/chat-panel.js';
 import { CURRENT_SCHEMA_VERSION } from '../src/storage/config-schema.js';
 import { UPGRADE, storageDirs } from '../test/support/upgrade-fixture.js';
@@ -59,6 +63,19 @@ async function addServers(panel: Page) {
   if (!disabled.ok) throw new Error(`disable a tool: ${JSON.stringify(disabled)}`);
 }
 
+/** "Secure": added with OAuth, authorized (DCR, the authorization window, the code exchange), its tool run once. */
+async function authorizeSecure(panel: Page, secure: OAuthServers) {
+  await addServerInPanel(panel, { name: 'Secure', url: secure.mcpUrl, authKind: 'oauth' });
+  await waitFor(panel, `${row('secure')} >>> mcp-status-badge[status="needs-auth"]`, 20_000);
+  await openServer(panel, 'secure');
+  await clickFresh(panel, `${DETAIL} >>> button[data-action="authorize"]`);
+  await waitFor(panel, `${row('secure')} >>> mcp-status-badge[status="ready"]`, 30_000);
+  const result = await runToolInPanel(panel, 'secure', 'whoami', {});
+  if (!result.text?.includes(`client=${UPGRADE.oauthGrant.clientId}`)) throw new Error(`Secure's tool: ${JSON.stringify(result)}`);
+  const refresh = secure.issued.refreshTokens;
+  if (refresh.length !== 1 || refresh[0] !== UPGRADE.oauthGrant.refreshToken) throw new Error(`refresh tokens: ${refresh.length}`);
+}
+
 /** An agent call of Vault's granted tool, allowed "always" on its card in the panel. */
 async function grantAlways(panel: Page, worker: WebWorker) {
   await worker.evaluate((name) => {
@@ -91,9 +108,12 @@ async function sizeOf(dir: string): Promise<number> {
   return total;
 }
 
-/** Copies the extension's storage out of the closed profile, without the files Chrome recreates. */
+/**
+ * Copies the extension's storage out of the closed profile, without the files Chrome recreates.
+ * Only the profile part is replaced: the folder's README.md stays when a fixture is rewritten.
+ */
 async function copyStorage(profile: string, extensionId: string) {
-  await rm(OUT, { recursive: true, force: true });
+  await rm(join(OUT, 'Default'), { recursive: true, force: true });
   for (const rel of storageDirs(extensionId)) {
     if (!existsSync(join(profile, rel))) continue;
     await cp(join(profile, rel), join(OUT, rel), { recursive: true, filter: (src) => !/[/\\](LOCK|LOG|LOG\.old)$/.test(src) });
@@ -104,19 +124,25 @@ async function main() {
   const bearer = await startDemoServer({ port: UPGRADE.bearerPort, bearerToken: UPGRADE.bearerToken, name: 'vault' });
   const keyed = await startDemoServer({ port: UPGRADE.headerPort, requiredHeader: UPGRADE.header, name: 'keyed' });
   const provider = await startProviderServer(UPGRADE.providerPort);
+  const secure = await startOAuthServers({
+    approval: 'auto',
+    ports: { mcp: UPGRADE.oauthMcpPort, as: UPGRADE.oauthAsPort },
+    knownGrant: UPGRADE.oauthGrant,
+  });
   const profile = await mkdtemp(join(tmpdir(), 'remote-mcp-upgrade-'));
   const ext = await launchExtension({ profileDir: profile });
   try {
     const worker = await ext.serviceWorker();
     const panel = await ext.openPanel();
     await addServers(panel);
+    await authorizeSecure(panel, secure);
     await grantAlways(panel, worker);
     await chat(panel, provider);
     await ext.close();
     await copyStorage(profile, ext.extensionId);
   } finally {
     await ext.close();
-    await Promise.all([bearer.close(), keyed.close(), provider.close()]);
+    await Promise.all([bearer.close(), keyed.close(), provider.close(), secure.close()]);
     await rm(profile, { recursive: true, force: true });
   }
   const commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();

@@ -3,7 +3,11 @@
  * (test/fixtures/upgrade/v1, the extension's real storage files, so its secrets are sealed with
  * that profile's own non-extractable key) is loaded by the current build. Its servers and their
  * settings, the sealed bearer token, static header and provider key (still decryptable), the
- * "always allow" grant and the chat survive, also after the worker sleeps. A corrupt entry is
+ * "always allow" grant and the chat survive, also after the worker sleeps. The OAuth server
+ * "Secure" keeps its client registration and sealed refresh token (E10): the new build refreshes
+ * once, with no new authorization, the access token stays in session storage only (F1), and the
+ * server still works after the worker sleeps; its AS is a new process that knows the fixture's
+ * client and refresh token (test/support/oauth-known-grant.ts). A corrupt entry is
  * shown and kept while the others work; a configuration from a newer version (a downgrade) gets
  * a clear message, in en and zh_CN, and is never written over.
  */
@@ -16,6 +20,9 @@ import type { Page } from 'puppeteer-core';
 import { launchExtension, runToolInPanel, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { startProviderServer, type ProviderServer } from '../support/provider-server.js';
+import { startOAuthServers, type OAuthServers } from '../support/oauth-servers.js';
+import { dumpExtensionStorage } from '../support/storage-dump.js';
+import { assertNewWorker, sleepWorker } from '../support/worker-sleep.js';
 import { panelRequest } from '../support/panel-request.js';
 import { nudgePanel, openView, row } from '../support/panel-views.js';
 import { CHAT, lastAssistantText, sendChat } from '../support/chat-panel.js';
@@ -27,6 +34,7 @@ const FIXTURE = 'test/fixtures/upgrade/v1';
 let vault: DemoServer;
 let keyed: DemoServer;
 let provider: ProviderServer;
+let secure: OAuthServers;
 let profile: string;
 let ext: ExtensionBrowser;
 let panel: Page;
@@ -35,6 +43,11 @@ before(async () => {
   vault = await startDemoServer({ port: UPGRADE.bearerPort, bearerToken: UPGRADE.bearerToken, name: 'vault' });
   keyed = await startDemoServer({ port: UPGRADE.headerPort, requiredHeader: UPGRADE.header, name: 'keyed' });
   provider = await startProviderServer(UPGRADE.providerPort);
+  secure = await startOAuthServers({
+    approval: 'auto',
+    ports: { mcp: UPGRADE.oauthMcpPort, as: UPGRADE.oauthAsPort },
+    knownGrant: { ...UPGRADE.oauthGrant, stored: true },
+  });
   profile = await mkdtemp(join(tmpdir(), 'remote-mcp-upgrade-'));
   await cp(FIXTURE, profile, { recursive: true, filter: (src) => !src.endsWith('.md') && !src.endsWith('.json') });
   ext = await launchExtension({ workerDevTools: false, profileDir: profile });
@@ -43,7 +56,7 @@ before(async () => {
 
 after(async () => {
   await ext?.close();
-  await Promise.all([vault?.close(), keyed?.close(), provider?.close()]);
+  await Promise.all([vault?.close(), keyed?.close(), provider?.close(), secure?.close()]);
   if (profile) await rm(profile, { recursive: true, force: true });
 });
 
@@ -80,7 +93,7 @@ async function checkServers(label: string) {
   await waitFor(panel, `${row('vault')} >>> mcp-status-badge[status="ready"]`, 20_000);
   const { servers } = await state();
   const byId = new Map(servers.map((s) => [s.id, s]));
-  assert.deepEqual([...byId.keys()].sort(), ['keyed', 'vault'], label);
+  assert.deepEqual([...byId.keys()].sort(), ['keyed', 'secure', 'vault'], label);
   assert.equal(byId.get('vault')!.connectOnStartup, true);
   assert.deepEqual(byId.get('vault')!.disabledTools, [UPGRADE.disabledTool], 'the disabled tool stays disabled');
   assert.equal(byId.get('keyed')!.connectOnStartup, false, 'connect on start-up stays off');
@@ -145,20 +158,53 @@ test('after the worker sleeps, every server, setting, grant and chat is still th
   assert.equal(list.value.chats.length, 1);
 });
 
+test('the OAuth server becomes ready with its stored refresh token, no new authorization, also after the worker sleeps (E9, E10)', async () => {
+  await waitFor(panel, `${row('secure')} >>> mcp-status-badge[status="ready"]`, 30_000);
+  assert.equal(secure.stats.authorizeRequests, 0, 'no authorization window');
+  assert.equal(secure.stats.refreshGrants, 1, 'exactly one refresh, with the stored refresh token');
+  const expected = new RegExp(`^client=${UPGRADE.oauthGrant.clientId}\\b`);
+  const first = await runToolInPanel(panel, 'secure', 'whoami', {});
+  assert.match(first.text ?? '', expected, 'the stored client registration is used');
+  await sleepWorker(ext, panel);
+  await nudgePanel(panel);
+  const again = await runToolInPanel(panel, 'secure', 'whoami', {});
+  assert.match(again.text ?? '', expected, JSON.stringify(again));
+  await assertNewWorker(ext);
+  assert.equal(secure.stats.refreshGrants, 1, 'the access token in session storage outlives the worker: no second refresh');
+  assert.equal(secure.stats.authorizeRequests, 0);
+});
+
+test('the refresh token stays sealed and no access token is in chrome.storage.local (F1, F2)', async () => {
+  const dump = await dumpExtensionStorage(panel);
+  const local = JSON.stringify(dump.local);
+  const atRest = JSON.stringify({ local: dump.local, idb: dump.idb });
+  assert.equal(secure.issued.refreshTokens.length, 1, 'the refresh rotated the token once');
+  for (const token of [UPGRADE.oauthGrant.refreshToken, ...secure.issued.refreshTokens])
+    assert.equal(atRest.includes(token), false, 'a refresh token in plain text at rest');
+  for (const token of secure.issued.accessTokens) assert.equal(local.includes(token), false, 'an access token in chrome.storage.local');
+  assert.doesNotMatch(local, /eyJ[\w-]+\.eyJ/, 'no JWT in chrome.storage.local, not even the access token the fixture was written with');
+  assert.ok(JSON.stringify(dump.session).includes(secure.issued.accessTokens.at(-1)!), 'the access token is in chrome.storage.session');
+  const entry = (
+    dump.local as { mcp_servers: { id: string; auth: { registration?: { clientId: string }; tokens?: { refresh?: object } } }[] }
+  ).mcp_servers.find((s) => s.id === 'secure')!;
+  assert.equal(entry.auth.registration?.clientId, UPGRADE.oauthGrant.clientId);
+  assert.deepEqual(Object.keys(entry.auth.tokens!.refresh!).sort(), ['ct', 'iv', 'v'], 'the refresh token is sealed');
+});
+
 test('a corrupt server entry is shown as an error and kept; the other servers still work and a write keeps it', async () => {
   const before = (await stored()).mcp_servers as unknown[];
   const broken = { id: 'broken', name: 42, url: 'not a url' };
   await panel.evaluate(`chrome.storage.local.set({ mcp_servers: ${JSON.stringify([...before, broken])} }).then(() => true)`);
   await until('the config error', async () => (await configErrorTexts(panel)).join(' ').includes('"broken"'));
   const text = await panel.$eval('#config-errors p.error', (e) => e.textContent ?? '');
-  assert.match(text, /A stored server entry is invalid and was kept as it is: Stored server #3 \("broken"\)/);
+  assert.match(text, /A stored server entry is invalid and was kept as it is: Stored server #4 \("broken"\)/);
   const result = await runToolInPanel(panel, 'vault', 'echo', { text: 'beside a broken one' });
   assert.match(result.text ?? '', /beside a broken one/);
   const toggled = await panelRequest<Ok<unknown>>(panel, 'panel:set-tool-enabled', { serverId: 'keyed', tool: 'echo', enabled: false });
   assert.equal(toggled.ok, true);
   const after = (await stored()).mcp_servers as unknown[];
   assert.deepEqual(after.at(-1), broken, 'the corrupt entry is written back as it was');
-  assert.equal(after.length, 3);
+  assert.equal(after.length, 4);
 });
 
 test('a configuration from a newer version gets a clear message and is never written over', async () => {

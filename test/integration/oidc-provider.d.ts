@@ -1,5 +1,5 @@
 /**
- * Minimal types for the parts of `oidc-provider` the integration test uses (the package ships
+ * Minimal types for the parts of `oidc-provider` the integration tests and test/support/oauth-*.ts use (the package ships
  * none and `@types/oidc-provider` is not installed).
  */
 declare module 'oidc-provider' {
@@ -20,9 +20,18 @@ declare module 'oidc-provider' {
     save(): Promise<string>;
   }
 
+  class RefreshToken {
+    constructor(init: Record<string, unknown>);
+    generateTokenId(): string;
+    save(): Promise<string>;
+  }
+
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);
     readonly Grant: typeof Grant & { find(id: string): Promise<Grant | undefined> };
+    readonly RefreshToken: typeof RefreshToken;
+    readonly Client: { adapter: { upsert(id: string, payload: Record<string, unknown>): Promise<void> } };
+    on(event: string, listener: (ctx: { oidc?: { params?: Record<string, unknown> } }) => void): this;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
     interactionFinished(
       req: IncomingMessage,

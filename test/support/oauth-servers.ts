@@ -18,6 +18,7 @@ import { mcpAuthMetadataRouter, getOAuthProtectedResourceMetadataUrl } from '@mo
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { asText } from '../../src/common/as-text.js';
+import { applyKnownGrant, type KnownGrant } from './oauth-known-grant.js';
 
 export const OAUTH_SCOPE = 'mcp:tools';
 /** Needed only by the `admin-op` tool: calling it with less gets a 403 insufficient_scope challenge (E7). */
@@ -38,6 +39,8 @@ export interface OAuthServers {
     authorizeRequests: number;
     /** POST /token requests (code exchanges and refreshes), refused ones included. */
     tokenRequests: number;
+    /** Token requests with `grant_type=refresh_token` the provider handled, refused ones included. */
+    refreshGrants: number;
   };
   /** `METHOD path` of every request that arrived with a `Cookie` header (refused with 403 outside the authorization window's pages). */
   cookieSightings: string[];
@@ -66,6 +69,8 @@ export interface OAuthServerOptions {
   resourceName?: string;
   /** Fixed ports (`npm start` keeps its printed URLs valid across runs); 0 or absent: any free port. */
   ports?: { as?: number; mcp?: number };
+  /** A client and refresh token that outlive this process (the upgrade fixture, oauth-known-grant.ts). */
+  knownGrant?: KnownGrant;
 }
 
 function listen(app: express.Express, port = 0): Promise<Server> {
@@ -106,6 +111,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     cookieRequests: 0,
     authorizeRequests: 0,
     tokenRequests: 0,
+    refreshGrants: 0,
   };
   const cookieSightings: string[] = [];
   /**
@@ -145,7 +151,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     clientBasedCORS: () => true,
     features: {
       devInteractions: { enabled: false },
-      registration: { enabled: true },
+      registration: { enabled: true, ...(options.knownGrant ? { idFactory: () => options.knownGrant!.clientId } : {}) },
       revocation: { enabled: true },
       resourceIndicators: {
         enabled: true,
@@ -168,6 +174,12 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id }) }),
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
   });
+
+  if (options.knownGrant) await applyKnownGrant(provider, options.knownGrant, mcpUrl, OAUTH_SCOPE);
+  for (const event of ['grant.success', 'grant.error'])
+    provider.on(event, (ctx) => {
+      if (ctx.oidc?.params?.['grant_type'] === 'refresh_token') stats.refreshGrants++;
+    });
 
   const finishLogin = (req: express.Request, res: express.Response) =>
     provider.interactionFinished(req, res, { login: { accountId: 'alice' } }, { mergeWithLastSubmission: false });

@@ -2,9 +2,10 @@
  * Everything the extension keeps, read from inside its service worker: `chrome.storage.local`,
  * `chrome.storage.session` and every store of every IndexedDB database. Tests of secrets at rest
  * (SPEC F3) search this for plaintext. CryptoKeys are described (type, extractable), since a
- * key cannot be serialised — and must not be exportable.
+ * key cannot be serialised — and must not be exportable. An extension page (the panel) reads the
+ * same storage, for tests whose worker has no DevTools attached.
  */
-import type { WebWorker } from 'puppeteer-core';
+import type { Page, WebWorker } from 'puppeteer-core';
 
 export interface StorageDump {
   local: Record<string, unknown>;
@@ -12,8 +13,8 @@ export interface StorageDump {
   idb: Record<string, unknown>;
 }
 
-export function dumpExtensionStorage(worker: WebWorker): Promise<StorageDump> {
-  return worker.evaluate(async () => {
+export function dumpExtensionStorage(context: WebWorker | Page): Promise<StorageDump> {
+  return (context as WebWorker).evaluate(async () => {
     const local = await chrome.storage.local.get(null);
     const session = await chrome.storage.session.get(null);
     const idb: Record<string, unknown> = {};
