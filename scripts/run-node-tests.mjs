@@ -23,5 +23,9 @@ if (files.length === 0) {
   console.error(`No test files under ${roots.join(', ')}`);
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...flags, ...files], { stdio: 'inherit' });
+// --test-force-exit: a test that fails before closing a MessagePort, socket or timer would otherwise keep its
+// file's process, and so the whole run, alive until CI's limit; its failure is reported either way.
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-force-exit', ...flags, ...files], {
+  stdio: 'inherit',
+});
 process.exit(r.status ?? 1);

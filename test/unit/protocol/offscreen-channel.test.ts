@@ -85,7 +85,7 @@ test('a channel the worker never received is never used: the document stays on t
   document.close();
 });
 
-test('across the switch-over each side sees the other’s messages in the order they were sent, and the marker is never delivered', async () => {
+test('across the switch-over each side sees the other’s messages in the order they were sent, and the marker is never delivered', async (t) => {
   // The Port is far slower than the channel, so without the marker later channel messages would overtake.
   const ports = portPair(15);
   const worker = new ChannelLink(ports.worker);
@@ -93,6 +93,13 @@ test('across the switch-over each side sees the other’s messages in the order 
   const atWorker = collect(worker);
   const atDocument = collect(document);
   const channel = new MessageChannel();
+  // Closed even when an assertion fails: an open MessagePort would keep the test process alive forever.
+  t.after(() => {
+    worker.close();
+    document.close();
+    channel.port1.close();
+    channel.port2.close();
+  });
   document.attach(channel.port1 as unknown as LinkChannel);
   document.postMessage({ n: 1 });
   document.postMessage({ n: 2 });
@@ -102,10 +109,13 @@ test('across the switch-over each side sees the other’s messages in the order 
   worker.switchOutbound();
   worker.postMessage({ call: 1 });
   // The document keeps answering; it switches only when the worker's marker reaches it on the Port.
+  // It keeps sending until a few of its messages went on the channel (however slow a loaded machine is), bounded.
   let n = 3;
-  const sender = setInterval(() => document.postMessage({ n: n++ }), 2);
-  await sleep(80);
-  clearInterval(sender);
+  const deadline = Date.now() + 5_000;
+  while ((!document.onChannel || document.sentOnChannel < 3) && Date.now() < deadline) {
+    document.postMessage({ n: n++ });
+    await sleep(2);
+  }
   worker.postMessage({ call: 2 });
   await until(() => atDocument.length === 3 && atWorker.length === n - 1);
   assert.deepEqual(atDocument, [{ claim: true }, { call: 1 }, { call: 2 }]);
@@ -120,8 +130,6 @@ test('across the switch-over each side sees the other’s messages in the order 
   // Only one marker each way went on the Port.
   assert.equal(ports.worker.sent.filter((m) => (m as { kind?: string }).kind === 'channel-switch').length, 1);
   assert.equal(ports.document.sent.filter((m) => (m as { kind?: string }).kind === 'channel-switch').length, 1);
-  worker.close();
-  document.close();
 });
 
 test('the channel closes with its Port: a later message on it reaches nobody', async () => {
