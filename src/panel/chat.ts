@@ -130,6 +130,10 @@ function act(screen: ChatScreen, d: ChatAction) {
         screen.report(r);
         screen.refreshList();
       });
+    case 'system-prompt':
+      return void call('panel:chat-system-prompt', { chatId: d.chatId, systemPrompt: d.systemPrompt }).then((r) =>
+        d.answer(r.ok ? undefined : r.message),
+      );
     case 'delete':
       return void call('panel:chat-delete', { chatId: d.chatId }).then((r) => {
         screen.report(r);
