@@ -70,6 +70,8 @@ const systemOf = (i: number) => {
   const messages = provider.requests[i]!.body.messages as { role: string; content: string }[];
   return messages.find((m) => m.role === 'system')?.content ?? '';
 };
+/** The provider errors' sentences (each line's own text, without its Regenerate row). */
+const errorSentences = () => panel.$$eval(`${CHAT}li.provider-error`, (els) => els.map((e) => e.firstChild?.textContent ?? ''));
 const stopHidden = () => panel.$eval(`${CHAT}button.stop`, (b) => (b as HTMLElement).hidden);
 const idle = () => until('the run to end', async () => (await stopHidden()) || undefined);
 const answered = async (words: string) => {
@@ -84,10 +86,7 @@ async function stalledTurn(text: string, expected: string) {
   await waitFor(panel, `${CHAT}.phase[data-phase="waiting-model"]`);
   assert.equal(await textOf(panel, `${CHAT}.phase[data-phase="waiting-model"]`), 'Waiting for the model…');
   assert.equal(await stopHidden(), false, 'Stop is offered while the model is awaited');
-  const error = await until(
-    'the stall to end the turn',
-    async () => (await textOf(panel, `${CHAT}li.provider-error`).catch(() => '')) || undefined,
-  );
+  const error = await until('the stall to end the turn', async () => (await errorSentences()).at(-1));
   assert.equal(error, expected);
   await idle();
   assert.equal(await panel.$(`${CHAT}.phase`), null, 'the waiting line is gone');
@@ -156,8 +155,8 @@ test('T1: a provider that goes silent ends the turn in plain words, the chat goe
   provider.script({ kind: 'stream', text: ['Half an '], hangAfter: 2 });
   await sendChat(panel, 'Tell me more');
   const cut = await until('the idle stall to end the turn', async () => {
-    const errors = await panel.$$eval(`${CHAT}li.provider-error`, (els) => els.map((e) => e.textContent ?? ''));
-    return errors.length === 2 ? errors[1] : undefined;
+    const sentences = await errorSentences();
+    return sentences.length === 2 ? sentences[1] : undefined;
   });
   assert.equal(
     cut,
@@ -167,6 +166,7 @@ test('T1: a provider that goes silent ends the turn in plain words, the chat goe
 
   await sleepWorker(ext, panel);
   provider.script({ kind: 'stall-after-headers' });
+  // New right after the sleep: the panel's reconnect re-reads the old chat, which must not take the view back.
   await newChat(panel);
   await stalledTurn('After the sleep?', noFirstByte);
   await assertNewWorker(ext);
