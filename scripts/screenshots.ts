@@ -93,7 +93,12 @@ async function shootChat(panel: Page, locale: string, written: string[]) {
     );
     await panel.$eval(`${CHAT}details.step`, (d) => (d.open = true));
     await shootAll(panel, `${locale}-11-chat-conversation`, written);
-    provider.script({ kind: 'status', status: 429, headers: { 'retry-after': '20' }, body: { error: { message: 'Rate limit reached' } } });
+    // Not a 429: that one is retried with a countdown now (T1, state 16); a refused key ends the turn at once.
+    provider.script({
+      kind: 'status',
+      status: 401,
+      body: { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error' } },
+    });
     await ask('And the one before?');
     await waitFor(panel, `${CHAT}li.provider-error`);
     await shootAll(panel, `${locale}-12-chat-error`, written);

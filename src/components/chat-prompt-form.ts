@@ -47,7 +47,7 @@ export function systemPromptForm(current: string | undefined, on: PromptFormHand
     area,
     el('p', { class: 'hint', id: 'chat-system-prompt-hint' }, t('chatSystemPromptHint')),
     error,
-    el('div', { class: 'row' }, cancel, clear, button(t('chatSave'), 'save', 'submit', 'primary')),
+    el('div', { class: 'row' }, cancel, clear, button(t('chatSystemPromptSave'), 'save', 'submit', 'primary')),
   );
   const keep = async (text: string) => {
     const refused = await on.save(text);

@@ -838,6 +838,7 @@ export const en = {
   chatSystemPromptPlaceholder: { message: 'Empty: the provider’s system prompt applies' },
   chatSystemPromptClear: { message: 'Use the provider’s' },
   chatSystemPromptCancel: { message: 'Cancel' },
+  chatSystemPromptSave: { message: 'Save' },
   chatOwnSystemPrompt: { message: 'Own system prompt' },
   reasonChatSystemPromptTooLong: {
     message: 'This chat’s system prompt has $COUNT$ characters; at most $LIMIT$ are allowed. Nothing was changed.',

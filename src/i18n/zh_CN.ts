@@ -755,6 +755,7 @@ export const zh_CN: Catalog = {
   chatSystemPromptPlaceholder: { message: '留空：使用服务商的系统提示词' },
   chatSystemPromptClear: { message: '使用服务商的' },
   chatSystemPromptCancel: { message: '取消' },
+  chatSystemPromptSave: { message: '保存' },
   chatOwnSystemPrompt: { message: '自有系统提示词' },
   reasonChatSystemPromptTooLong: {
     message: '此对话的系统提示词有 $COUNT$ 个字符；最多允许 $LIMIT$ 个。未做任何更改。',

@@ -67,6 +67,7 @@ describe('the chat’s own system prompt', () => {
     expect(area.placeholder).to.equal('Empty: the provider’s system prompt applies');
     expect(root.getElementById(area.getAttribute('aria-describedby')!)?.textContent).to.contain('the provider’s system prompt');
 
+    expect([...form.querySelectorAll('button')].map((b) => b.textContent)).to.deep.equal(['Cancel', 'Use the provider’s', 'Save']);
     area.value = 'Answer in French.';
     form.querySelector<HTMLButtonElement>('button.save')!.click();
     await settle();
