@@ -8,7 +8,7 @@
  * 12 s, needs authorization, stale catalog), and the chat's states against a scripted provider
  * (a tool step waiting for approval, the conversation after it, a provider error, the history, a
  * tool step with its MCP App view, waiting for the model, a retry's countdown, the history searched,
- * a message being edited and the edited turn).
+ * a message being edited and the edited turn, the chat's own system prompt form, a stalled provider).
  * `--chat` shoots only the chat states. Writes PNGs to test-output/screenshots/views/.
  */
 import { mkdir } from 'node:fs/promises';
@@ -93,7 +93,12 @@ async function shootChat(panel: Page, locale: string, written: string[]) {
     );
     await panel.$eval(`${CHAT}details.step`, (d) => (d.open = true));
     await shootAll(panel, `${locale}-11-chat-conversation`, written);
-    provider.script({ kind: 'status', status: 429, headers: { 'retry-after': '20' }, body: { error: { message: 'Rate limit reached' } } });
+    // Not a 429: that one is retried with a countdown now (T1, state 16); a refused key ends the turn at once.
+    provider.script({
+      kind: 'status',
+      status: 401,
+      body: { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error' } },
+    });
     await ask('And the one before?');
     await waitFor(panel, `${CHAT}li.provider-error`);
     await shootAll(panel, `${locale}-12-chat-error`, written);
@@ -110,6 +115,7 @@ async function shootChat(panel: Page, locale: string, written: string[]) {
     await shootAll(panel, `${locale}-13-chat-history-search`, written);
     await panel.keyboard.press('Escape');
     await shootStates(panel, locale, written, provider, ask);
+    await shootPromptAndStall(panel, locale, written, provider, ask);
     // T2: the tool picker open, with the estimate; then as it shows above the provider's tool limit.
     await panel.$eval(`${CHAT}details.tools`, (d) => (d.open = true));
     await waitFor(panel, `${CHAT}details.tools .tool-budget`);
@@ -183,6 +189,32 @@ async function shootStates(
     async () => (await panel.$$eval(`${CHAT}li.assistant`, (els) => els.at(-1)?.textContent ?? '')).includes('this week') || undefined,
   );
   await shootAll(panel, `${locale}-18-chat-edited`, written);
+}
+
+/** T5: the chat's own system prompt form; T1: a provider that sends its headers and then nothing (a 2 s wait set in the settings). */
+async function shootPromptAndStall(
+  panel: Page,
+  locale: string,
+  written: string[],
+  provider: Awaited<ReturnType<typeof startProviderServer>>,
+  ask: (text: string) => Promise<void>,
+) {
+  await panel.$eval(`${CHAT}.more`, (d) => ((d as HTMLDetailsElement).open = true));
+  await clickFresh(panel, `${CHAT}button.system-prompt`);
+  await waitFor(panel, `${CHAT}form.system-prompt textarea`);
+  await panel.type(`${CHAT}form.system-prompt textarea`, 'Answer in short bullet points and name the server each fact came from.');
+  await shootAll(panel, `${locale}-21-chat-system-prompt`, written);
+  await clickFresh(panel, `${CHAT}form.system-prompt button.save`);
+  await until('the prompt form to close', async () => !(await panel.$(`${CHAT}form.system-prompt`)));
+  await clickFresh(panel, `${CHAT}button.settings`);
+  await panel.$eval(`${CHAT}input[name="first-byte-timeout"]`, (i) => (i.value = '2'));
+  await panel.click(`${CHAT}form.provider button[type="submit"]`);
+  await until('the provider form to close', async () => !(await panel.$(`${CHAT}form.provider`)));
+  provider.script({ kind: 'stall-after-headers' });
+  await ask('And the closed ones?');
+  await waitFor(panel, `${CHAT}li.provider-error[data-kind="timeout"]`);
+  await until('the run to end', async () => (await panel.$eval(`${CHAT}button.stop`, (b) => (b as HTMLElement).hidden)) || undefined);
+  await shootAll(panel, `${locale}-22-chat-stall`, written);
 }
 
 async function shoot(locale: 'en' | 'zh_CN'): Promise<string[]> {

@@ -17,6 +17,8 @@ export type ChatAction =
   | { action: 'new' }
   | { action: 'open'; chatId: string }
   | { action: 'rename'; chatId: string; title: string }
+  /** T5: the chat's own system prompt ('' = the provider's); `answer` gets the worker's refusal in words, if any. */
+  | { action: 'system-prompt'; chatId: string; systemPrompt: string; answer(refusal: string | undefined): void }
   | { action: 'delete'; chatId: string }
   | { action: 'regenerate'; chatId: string }
   | { action: 'edit'; chatId: string; entryId: string; text: string }

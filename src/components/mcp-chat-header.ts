@@ -1,7 +1,8 @@
 /**
  * The Chat view's header: the chat's title, its model and provider (and the one the next message
  * will use when the settings changed since, T5), the chat's total tokens, and the chat actions
- * (new, the searchable history of chat-history.ts, settings; rename, delete and export folded
+ * (new, the searchable history of chat-history.ts, settings; rename, the chat's own system
+ * prompt (chat-prompt-form.ts, marked in the header while set), delete and export folded
  * under "More"). It renders into its own
  * children (no shadow root), so the Chat view's styles and selectors reach it unchanged.
  */
@@ -13,6 +14,7 @@ import { downloadText } from './download.js';
 import { chatAsMarkdown } from './chat-export.js';
 import { uiLocale } from './i18n.js';
 import { chatHistoryCss, historyList, providerLine } from './chat-history.js';
+import { chatPromptFormCss, systemPromptForm } from './chat-prompt-form.js';
 import type { ChatSummary, ChatView, ProviderSettingsView } from '../protocol/panel-chat.js';
 
 export const chatHeaderCss = `
@@ -28,7 +30,7 @@ h2 { flex: 1; min-width: 0; margin: 0; font-size: 1em; overflow: hidden; text-ov
 .next-provider { color: var(--accent); font-size: 0.9em; margin: 0; overflow-wrap: anywhere; }
 .tokens { color: var(--fg-muted); font-size: 0.85em; margin: 0; }
 header p { margin: 0; }
-${chatHistoryCss}`;
+${chatHistoryCss}${chatPromptFormCss}`;
 
 type ProviderLine = NonNullable<ChatView['provider']>;
 
@@ -85,6 +87,8 @@ export class McpChatHeaderElement extends ElementBase {
   readonly #list = el('div', { class: 'history-results' });
   /** Beside the rebuilt header, never re-inserted: the search field keeps its focus while results arrive. */
   readonly #historyBox = el('div', { class: 'history-box', id: 'chat-history', hidden: true }, this.#search, this.#list);
+  /** The system prompt form (T5), beside the rebuilt header for the same reason: pushes keep what is typed. */
+  readonly #promptBox = el('div', { class: 'prompt-box' });
   /** Called when the Settings button is pressed: the Chat view shows or hides the provider form. */
   onSettings: () => void = () => {};
 
@@ -122,6 +126,8 @@ export class McpChatHeaderElement extends ElementBase {
   }
 
   set chat(value: ChatView | undefined) {
+    // The form belongs to the chat it was opened for.
+    if (value?.id !== this.#chat?.id) this.#promptBox.replaceChildren();
     this.#chat = value;
     this.requestUpdate('chat');
   }
@@ -135,7 +141,7 @@ export class McpChatHeaderElement extends ElementBase {
   }
 
   connectedCallback() {
-    if (this.#header.parentNode !== this) this.append(this.#header, this.#historyBox);
+    if (this.#header.parentNode !== this) this.append(this.#header, this.#promptBox, this.#historyBox);
   }
 
   protected override update() {
@@ -154,14 +160,26 @@ export class McpChatHeaderElement extends ElementBase {
       this.#more(),
     );
     const parts = [
-      el('div', { class: 'title-row' }, title),
+      el('div', { class: 'title-row' }, title, chat?.systemPrompt ? el('span', { class: 'own-prompt' }, t('chatOwnSystemPrompt')) : null),
       el('p', { class: 'model' }, modelLine(chat, this.#provider)),
       nextProvider(chat, this.#provider),
       chat?.entries.length ? el('p', { class: 'tokens' }, t('chatTokensTotal', chatTokens(chat))) : null,
       actions,
     ];
     this.#renderHistory();
+    const focused = this.#focusedControl();
     this.#header.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
+    // A push rebuilt the header under the keyboard's focus: it stays on the same control.
+    if (focused) this.#header.querySelector<HTMLElement>(focused)?.focus();
+  }
+
+  /** The header control that has the focus, as a selector that finds its rebuilt twin. */
+  #focusedControl(): string | undefined {
+    const active = (this.getRootNode() as Document | ShadowRoot).activeElement;
+    if (!active || !this.#header.contains(active)) return undefined;
+    if (active.matches('.more > summary')) return '.more > summary';
+    const cls = active instanceof HTMLButtonElement ? active.classList[0] : undefined;
+    return cls ? `button.${cls}` : undefined;
   }
 
   #historyButton() {
@@ -208,6 +226,7 @@ export class McpChatHeaderElement extends ElementBase {
         'div',
         { class: 'menu' },
         button(t('chatRename'), 'rename', () => this.#rename(), none),
+        button(t('chatSystemPromptMenu'), 'system-prompt', () => this.#openPrompt(), none),
         button(
           t('chatDelete'),
           'delete',
@@ -226,6 +245,26 @@ export class McpChatHeaderElement extends ElementBase {
     // The header is rebuilt on every update: the menu stays as the user left it.
     more.addEventListener('toggle', () => (this.#moreOpen = more.open));
     return more;
+  }
+
+  /** Opens the chat's system prompt form (T5): focus goes into its textarea, and back to "More" when it closes. */
+  #openPrompt() {
+    const chat = this.#chat;
+    if (!chat) return;
+    const form = systemPromptForm(chat.systemPrompt, {
+      save: (systemPrompt) =>
+        new Promise((answer) =>
+          this.dispatchEvent(new ChatActionEvent({ action: 'system-prompt', chatId: chat.id, systemPrompt, answer })),
+        ),
+      close: () => {
+        form.remove();
+        this.querySelector<HTMLElement>('.more > summary')?.focus();
+      },
+    });
+    this.#moreOpen = false;
+    this.#promptBox.replaceChildren(form);
+    this.requestUpdate('chat');
+    void this.updateComplete.then(() => form.querySelector('textarea')?.focus());
   }
 
   #rename() {

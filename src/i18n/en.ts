@@ -829,6 +829,21 @@ export const en = {
   chatNextProvider: { message: 'Next message: $PROVIDER$', placeholders: { provider: { content: '$1' } } },
   reasonChatNothingToRegenerate: { message: 'There is no message in this chat to answer again.' },
   reasonChatEditGone: { message: 'That message is no longer in this chat.' },
+  // Chat: this chat's own system prompt (T5)
+  chatSystemPromptMenu: { message: 'System prompt for this chat' },
+  chatSystemPromptHint: {
+    message:
+      'Used from this chat’s next message, instead of the provider’s system prompt. Empty: the provider’s system prompt (chat settings) applies.',
+  },
+  chatSystemPromptPlaceholder: { message: 'Empty: the provider’s system prompt applies' },
+  chatSystemPromptClear: { message: 'Use the provider’s' },
+  chatSystemPromptCancel: { message: 'Cancel' },
+  chatSystemPromptSave: { message: 'Save' },
+  chatOwnSystemPrompt: { message: 'Own system prompt' },
+  reasonChatSystemPromptTooLong: {
+    message: 'This chat’s system prompt has $COUNT$ characters; at most $LIMIT$ are allowed. Nothing was changed.',
+    placeholders: { count: { content: '$1' }, limit: { content: '$2' } },
+  },
   // Results viewer and schema-form checks (section K: readable results, forms, cards where the user is).
   formRequired: { message: 'is required' },
   formMinLength: { message: 'must be at least $COUNT$ characters', placeholders: { count: { content: '$1' } } },

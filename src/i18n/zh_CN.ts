@@ -747,6 +747,20 @@ export const zh_CN: Catalog = {
   chatNextProvider: { message: '下一条消息使用：$PROVIDER$', placeholders: { provider: { content: '$1' } } },
   reasonChatNothingToRegenerate: { message: '此对话中没有可重新回答的消息。' },
   reasonChatEditGone: { message: '这条消息已不在此对话中。' },
+  // Chat: this chat's own system prompt (T5)
+  chatSystemPromptMenu: { message: '此对话的系统提示词' },
+  chatSystemPromptHint: {
+    message: '从此对话的下一条消息起使用，代替服务商的系统提示词。留空：使用服务商的系统提示词（对话设置）。',
+  },
+  chatSystemPromptPlaceholder: { message: '留空：使用服务商的系统提示词' },
+  chatSystemPromptClear: { message: '使用服务商的' },
+  chatSystemPromptCancel: { message: '取消' },
+  chatSystemPromptSave: { message: '保存' },
+  chatOwnSystemPrompt: { message: '自有系统提示词' },
+  reasonChatSystemPromptTooLong: {
+    message: '此对话的系统提示词有 $COUNT$ 个字符；最多允许 $LIMIT$ 个。未做任何更改。',
+    placeholders: { count: { content: '$1' }, limit: { content: '$2' } },
+  },
   // Results viewer and schema-form checks (section K: readable results, forms, cards where the user is).
   formRequired: { message: '必填' },
   formMinLength: { message: '至少需要 $COUNT$ 个字符', placeholders: { count: { content: '$1' } } },

@@ -51,10 +51,14 @@ class ChatScreen {
     void this.call('panel:chat-list', {}).then((r) => r.ok && (this.view.chats = r.value.chats));
   }
 
-  /** Opens `chatId`, or the latest chat. */
+  /**
+   * Opens `chatId`, or the latest chat. An answer that arrives after the user moved to another
+   * chat (New, or another open) is dropped: a reconnect's re-read must not take the view back.
+   */
   open(chatId?: string) {
+    const shown = this.view.chat?.id;
     void this.call('panel:chat-open', chatId ? { chatId } : {}).then((r) => {
-      if (r.ok) this.show(r.value.chat);
+      if (r.ok && this.view.chat?.id === shown) this.show(r.value.chat);
     });
   }
 
@@ -130,6 +134,10 @@ function act(screen: ChatScreen, d: ChatAction) {
         screen.report(r);
         screen.refreshList();
       });
+    case 'system-prompt':
+      return void call('panel:chat-system-prompt', { chatId: d.chatId, systemPrompt: d.systemPrompt }).then((r) =>
+        d.answer(r.ok ? undefined : r.message),
+      );
     case 'delete':
       return void call('panel:chat-delete', { chatId: d.chatId }).then((r) => {
         screen.report(r);

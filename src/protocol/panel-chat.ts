@@ -121,6 +121,8 @@ export function chatErrorSaid(entry: Pick<ErrorEntry, 'errorKind' | 'message' | 
 
 /** The user's system prompt (per provider, or per chat), in characters. */
 export const MAX_SYSTEM_PROMPT = 20_000;
+/** What a request to set a chat's prompt may carry (section N): enough to say how much too long it was. */
+const MAX_SYSTEM_PROMPT_WIRE = 100_000;
 /** The per-provider timeouts (T1), in ms: at least a second, at most half an hour. */
 const timeoutMs = lazySchema(() => z.number().check(z.int(), z.gte(1000), z.lte(1_800_000)));
 
@@ -275,6 +277,13 @@ export const ChatPanelRequestSchemas = {
   'panel:chat-regenerate': lazySchema(() => z.object({ chatId: id })),
   /** T5: the user message `entryId` gets `text`; every later entry is dropped (not kept) and the chat answers again. */
   'panel:chat-edit': lazySchema(() => z.object({ chatId: id, entryId: id, text: z.string().check(z.minLength(1), z.maxLength(100_000)) })),
+  /**
+   * T5: this chat's own system prompt, used from its next request; empty: the provider's again.
+   * The wire bound is loose on purpose: the worker refuses a prompt over MAX_SYSTEM_PROMPT in words.
+   */
+  'panel:chat-system-prompt': lazySchema(() =>
+    z.object({ chatId: id, systemPrompt: z.string().check(z.maxLength(MAX_SYSTEM_PROMPT_WIRE)) }),
+  ),
 } as const;
 
 export const ChatPanelResponseSchemas = {
@@ -292,6 +301,7 @@ export const ChatPanelResponseSchemas = {
   'panel:chat-delete': lazySchema(() => z.object({ deleted: z.boolean() })),
   'panel:chat-regenerate': lazySchema(() => z.object({ started: z.boolean() })),
   'panel:chat-edit': lazySchema(() => z.object({ started: z.boolean() })),
+  'panel:chat-system-prompt': lazySchema(() => z.object({ saved: z.boolean() })),
 } as const;
 
 /** The chat's pushes, by `type` (protocol/push.ts). */

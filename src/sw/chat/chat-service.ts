@@ -24,6 +24,7 @@ import { addUserMessage, chatPush, RunStarter } from './run-starter.js';
 import { markAnswering, rewindForEdit, rewindForRegenerate } from './chat-rewind.js';
 import { systemClock, type Clock } from './text-throttle.js';
 import { toolHandlers } from './tool-handlers.js';
+import { checkedChatPrompt } from './chat-prompt.js';
 
 const MAX_ENTRIES = 800;
 
@@ -171,8 +172,10 @@ function historyHandlers(s: Service): Pick<ChatHandlers, HistoryMethods> {
   };
 }
 
-/** One chat: send a message (starts a run), stop the run, rename the chat. */
-function runHandlers(s: Service): Pick<ChatHandlers, 'panel:chat-send' | 'panel:chat-stop' | 'panel:chat-rename'> {
+type RunMethods = 'panel:chat-send' | 'panel:chat-stop' | 'panel:chat-rename' | 'panel:chat-system-prompt';
+
+/** One chat: send a message (starts a run), stop the run, rename the chat, set its own system prompt. */
+function runHandlers(s: Service): Pick<ChatHandlers, RunMethods> {
   const { deps, chats, runs } = s;
   return {
     'panel:chat-send': async (p) => {
@@ -192,6 +195,17 @@ function runHandlers(s: Service): Pick<ChatHandlers, 'panel:chat-send' | 'panel:
       await chats.put(chat);
       deps.push(chatPush(chat));
       return { renamed: true };
+    },
+    'panel:chat-system-prompt': async (p) => {
+      // Checked before the chat is touched: a refused prompt changes nothing (T5).
+      const prompt = checkedChatPrompt(p.systemPrompt);
+      // A running chat takes it in the run's own copy: its next request uses it.
+      const chat = runs.chat(p.chatId) ?? (await chatOf(s, p.chatId));
+      if (prompt) chat.systemPrompt = prompt;
+      else delete chat.systemPrompt;
+      await chats.put(chat);
+      deps.push(chatPush(chat));
+      return { saved: true };
     },
   };
 }

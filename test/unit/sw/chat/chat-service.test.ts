@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startChatService, type ChatServiceDeps } from '../../../../src/sw/chat/chat-service.js';
 import type { LanguageModelLike } from '../../../../src/sw/chat/providers/builtin.js';
-import type { ChatView } from '../../../../src/protocol/panel-chat.js';
+import { MAX_SYSTEM_PROMPT, type ChatView } from '../../../../src/protocol/panel-chat.js';
 import type { RemoteError } from '../../../../src/protocol/result.js';
 import type { OpenedProvider } from '../../../../src/storage/provider-settings.js';
 
@@ -113,4 +113,29 @@ test('a chat a previous worker left running is closed as interrupted before it i
     ['assistant', 'notice:interrupted'],
   );
   assert.equal(s.stored.get('r')?.status, 'idle');
+});
+
+test('a chat’s own system prompt (T5): kept trimmed, cleared with an empty one, refused in words when too long with the chat unchanged', async () => {
+  const s = service({ chats: [chat('a'), chat('b')] });
+  const set = s.chat.handlers['panel:chat-system-prompt'];
+  assert.deepEqual(await set({ chatId: 'a', systemPrompt: '  Answer like a pirate.  ' }), { saved: true });
+  assert.equal(s.stored.get('a')?.systemPrompt, 'Answer like a pirate.');
+  assert.equal(s.stored.get('b')?.systemPrompt, undefined, 'another chat keeps the provider’s');
+
+  const tooLong = 'x'.repeat(MAX_SYSTEM_PROMPT + 1);
+  await assert.rejects(
+    set({ chatId: 'a', systemPrompt: tooLong }),
+    (e: RemoteError) =>
+      refusal('bad-request', 'reasonChatSystemPromptTooLong')(e) &&
+      e.wording?.params?.count === String(MAX_SYSTEM_PROMPT + 1) &&
+      e.wording?.params?.limit === String(MAX_SYSTEM_PROMPT) &&
+      e.message ===
+        `This chat’s system prompt has ${MAX_SYSTEM_PROMPT + 1} characters; at most ${MAX_SYSTEM_PROMPT} are allowed. Nothing was changed.`,
+  );
+  assert.equal(s.stored.get('a')?.systemPrompt, 'Answer like a pirate.', 'the refused prompt changed nothing');
+  assert.deepEqual(await set({ chatId: 'a', systemPrompt: 'y'.repeat(MAX_SYSTEM_PROMPT) }), { saved: true }, 'exactly the limit is kept');
+
+  assert.deepEqual(await set({ chatId: 'a', systemPrompt: '   ' }), { saved: true });
+  assert.equal(Object.hasOwn(s.stored.get('a') ?? {}, 'systemPrompt'), false, 'empty: the provider’s prompt again');
+  await assert.rejects(set({ chatId: 'gone', systemPrompt: 'x' }), refusal('not-found', 'reasonChatGone'));
 });
