@@ -9,6 +9,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
 import type { Frame, Page } from 'puppeteer-core';
 import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startAppServer, type AppServer } from '../support/app-servers.js';
@@ -28,6 +29,8 @@ const MONITOR_TOOL = 'get-system-info';
 
 before(async () => {
   [sheet, monitor] = await Promise.all([startAppServer('sheet-music'), startAppServer('system-monitor')]);
+  // The screenshots to look at go here; a clean clone has no test-output yet.
+  await mkdir('test-output/e2e', { recursive: true });
   ext = await launchExtension({ workerDevTools: false });
   panel = await ext.openPanel();
   await storeServersFromPanel(
