@@ -13,7 +13,7 @@ import { ElementBase } from './element-base.js';
 import type { ApprovalView } from '../protocol/panel-use.js';
 import { el, sheet } from './dom.js';
 import { ApprovalDecisionEvent, ApprovalDismissEvent } from './events.js';
-import { t } from './i18n.js';
+import { t, tReason } from './i18n.js';
 
 const css = sheet(`
 :host { border: 2px solid var(--accent); border-radius: var(--radius); padding: var(--space-2); margin: var(--space-2) 0; }
@@ -109,7 +109,11 @@ export class McpApprovalCardElement extends ElementBase {
         : { role: 'alertdialog', 'aria-labelledby': 'title', 'aria-describedby': 'from claims' },
       el('h3', { id: 'title' }, t(gone ? 'approvalGoneTitle' : 'approvalTitle')),
       gone ? el('p', { id: 'gone', class: 'gone' }, t('approvalGone')) : null,
-      el('p', { id: 'from', class: 'from' }, t('approvalFrom', a.agentName, tool, a.serverName)),
+      el(
+        'p',
+        { id: 'from', class: 'from' },
+        t('approvalFrom', tReason({ message: a.agentName, wording: a.agentWording }), tool, a.serverName),
+      ),
       claims.length ? el('ul', { id: 'claims', class: 'claims' }, ...claims.map((c) => el('li', { 'data-claim': c.kind }, c.text))) : null,
       argumentsView(a.argumentsJson),
       !gone && a.repeats ? el('p', { class: 'repeats' }, t('approvalRepeats', String(a.repeats))) : null,

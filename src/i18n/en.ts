@@ -712,6 +712,9 @@ export const en = {
   reasonChatToolInterrupted: {
     message: 'Interrupted: the extension’s background worker stopped before this call finished; its outcome is unknown.',
   },
+  // Who asks on an approval card, when the caller is the extension's own (the chat, an MCP App view).
+  reasonAgentChat: { message: 'The chat' },
+  reasonAgentView: { message: 'The view of "$TOOL$"', placeholders: { tool: { content: '$1' } } },
   // Chat: a kind's words when its error came without its own, and the requests the worker refuses
   reasonChatErrorInvalidKey: { message: 'The provider refused the API key. Check the key in the chat settings.' },
   reasonChatErrorRateLimit: { message: 'The provider’s rate limit was reached. Try again in a moment.' },

@@ -631,6 +631,8 @@ export const zh_CN: Catalog = {
   reasonChatToolCancelled: { message: '用户取消了此调用（停止）。' },
   reasonChatToolFailed: { message: '调用失败：$ERROR$', placeholders: { error: { content: '$1' } } },
   reasonChatToolInterrupted: { message: '已中断：此调用完成前扩展的后台进程停止了，结果未知。' },
+  reasonAgentChat: { message: '对话' },
+  reasonAgentView: { message: '“$TOOL$”的视图', placeholders: { tool: { content: '$1' } } },
   // Chat: a kind's words when its error came without its own, and the requests the worker refuses
   reasonChatErrorInvalidKey: { message: '服务商拒绝了此 API 密钥。请在聊天设置中检查密钥。' },
   reasonChatErrorRateLimit: { message: '已达到服务商的速率限制。请稍后重试。' },

@@ -10,6 +10,7 @@ import type { PushOf } from './push.js';
 import { ServerIdSchema as serverId } from './server-id.js';
 import { CallToolResultSchema, ToolSchema } from './mcp-shapes.js';
 import { ComposerPanelRequestSchemas, ComposerPanelResponseSchemas } from './panel-composer.js';
+import { WordingSchema } from './wording.js';
 
 const id = lazySchema(() => z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)));
 
@@ -26,6 +27,8 @@ const ApprovalViewSchema = lazySchema(() =>
     tool: z.string().check(z.maxLength(128)),
     toolTitle: z.optional(z.string().check(z.maxLength(512))),
     agentName: z.string().check(z.maxLength(128)),
+    /** The caller's name in the user's language, when the caller is the extension's own (the chat, a view). */
+    agentWording: WordingSchema,
     /** The caller's run (the chat's id for a chat): the card is shown with that run, never with another. */
     runId: z.optional(z.string().check(z.maxLength(128))),
     /** The arguments as pretty JSON, cut to a bounded length for display. */

@@ -25,6 +25,15 @@ async function card(v: ApprovalView) {
 }
 
 describe('mcp-approval-card', () => {
+  it('names the extension’s own callers (a view, the chat) from the catalog, so in the user’s language', async () => {
+    const ours = await card(view({ agentName: 'The view of "Show"', agentWording: { code: 'reasonAgentView', params: { tool: 'Show' } } }));
+    expect(ours.shadowRoot!.querySelector('.from')!.textContent).to.equal(
+      'The view of "Show" wants to call Echo (echo) on Demo <b>server</b>',
+    );
+    const chat = await card(view({ agentName: 'Chat', agentWording: { code: 'reasonAgentChat' } }));
+    expect(chat.shadowRoot!.querySelector('.from')!.textContent).to.match(/^The chat wants to call/);
+  });
+
   it('names the agent, tool and server, and shows the arguments readably, as text', async () => {
     const el = await card(view());
     const root = el.shadowRoot!;

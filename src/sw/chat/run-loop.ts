@@ -11,7 +11,7 @@
  */
 import type { ChatEntry, ChatView } from '../../protocol/panel-chat.js';
 import { stepInFlight } from '../../protocol/panel-chat.js';
-import { say } from '../../protocol/wording.js';
+import { say, type Wording } from '../../protocol/wording.js';
 import type { AgentTool, AgentToolResult } from '../use/tool-registry.js';
 import type { CallToolResult } from '../../protocol/mcp-shapes.js';
 import { toolFailureForModel } from '../use/context-blocks.js';
@@ -42,7 +42,7 @@ export interface RunDeps {
   call(
     name: string,
     args: string,
-    options: { signal: AbortSignal; agentName: string; runId: string; onApprovalCard?: (open: boolean) => void },
+    options: { signal: AbortSignal; agentName: string; agentWording?: Wording; runId: string; onApprovalCard?: (open: boolean) => void },
   ): Promise<AgentToolResult>;
   save(chat: ChatView): Promise<void>;
   /** The chat's shape changed (an entry was added or settled). */
@@ -110,7 +110,13 @@ async function runTool(entry: ToolEntry, chat: ChatView, deps: RunDeps, signal: 
   try {
     // The approval card carries the chat's id as its run: the panel shows it in this chat only.
     const onApprovalCard = approvalStatus(entry, chat, deps);
-    const r = await deps.call(entry.name, entry.arguments, { signal, agentName: CHAT_AGENT, runId: chat.id, onApprovalCard });
+    const r = await deps.call(entry.name, entry.arguments, {
+      signal,
+      agentName: CHAT_AGENT,
+      agentWording: say('reasonAgentChat').wording,
+      runId: chat.id,
+      onApprovalCard,
+    });
     entry.status = r.result.isError ? 'error' : 'done';
     entry.result = r.forModel;
     if (r.forView) deps.viewResult?.(chat, entry.id, r.forView);

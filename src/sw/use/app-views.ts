@@ -15,6 +15,7 @@ import type { OffscreenMethod, OffscreenParams, OffscreenValue } from '../../pro
 import type { AppViewResource } from '../../protocol/panel-apps.js';
 import type { PanelParams, PanelValue, ServerView } from '../../protocol/panel.js';
 import { RemoteError } from '../../protocol/result.js';
+import { say, type Wording } from '../../protocol/wording.js';
 import type { ApprovalRequest } from './approval-broker.js';
 import { truncateToolResult } from './truncate.js';
 import { appViewOf } from './app-view-resource.js';
@@ -126,6 +127,12 @@ async function approved(
   if (!allowed) throw new RemoteError({ code: 'denied', message: `The user denied the call of "${name}" on "${server.name}".` });
 }
 
+/** A view as the one who asks, in the user's language; the title is the server's, cut to the field's bound. */
+function agentOfView(title: string): { agentName: string; agentWording: Wording } {
+  const { message, wording } = say('reasonAgentView', { tool: title.slice(0, 100) });
+  return { agentName: message, agentWording: wording };
+}
+
 /** The approval card of a view's call: the view is named as the one who asks. */
 function viewCallApproval(
   server: ServerView,
@@ -138,7 +145,7 @@ function viewCallApproval(
     serverName: server.name,
     serverUrl: server.url,
     tool,
-    agentName: `View of "${viewTool.title ?? viewTool.name}"`,
+    ...agentOfView(viewTool.title ?? viewTool.name),
     ...(p.viewSession !== undefined ? { viewSession: p.viewSession } : {}),
     arguments: p.arguments,
   };

@@ -14,6 +14,7 @@
  * caller, the next instance shows them again as `gone` (nothing was run) until dismissed.
  */
 import type { Tool } from '../../protocol/mcp-shapes.js';
+import type { Wording } from '../../protocol/wording.js';
 import type { ApprovalDecision, ApprovalView } from '../../protocol/panel-use.js';
 import { canonicalJson } from '../../common/canonical-json.js';
 import type { ApprovalStore } from './approval-store.js';
@@ -28,6 +29,8 @@ export interface ApprovalRequest {
   serverUrl: string;
   tool: Tool;
   agentName: string;
+  /** `agentName` in the user's language, for the extension's own callers (the chat, a view). */
+  agentWording?: Wording;
   /** The run that asks, if the caller has one; copied to the card. */
   runId?: string;
   /** The mounted MCP App view that asks (an id the panel made for it): offers the per-view grant. */
@@ -75,6 +78,7 @@ function cardOf(id: string, request: ApprovalRequest, requestedAt: number): Appr
     tool: tool.name,
     ...(tool.title ? { toolTitle: tool.title } : {}),
     agentName: request.agentName,
+    ...(request.agentWording ? { agentWording: request.agentWording } : {}),
     ...(request.runId ? { runId: request.runId } : {}),
     argumentsJson: argumentsForDisplay(request.arguments),
     ...(tool.annotations ? { annotations: tool.annotations } : {}),

@@ -26,6 +26,7 @@
 import type { CallToolResult, Tool } from '../../protocol/mcp-shapes.js';
 import type { ServerView } from '../../protocol/panel.js';
 import { RemoteError } from '../../protocol/result.js';
+import type { Wording } from '../../protocol/wording.js';
 import type { ApprovalRequest } from './approval-broker.js';
 import { buildToolNameMap } from './tool-names.js';
 import { truncateToolResult, type TruncationReport } from './truncate.js';
@@ -54,6 +55,8 @@ export interface AgentToolCallOptions {
   signal?: AbortSignal;
   /** Who asks, shown on the approval card. */
   agentName?: string;
+  /** `agentName` in the user's language (the extension's own callers). */
+  agentWording?: Wording;
   /** The caller's run (a chat passes its id): the panel shows the approval card with that run only. */
   runId?: string;
   /** Told when the call's approval card opens (true) and settles (false); not called when a grant answers at once. */
@@ -268,6 +271,7 @@ export function approvalRequestOf(entry: Entry, args: Record<string, unknown>, o
     serverUrl: entry.server.url,
     tool: entry.raw,
     agentName: options.agentName ?? 'Agent',
+    ...(options.agentWording ? { agentWording: options.agentWording } : {}),
     ...(options.runId ? { runId: options.runId } : {}),
     arguments: args,
     ...(options.onApprovalCard ? { onCard: options.onApprovalCard } : {}),

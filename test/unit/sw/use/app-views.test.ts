@@ -70,7 +70,12 @@ test("U1: every call of a view waits for the user's approval; a read-only claim 
   await h.app.handlers['panel:app-call-tool'](call('save'));
   assert.equal(h.approvals.length, 1);
   assert.equal(h.approvals[0]!.tool.name, 'save');
-  assert.match(h.approvals[0]!.agentName, /View of "show"/);
+  assert.equal(h.approvals[0]!.agentName, 'The view of "show"');
+  assert.deepEqual(
+    h.approvals[0]!.agentWording,
+    { code: 'reasonAgentView', params: { tool: 'show' } },
+    'named in the user’s language on the card',
+  );
   await h.app.handlers['panel:app-call-tool']({ ...call('refresh', 'op2'), viewSession: 'view-session-1' });
   assert.equal(h.approvals.length, 2, 'readOnlyHint: true still asks');
   assert.equal(h.approvals[1]!.viewSession, 'view-session-1', 'the card can offer the per-view grant');
