@@ -13,12 +13,11 @@ import { startPollingAppServer, DANGER_TITLE, POLL_TITLE, type PollingAppServer 
 import { back, openTool, storeServersFromPanel } from '../support/panel-views.js';
 import { evaluateInWorker, stopWorker, workerRunning } from '../support/worker-lifecycle.js';
 import { assertNewWorker } from '../support/worker-sleep.js';
+import { OPEN_CARD as CARD, oneCoalescedCard, openCards, pollsWithoutCard } from '../support/view-approvals.js';
 
 let server: PollingAppServer;
 let ext: ExtensionBrowser;
 let panel: Page;
-
-const CARD = 'mcp-approval-card:not([status="gone"])';
 
 before(async () => {
   server = await startPollingAppServer();
@@ -48,36 +47,8 @@ async function viewSaying(key: string): Promise<Frame> {
   });
 }
 
-const cards = async () => (await panel.$$(CARD)).length;
+const cards = () => openCards(panel);
 const polls = () => server.calls['poll_stats'] ?? 0;
-
-/** Waits until the server counted `more` further polls, with no approval card at any point. */
-async function pollsWithoutCard(more: number): Promise<void> {
-  const target = polls() + more;
-  await until(
-    `${more} more polls`,
-    async () => {
-      assert.equal(await cards(), 0, 'a granted view’s poll raised a card');
-      return polls() >= target;
-    },
-    30_000,
-  );
-}
-
-/** The first card of the polling view: only ever one, however often it asks, until it says so. */
-async function oneCoalescedCard(): Promise<void> {
-  await until(
-    'the coalesced card to count repeats',
-    async () => {
-      assert.ok((await cards()) <= 1, 'the view’s repeated calls queued more than one card');
-      return panel.$(`${CARD} >>> .repeats`);
-    },
-    30_000,
-  );
-  assert.equal(await cards(), 1);
-  assert.match(await textOf(panel, `${CARD} >>> .repeats`), /^The view asked \d+ times with the same arguments/);
-  assert.equal(await textOf(panel, `${CARD} >>> button[data-decision="view"]`), `Allow this view to call ${POLL_TITLE} while it is open`);
-}
 
 test('U1: a destructive tool that claims readOnlyHint still raises a card when its view calls it; Deny leaves the server untouched', async () => {
   await run('show_danger');
@@ -94,10 +65,10 @@ test('U1: a destructive tool that claims readOnlyHint still raises a card when i
 
 test('U1: a polling view raises one coalesced card; allowed while open it polls with no card; reopened it asks again', async () => {
   await run('show_stats');
-  await oneCoalescedCard();
+  await oneCoalescedCard(panel, POLL_TITLE);
   assert.equal(polls(), 0, 'a poll ran before the user allowed it');
   await panel.click(`${CARD} >>> button[data-decision="view"]`);
-  await pollsWithoutCard(3);
+  await pollsWithoutCard(panel, polls, 3);
   const frame = await viewSaying('ok');
   // The server counted the polls; their answers reach the view just after.
   await until('the view to get its answers', async () => Number(await frame.evaluate(() => document.body.dataset['ok'])) >= 3);
@@ -107,10 +78,10 @@ test('U1: a polling view raises one coalesced card; allowed while open it polls 
   await run('show_stats');
   await until('the old view to close', async () => !viewFrames().includes(frame));
   const closedAt = polls();
-  await oneCoalescedCard();
+  await oneCoalescedCard(panel, POLL_TITLE);
   assert.equal(polls(), closedAt, 'the reopened view polled without asking');
   await panel.click(`${CARD} >>> button[data-decision="view"]`);
-  await pollsWithoutCard(2);
+  await pollsWithoutCard(panel, polls, 2);
 });
 
 test('U1: after the worker sleeps, the granted view that stayed open still polls with no card', async () => {
@@ -118,6 +89,6 @@ test('U1: after the worker sleeps, the granted view that stayed open still polls
   if (await workerRunning(ext)) await evaluateInWorker(ext, 'globalThis.__beforeSleep = true').catch(() => undefined);
   // The view's next poll wakes a new worker at once, so "gone" is the old instance being replaced.
   await stopWorker(ext);
-  await pollsWithoutCard(3);
+  await pollsWithoutCard(panel, polls, 3);
   await assertNewWorker(ext);
 });

@@ -11,10 +11,11 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import type { Frame, Page } from 'puppeteer-core';
-import { launchExtension, textOf, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { launchExtension, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startAppServer, type AppServer } from '../support/app-servers.js';
 import { back, openTool, storeServersFromPanel } from '../support/panel-views.js';
 import { assertNewWorker, sleepWorker } from '../support/worker-sleep.js';
+import { OPEN_CARD as CARD, oneCoalescedCard, openCards, pollsWithoutCard } from '../support/view-approvals.js';
 
 let sheet: AppServer;
 let monitor: AppServer;
@@ -23,7 +24,6 @@ let panel: Page;
 
 const RUNNER = 'mcp-tool-runner';
 const APP = `${RUNNER} >>> mcp-result-view >>> mcp-app-view:not([hidden])`;
-const CARD = 'mcp-approval-card:not([status="gone"])';
 const SHEET_TOOL = 'play-sheet-music';
 const MONITOR_TOOL = 'get-system-info';
 
@@ -63,7 +63,7 @@ async function viewWith(selector: string, timeoutMs = 20_000): Promise<Frame> {
   );
 }
 
-const cards = async () => (await panel.$$(CARD)).length;
+const cards = () => openCards(panel);
 
 test('sheet-music: the default multi-line notation is kept in a textarea; run untouched, the view draws its notes', async () => {
   await openTool(panel, 'sheet', SHEET_TOOL);
@@ -112,37 +112,6 @@ async function countUpdates(frame: Frame): Promise<() => Promise<number>> {
   };
 }
 
-/** Waits until the view counted `more` further updates, with no approval card at any point. */
-async function pollsWithoutCard(updates: () => Promise<number>, more: number): Promise<void> {
-  const target = (await updates()) + more;
-  await until(
-    `${more} more polls`,
-    async () => {
-      assert.equal(await cards(), 0, 'a granted view’s poll raised a card');
-      return (await updates()) >= target;
-    },
-    30_000,
-  );
-}
-
-/** The polling view's first card: only ever one, however often it asks; it offers the per-view grant. */
-async function oneCoalescedCard(): Promise<void> {
-  await until(
-    'the coalesced card to count repeats',
-    async () => {
-      assert.ok((await cards()) <= 1, 'the view’s repeated calls queued more than one card');
-      return panel.$(`${CARD} >>> .repeats`);
-    },
-    30_000,
-  );
-  assert.equal(await cards(), 1);
-  assert.match(await textOf(panel, `${CARD} >>> .repeats`), /^The view asked \d+ times with the same arguments/);
-  assert.equal(
-    await textOf(panel, `${CARD} >>> button[data-decision="view"]`),
-    'Allow this view to call Poll System Stats while it is open',
-  );
-}
-
 async function runMonitor(): Promise<{ frame: Frame; updates: () => Promise<number> }> {
   await openTool(panel, 'monitor', MONITOR_TOOL);
   await panel.click(`${RUNNER} >>> button[type="submit"]`);
@@ -154,20 +123,20 @@ let open: { frame: Frame; updates: () => Promise<number> };
 
 test('system-monitor (U1): its polling raises one coalesced card; allowed while open it polls with no card; a new view asks again', async () => {
   open = await runMonitor();
-  await oneCoalescedCard();
+  await oneCoalescedCard(panel, 'Poll System Stats');
   assert.equal(await open.updates(), 0, 'a poll was answered before the user allowed it');
   await panel.click(`${CARD} >>> button[data-decision="view"]`);
-  await pollsWithoutCard(open.updates, 3);
+  await pollsWithoutCard(panel, open.updates, 3);
   await panel.screenshot({ path: 'test-output/e2e/mcp-apps-system-monitor.png' });
   // Running the tool again replaces the view: the old one is torn down, and its grant with it.
   await back(panel);
   const old = open.frame;
   open = await runMonitor();
   await until('the old view to close', async () => !viewFrames().includes(old));
-  await oneCoalescedCard();
+  await oneCoalescedCard(panel, 'Poll System Stats');
   assert.equal(await open.updates(), 0, 'the new view polled without asking');
   await panel.click(`${CARD} >>> button[data-decision="view"]`);
-  await pollsWithoutCard(open.updates, 2);
+  await pollsWithoutCard(panel, open.updates, 2);
 });
 
 test('system-monitor (U1): after the worker sleeps, the granted view that stayed open still polls with no card', async () => {
@@ -178,7 +147,7 @@ test('system-monitor (U1): after the worker sleeps, the granted view that stayed
   await until('the view to stop polling', async () => (await open.frame.$eval('#poll-toggle-btn', (b) => b.textContent)) === 'Start');
   await sleepWorker(ext, panel);
   await open.frame.click('#poll-toggle-btn');
-  await pollsWithoutCard(open.updates, 3);
+  await pollsWithoutCard(panel, open.updates, 3);
   await assertNewWorker(ext);
 });
 

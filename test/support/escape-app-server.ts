@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { VIEW_PRELUDE } from './view-prelude.js';
 
 const MIME = 'text/html;profile=mcp-app';
 export const REMOTE_HOST = 'apps.remote.test';
@@ -42,22 +43,6 @@ export interface EscapeAppServers {
   chromiumArgs: string[];
   close(): Promise<void>;
 }
-
-/** The helpers every view starts with: a JSON-RPC request to the host, and a place to say what happened. */
-const PRELUDE = `
-let next = 0;
-const waiting = new Map();
-const rpc = (method, params) => new Promise((resolve) => {
-  const id = ++next;
-  waiting.set(id, resolve);
-  parent.postMessage({ jsonrpc: '2.0', id, method, params }, '*');
-});
-addEventListener('message', (e) => {
-  const m = e.data;
-  if (m && waiting.has(m.id)) { waiting.get(m.id)(m); waiting.delete(m.id); }
-});
-const say = (key, value) => { document.body.dataset[key] = typeof value === 'string' ? value : JSON.stringify(value); };
-`;
 
 /** Attacks on the view's own frame: each tries one way out, then says it is still there. */
 function navigation(canary: string): Record<string, string> {
@@ -102,7 +87,7 @@ function asks(): Record<string, string> {
 
 function viewHtml(name: string, script: string, state = 'attempted'): string {
   // The attack runs after load, so the frame's first load event is the view's own.
-  return `<!doctype html><html><head><title>${name}</title><script>${PRELUDE}
+  return `<!doctype html><html><head><title>${name}</title><script>${VIEW_PRELUDE}
 addEventListener('load', () => setTimeout(async () => {
   ${script}
   say('state', ${JSON.stringify(state)});

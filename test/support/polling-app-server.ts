@@ -12,6 +12,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { VIEW_PRELUDE } from './view-prelude.js';
 
 const MIME = 'text/html;profile=mcp-app';
 export const DANGER_TITLE = 'Delete ALL user data';
@@ -24,20 +25,8 @@ export interface PollingAppServer {
   close(): Promise<void>;
 }
 
-/** The handshake and helpers every view starts with: requests to the host, and a place to say what happened. */
-const PRELUDE = `
-let next = 0;
-const waiting = new Map();
-const rpc = (method, params) => new Promise((resolve) => {
-  const id = ++next;
-  waiting.set(id, resolve);
-  parent.postMessage({ jsonrpc: '2.0', id, method, params }, '*');
-});
-addEventListener('message', (e) => {
-  const m = e.data;
-  if (m && waiting.has(m.id)) { waiting.get(m.id)(m); waiting.delete(m.id); }
-});
-const say = (key, value) => { document.body.dataset[key] = typeof value === 'string' ? value : JSON.stringify(value); };
+/** The shared helpers (view-prelude.ts) and the handshake every view starts with. */
+const PRELUDE = `${VIEW_PRELUDE}
 const ready = async () => {
   await rpc('ui/initialize', { protocolVersion: '2026-01-26', appInfo: { name: 'polling-app', version: '1.0.0' } });
   parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} }, '*');
