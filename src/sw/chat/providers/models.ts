@@ -8,6 +8,8 @@
 import { MAX_MODELS } from '../../../protocol/panel-chat.js';
 import { say } from '../../../protocol/wording.js';
 import { errorFor } from './http.js';
+import { readBodyCapped } from '../../auth/bounded-fetch.js';
+import { ResponseTooLargeError } from '../../auth/errors.js';
 import { anthropicWire } from './anthropic.js';
 import { openAiWire } from './openai.js';
 import { noteOf, ProviderError, type FetchLike, type ProviderTarget } from './types.js';
@@ -21,29 +23,14 @@ export function modelsUrl(target: Pick<ProviderTarget, 'kind' | 'baseUrl'>): str
   return `${base.endsWith('/v1') ? base : `${base}/v1`}/models?limit=1000`;
 }
 
-/** The body as text, refused past `limit` bytes without reading further. */
-async function boundedText(response: Response, limit: number): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      void reader.cancel().catch(() => undefined);
-      throw new ProviderError('bad-response', say('reasonChatModelsTooLarge', { limit: '1 MiB' }));
-    }
-    parts.push(value);
+/** The body as text, refused past `limit` bytes without reading further (the auth layer's bounded reader). */
+async function boundedText(response: Response, url: string, limit: number): Promise<string> {
+  try {
+    return new TextDecoder().decode(await readBodyCapped(response, url, 'model list', limit));
+  } catch (e) {
+    if (e instanceof ResponseTooLargeError) throw new ProviderError('bad-response', say('reasonChatModelsTooLarge', { limit: '1 MiB' }));
+    throw e;
   }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.byteLength;
-  }
-  return new TextDecoder().decode(all);
 }
 
 /** The model ids of a list answer: `data[].id` strings that look like ids, sorted, deduplicated, bounded. */
@@ -82,5 +69,5 @@ export async function listModels(fetch: FetchLike, target: ProviderTarget): Prom
     throw new ProviderError('network', say('reasonChatProviderUnreachable', { host: new URL(url).host, note: noteOf(e) }));
   }
   if (!response.ok) throw await errorFor(response, target.apiKey);
-  return modelIdsOf(await boundedText(response, MAX_MODELS_BYTES));
+  return modelIdsOf(await boundedText(response, url, MAX_MODELS_BYTES));
 }
