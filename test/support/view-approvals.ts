@@ -12,8 +12,12 @@ export const OPEN_CARD = 'mcp-approval-card:not([status="gone"])';
 
 export const openCards = async (panel: Page): Promise<number> => (await panel.$$(OPEN_CARD)).length;
 
-/** Waits until `count` rose by `more`, with no approval card at any point. */
+/**
+ * Waits until `count` rose by `more`, with no approval card at any point after the one just
+ * answered has gone (the panel removes it once the worker has the decision).
+ */
 export async function pollsWithoutCard(panel: Page, count: () => number | Promise<number>, more: number): Promise<void> {
+  await until('the answered card to go', async () => (await openCards(panel)) === 0);
   const target = (await count()) + more;
   await until(
     `${more} more polls`,
