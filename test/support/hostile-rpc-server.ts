@@ -12,8 +12,8 @@ export interface Rpc {
   params?: Record<string, unknown>;
 }
 
-/** How the endpoint answers one request after the handshake. */
-export type Answer = (rpc: Rpc, res: ServerResponse) => void;
+/** How the endpoint answers one request after the handshake; return false to fall back to JSON `{}`. */
+export type Answer = (rpc: Rpc, res: ServerResponse) => boolean | void;
 
 export interface HostileRpcServer {
   url: string;
@@ -40,7 +40,7 @@ export async function startHostileRpcServer(answer: Answer): Promise<HostileRpcS
         return;
       }
       if (rpc.id === undefined) return void res.writeHead(202).end();
-      answer(rpc, res);
+      if (answer(rpc, res) === false) sendJson(res, { jsonrpc: '2.0', id: rpc.id, result: {} });
     });
   });
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));

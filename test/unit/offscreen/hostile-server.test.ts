@@ -7,62 +7,27 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { McpSession } from '../../../src/offscreen/session.js';
 import { describeSdkError } from '../../../src/offscreen/errors.js';
 import type { DroppedResponse } from '../../../src/offscreen/jsonrpc-guard.js';
 import { startDemoServer } from '../../support/demo-server.js';
-
-interface Rpc {
-  jsonrpc: '2.0';
-  id?: number | string;
-  method?: string;
-  params?: Record<string, unknown>;
-}
-
-/** How the endpoint answers one request after the handshake; return false to fall back to JSON `{}`. */
-type Answer = (rpc: Rpc, res: ServerResponse) => boolean | void;
+import {
+  sendEvents as sse,
+  sendJson as json,
+  startHostileRpcServer,
+  type Answer,
+  type HostileRpcServer,
+} from '../../support/hostile-rpc-server.js';
 
 const MiB = 1024 * 1024;
-const servers: Server[] = [];
-after(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
+const servers: HostileRpcServer[] = [];
+after(() => Promise.all(servers.map((s) => s.close())));
 
+/** The shared hand-rolled endpoint (test/support/hostile-rpc-server.ts), closed after the file. */
 async function hostile(answer: Answer): Promise<{ url: string; origin: string }> {
-  const http = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (req.method === 'GET') return void res.writeHead(405).end();
-    if (req.method === 'DELETE') return void res.writeHead(200).end();
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const rpc = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Rpc;
-      if (rpc.method === 'initialize') {
-        res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'session-1' }).end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: rpc.id,
-            result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'hostile', version: '1' } },
-          }),
-        );
-        return;
-      }
-      if (rpc.id === undefined) return void res.writeHead(202).end();
-      if (answer(rpc, res) === false) json(res, { jsonrpc: '2.0', id: rpc.id, result: {} });
-    });
-  });
-  servers.push(http);
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  const port = (http.address() as { port: number }).port;
-  return { url: `http://127.0.0.1:${port}/mcp`, origin: `http://127.0.0.1:${port}` };
-}
-
-function json(res: ServerResponse, body: unknown, status = 200) {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
-
-function sse(res: ServerResponse, ...events: string[]) {
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  for (const e of events) res.write(`event: message\ndata: ${e}\n\n`);
-  res.end();
+  const server = await startHostileRpcServer(answer);
+  servers.push(server);
+  return server;
 }
 
 const tools = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result: { tools: [{ name: 'ok', inputSchema: { type: 'object' } }] } });
