@@ -14,13 +14,13 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { VIEW_PRELUDE } from './view-prelude.js';
+import { statelessMcpHandler } from './stateless-mcp.js';
 
 const MIME = 'text/html;profile=mcp-app';
 export const REMOTE_HOST = 'apps.remote.test';
@@ -131,22 +131,7 @@ function build(views: Views): McpServer {
   return server;
 }
 
-function mcpHandler(views: Views): RequestListener {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    void (async () => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const body: unknown = chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : undefined;
-      const server = build(views);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      res.on('close', () => void transport.close().then(() => server.close()));
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
-    })().catch((e) => {
-      if (!res.headersSent) res.writeHead(500).end(String(e));
-    });
-  };
-}
+const mcpHandler = (views: Views): RequestListener => statelessMcpHandler(() => build(views));
 
 /** A throwaway certificate for {@link REMOTE_HOST} (openssl CLI), and the SPKI hash Chromium trusts it by. */
 async function throwawayCert(): Promise<{ key: string; cert: string; spki: string }> {

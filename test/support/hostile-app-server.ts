@@ -9,7 +9,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { statelessMcpHandler } from './stateless-mcp.js';
 import { z } from 'zod';
 
 const MIME = 'text/html;profile=mcp-app';
@@ -104,27 +104,14 @@ export async function startHostileAppServer(): Promise<HostileAppServer> {
     return server;
   };
 
+  const mcp = statelessMcpHandler(build, (body) => {
+    const rpc = body as { method?: string; params?: { capabilities?: Record<string, unknown> } } | undefined;
+    if (rpc?.method === 'initialize' && rpc.params?.capabilities) state.capabilities.push(rpc.params.capabilities);
+  });
   const http = createServer((req: IncomingMessage, res: ServerResponse) => {
-    void (async () => {
-      if (req.url?.startsWith('/beacon')) {
-        state.beaconHits++;
-        res.writeHead(200, { 'access-control-allow-origin': '*' }).end('hit');
-        return;
-      }
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const body = chunks.length
-        ? (JSON.parse(Buffer.concat(chunks).toString()) as { method?: string; params?: { capabilities?: Record<string, unknown> } })
-        : undefined;
-      if (body?.method === 'initialize' && body.params?.capabilities) state.capabilities.push(body.params.capabilities);
-      const server = build();
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      res.on('close', () => void transport.close().then(() => server.close()));
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
-    })().catch((e) => {
-      if (!res.headersSent) res.writeHead(500).end(String(e));
-    });
+    if (!req.url?.startsWith('/beacon')) return mcp(req, res);
+    state.beaconHits++;
+    res.writeHead(200, { 'access-control-allow-origin': '*' }).end('hit');
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as { port: number };

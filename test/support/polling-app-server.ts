@@ -9,10 +9,10 @@
  * `document.body.dataset` for the test to read through the frame. The server counts every call of
  * each tool, so the test can tell a call that ran from one that was refused.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { VIEW_PRELUDE } from './view-prelude.js';
+import { statelessMcpHandler } from './stateless-mcp.js';
 
 const MIME = 'text/html;profile=mcp-app';
 export const DANGER_TITLE = 'Delete ALL user data';
@@ -101,20 +101,7 @@ function build(calls: Record<string, number>): McpServer {
 
 export async function startPollingAppServer(): Promise<PollingAppServer> {
   const calls: Record<string, number> = {};
-  const http: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    void (async () => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const body: unknown = chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : undefined;
-      const server = build(calls);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      res.on('close', () => void transport.close().then(() => server.close()));
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
-    })().catch((e) => {
-      if (!res.headersSent) res.writeHead(500).end(String(e));
-    });
-  });
+  const http: Server = createServer(statelessMcpHandler(() => build(calls)));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as { port: number };
   return {
