@@ -12,6 +12,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ElicitResultSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { registerEverything } from './demo-everything.js';
+import { listenOn } from './listen.js';
 
 export interface DemoServerOptions {
   port?: number;
@@ -411,8 +412,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   const cutAll = () => {
     for (const socket of sockets) socket.destroy();
   };
-  await new Promise<void>((resolve) => http.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const port = (http.address() as { port: number }).port;
+  const port = await listenOn(http, options.port);
 
   const demo: DemoServer = {
     url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/mcp`,

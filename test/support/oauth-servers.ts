@@ -8,7 +8,7 @@
  */
 import { createPublicKey, generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import express from 'express';
 import Provider from 'oidc-provider';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -19,6 +19,7 @@ import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.
 import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { asText } from '../../src/common/as-text.js';
 import { applyKnownGrant, type KnownGrant } from './oauth-known-grant.js';
+import { listenOn } from './listen.js';
 
 export const OAUTH_SCOPE = 'mcp:tools';
 /** Needed only by the `admin-op` tool: calling it with less gets a 403 insufficient_scope challenge (E7). */
@@ -73,11 +74,10 @@ export interface OAuthServerOptions {
   knownGrant?: KnownGrant;
 }
 
-function listen(app: express.Express, port = 0): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const s = app.listen(port, '127.0.0.1', () => resolve(s));
-    s.once('error', reject);
-  });
+async function listen(app: express.Express, port = 0): Promise<Server> {
+  const server = createServer(app);
+  await listenOn(server, port);
+  return server;
 }
 const portOf = (s: Server) => (s.address() as AddressInfo).port;
 

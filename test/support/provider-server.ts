@@ -14,7 +14,7 @@
  * (`raw`); and `GET /v1/models`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from './listen.js';
 
 export interface ScriptedToolCall {
   id: string;
@@ -276,8 +276,7 @@ export async function startProviderServer(port = 0): Promise<ProviderServer> {
     );
   }
 
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const bound = (server.address() as AddressInfo).port;
+  const bound = await listenOn(server, port);
   return {
     openAiBase: `http://127.0.0.1:${bound}/v1`,
     anthropicBase: `http://127.0.0.1:${bound}`,

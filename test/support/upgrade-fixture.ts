@@ -2,15 +2,17 @@
  * What the upgrade fixture holds (test/fixtures/upgrade/v1), shared by the script that writes it
  * (scripts/make-upgrade-fixture.ts) and the test that loads it (test/e2e/upgrade.test.ts). The
  * ports are fixed because the stored URLs must still be valid when the test runs; they are
- * unusual ones no other test asks for (the others take free ports from the system).
+ * unusual ones no other test asks for (the others take free ports from the system), below Linux's
+ * ephemeral range (32768–60999) so that no outgoing connection can hold one (CI once lost the
+ * whole upgrade test to a Chromium connection sitting on 29394).
  */
 export const UPGRADE = {
-  bearerPort: 39391,
-  providerPort: 39392,
-  headerPort: 39393,
+  bearerPort: 29391,
+  providerPort: 29392,
+  headerPort: 29393,
   /** The OAuth server "Secure": its MCP resource server and its authorization server. */
-  oauthMcpPort: 39394,
-  oauthAsPort: 39395,
+  oauthMcpPort: 29394,
+  oauthAsPort: 29395,
   /** The bearer server "Vault": token sealed in its config entry (F2). */
   bearerToken: 'upgrade-bearer-6f2d9c41e8a7b305',
   /** The header server "Keyed": a static header, value sealed (F2); connect on start-up off. */
