@@ -165,6 +165,35 @@ async function grantMoreAccess(panel: Page): Promise<boolean> {
   return outcome === 'granted';
 }
 
+/** Clicks the card's Authorize and waits for the outcome, as a user does when the card asks. */
+async function authorizeFromCard(panel: Page, card: CardState): Promise<CardState> {
+  log('clicking Authorize');
+  const asked = card.reason;
+  await panel.click(`${CARD} >>> button[data-action="authorize"]`);
+  // Ready, an error, or needs-auth with a new reason (a refused attempt); meanwhile the card
+  // passes through connecting, and disconnected while the new binding is written.
+  const after = await until('the authorization outcome', async () => {
+    const s = await cardState(panel);
+    const settled = s && (s.status === 'ready' || s.status === 'error' || (s.status === 'needs-auth' && s.reason !== asked));
+    return settled ? s : undefined;
+  }).catch(async () => (await cardState(panel)) ?? card);
+  log(`after authorization: ${after.status}${after.reason ? ` (${after.reason})` : ''}`);
+  return after;
+}
+
+/**
+ * After a failed call, a card that asks for authorization again (the server moved to another
+ * authorization server, its grant was revoked) is answered once, as a user would: true when the
+ * server is ready again and the call is worth one more try.
+ */
+async function authorizeAgain(panel: Page, serverId: string): Promise<boolean> {
+  await openServer(panel, serverId);
+  const card = await cardIn(panel, ['ready', 'needs-auth', 'error', 'offline'], 5_000).catch(() => undefined);
+  if (!card || card.status !== 'needs-auth' || !card.authorize) return false;
+  log(`the card asks again: ${card.reason}`);
+  return (await authorizeFromCard(panel, card)).status === 'ready';
+}
+
 /** What the client tells run.mjs about its own run (CONFORMANCE_CLIENT_RESULT). */
 const clientOutcome: { finished: boolean; finalStatus: string; finalReason: string; detail: string } = {
   finished: false,
@@ -190,19 +219,7 @@ async function scenario(ext: ExtensionBrowser, serverUrl: string, name: string):
   await openServer(panel, id);
   let card = await cardIn(panel, ['ready', 'needs-auth', 'error', 'offline', 'unsupported']);
   log(`added: ${card.status}${card.reason ? ` (${card.reason})` : ''}`);
-  if (card.status === 'needs-auth' && card.authorize) {
-    log('clicking Authorize');
-    const asked = card.reason;
-    await panel.click(`${CARD} >>> button[data-action="authorize"]`);
-    // Ready, an error, or needs-auth with a new reason (a refused attempt); meanwhile the card
-    // passes through connecting, and disconnected while the new binding is written.
-    card = await until('the authorization outcome', async () => {
-      const s = await cardState(panel);
-      const settled = s && (s.status === 'ready' || s.status === 'error' || (s.status === 'needs-auth' && s.reason !== asked));
-      return settled ? s : undefined;
-    }).catch(async () => (await cardState(panel)) ?? card);
-    log(`after authorization: ${card.status}${card.reason ? ` (${card.reason})` : ''}`);
-  }
+  if (card.status === 'needs-auth' && card.authorize) card = await authorizeFromCard(panel, card);
   if (card.status !== 'ready') {
     clientOutcome.finished = true;
     clientOutcome.finalStatus = card.status;
@@ -232,6 +249,7 @@ async function scenario(ext: ExtensionBrowser, serverUrl: string, name: string):
       if (!(await grantMoreAccess(panel))) break;
       outcome = await runTool(panel, card.id, tool.name, args);
     }
+    if ('error' in outcome && (await authorizeAgain(panel, card.id))) outcome = await runTool(panel, card.id, tool.name, args);
     log(`called ${tool.name}`, args, '→', 'text' in outcome ? outcome.text.slice(0, 200) : `error: ${outcome.error}`);
     if ('error' in outcome) failures++;
   }

@@ -354,7 +354,7 @@ export class AuthManager {
     let tokens: TokenSet;
     try {
       const req = { tokenEndpoint: d.metadata.token_endpoint, client, refreshToken: refresh.token };
-      tokens = await refreshTokens(this.#fetch(cfg.id), d.legacy ? req : { ...req, resource: d.resource });
+      tokens = await refreshTokens(this.#fetch(cfg.id), d.legacy ? req : { ...req, resource: d.indicator });
     } catch (e) {
       if (e instanceof TokenError && e.oauthError && DEAD_REFRESH_ERRORS.has(e.oauthError)) {
         await store.putRefreshToken(key, undefined);
@@ -456,7 +456,7 @@ export class AuthManager {
       code,
       codeVerifier,
       redirectUri: ports.redirectUri,
-      ...(d.legacy ? {} : { resource: d.resource }),
+      ...(d.legacy ? {} : { resource: d.indicator }),
     });
     // Tokens first: once the binding is written, a connect that reads it finds its token (E9).
     await this.#storeTokens(key, tokens, scope, undefined);
@@ -482,7 +482,7 @@ export class AuthManager {
       codeChallenge: pkce.challenge,
       state,
       ...(scope ? { scope } : {}),
-      ...(d.legacy ? {} : { resource: d.resource }),
+      ...(d.legacy ? {} : { resource: d.indicator }),
     });
     let callback: string;
     try {

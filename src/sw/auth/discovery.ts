@@ -99,8 +99,15 @@ export function resourceCovers(prmResource: string, mcpResource: string): boolea
 
 /** Everything the flow needs to know about who authorizes this MCP server. */
 export interface DiscoveryResult {
-  /** Canonical MCP resource URL (the `resource` value, E9). */
+  /** Canonical MCP resource URL: what credentials are bound to (E9, E10). */
   resource: string;
+  /**
+   * The `resource` parameter of authorization and token requests (RFC 8707): the PRM's `resource`
+   * exactly as published (the canonical URI "aligns with the resource parameter in RFC 9728";
+   * a root PRM's pathless `https://host` must not become `https://host/` or the MCP URL), else
+   * the canonical MCP URL.
+   */
+  indicator: string;
   issuer: string;
   metadata: AuthServerMetadata;
   prm?: ProtectedResourceMetadata;
@@ -150,7 +157,7 @@ export async function discover(fetchFn: FetchLike, mcpUrl: string, options: Disc
   if (!metadata) {
     throw new MetadataError(say('reasonAsNoMetadata', { issuer }), issuer);
   }
-  return { resource, issuer, metadata, prm, legacy: false };
+  return { resource, indicator: prm.resource, issuer, metadata, prm, legacy: false };
 }
 
 function announcedButMissing(resource: string, announced: string, tried: string[]): DiscoveryError {
@@ -175,7 +182,7 @@ async function discoverLegacy(fetchFn: FetchLike, resource: string, triedPrm: st
     throw e;
   }
   const tried = { prm: triedPrm, metadata: metadata ? [] : authServerMetadataUrls(origin) };
-  return { resource, issuer: origin, metadata: metadata ?? defaultEndpointsMetadata(origin), legacy: true, tried };
+  return { resource, indicator: resource, issuer: origin, metadata: metadata ?? defaultEndpointsMetadata(origin), legacy: true, tried };
 }
 
 function legacySuffix(tried: NonNullable<DiscoveryResult['tried']>): string {

@@ -84,6 +84,9 @@ async function registerClient(
   const endpoint = metadata.registration_endpoint!;
   const body: Record<string, unknown> = {
     client_name: options.clientName,
+    // 2026-07-28 client registration: clients MUST name one; "web" because the redirect URI is
+    // https on chromiumapp.org (a non-local host), which is what OIDC's "web" type expects.
+    application_type: 'web',
     redirect_uris: [options.redirectUri],
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],

@@ -546,6 +546,18 @@ export class McpManager {
     }
   }
 
+  /**
+   * The live session's server now wants an authorization the worker cannot get alone (its PRM
+   * names another authorization server, its grant was revoked): the card asks for it, with the
+   * Authorize button, instead of staying "ready" while every call fails; the session is closed,
+   * and the user's Authorize connects anew (registering with a new authorization server, E10).
+   */
+  #authLost(rt: Runtime, connectionId: string, reason: ErrorReason) {
+    if (this.#live(rt) !== connectionId) return;
+    this.#apply(rt, { type: 'auth-required', reason });
+    void this.ports.request('offscreen:close', { connectionId }).catch(noop);
+  }
+
   /** The current session died; rebuild it in the background unless it is already stale (C6). */
   #sessionLost(rt: Runtime, connectionId: string, reason: ErrorReason) {
     if (this.#live(rt) !== connectionId) return;
@@ -650,6 +662,7 @@ export class McpManager {
       });
     } catch (e) {
       const w = toWireError(e);
+      if (w.code === 'needs-auth') this.#authLost(rt, connectionId, reasonOf(w, rt.config.auth.kind));
       // An answer about the call itself (timeout, server error, cancelled …) keeps its reason,
       // even if the connection changed meanwhile.
       if (!LOST_CODES.has(w.code)) throw new RemoteError(w);

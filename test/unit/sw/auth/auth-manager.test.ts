@@ -137,6 +137,24 @@ test('a token near expiry is refreshed with resource, and the rotated refresh to
   assert.ok(!as.liveRefresh.has('rt-2'));
 });
 
+test('the resource parameter is the PRM resource exactly as published: a pathless root resource stays without "/" in authorize, code and refresh requests', async () => {
+  const { as, clock, manager, net, store } = setup({ expiresIn: 600, prm: { resource: 'https://mcp.example.com' } });
+  await manager.getAccessToken(CFG, { interactive: true });
+  assert.equal(new URL(as.authorizeUrls[0]!).searchParams.get('resource'), 'https://mcp.example.com');
+  clock.t += 599_000;
+  await manager.getAccessToken(CFG);
+  const tokenBodies = net.requests.filter((r) => r.url.endsWith('/token')).map((r) => new URLSearchParams(r.body));
+  assert.deepEqual(
+    tokenBodies.map((b) => [b.get('grant_type'), b.get('resource')]),
+    [
+      ['authorization_code', 'https://mcp.example.com'],
+      ['refresh_token', 'https://mcp.example.com'],
+    ],
+  );
+  // Credentials stay bound to the MCP URL itself (E10).
+  assert.deepEqual(await store.getBinding('s1'), { resource: MCP, issuer: ISSUER });
+});
+
 test('concurrent refreshes of one binding share a single token request', async () => {
   const { as, clock, manager } = setup({ expiresIn: 60 });
   await manager.getAccessToken(CFG, { interactive: true });

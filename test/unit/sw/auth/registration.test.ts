@@ -26,6 +26,13 @@ test('DCR sends our redirect URI, both grant types, auth method none and the sco
   assert.equal(sent.scope, 'read write');
 });
 
+test('DCR names application_type "web": the redirect URI is https on a non-local host (2026-07-28 MUST; OIDC would default to web anyway)', async () => {
+  const net = new FakeNet().on(`${ISSUER}/register`, () => json({ client_id: 'abc' }, 201));
+  await resolveClient(net.fetch, { ...opts, metadata: meta() });
+  const sent = JSON.parse(net.requests[0]!.body) as Record<string, unknown>;
+  assert.equal(sent.application_type, 'web');
+});
+
 test('a DCR response without a usable client_id is refused before use', async () => {
   for (const body of [{}, { client_id: '' }, { client_id: 'x'.repeat(513) }, { client_id: 5 }, ['client_id']]) {
     const net = new FakeNet().on(`${ISSUER}/register`, () => json(body, 201));

@@ -128,6 +128,22 @@ test('C2: lazy connect on first call, then the call runs on the new connection',
   assert.equal(h.of('call-tool')[0]!.params.connectionId, 'c1');
 });
 
+test('E10: a call the server refuses for authorization the worker cannot renew moves a ready server to needs-auth with Authorize, and closes its session', async () => {
+  const h = harness((m, p) => {
+    if (m === 'offscreen:call-tool') throw Object.assign(new Error('needs authorization'), { code: 'needs-auth', message: 'authorize again' });
+    return routine(m, p);
+  });
+  h.manager.reconcile([cfg('a', { auth: { kind: 'oauth' } })]);
+  await h.manager.connect('a');
+  assert.equal(h.view('a').status, 'ready');
+  await assert.rejects(h.manager.callTool('a', 'echo', { text: 'hi' }, 'op1'), { code: 'needs-auth' });
+  await flush();
+  const view = h.view('a');
+  assert.equal(view.status, 'needs-auth');
+  assert.equal(view.reason?.action, 'authorize');
+  assert.deepEqual(h.closed(), ['c1']);
+});
+
 test('C2: disabled servers never connect, not at start-up, not on connect, not on a call', async () => {
   const h = harness();
   h.manager.reconcile([cfg('a', { enabled: false, connectOnStartup: true })], { startup: true });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { listenOn } from '../support/listen.js';
+import { listenOn } from '../../support/listen.js';
 
 test('a taken fixed port rejects with EADDRINUSE once the retry window is over (no null address, no hang)', async () => {
   const holder = createServer();
