@@ -130,7 +130,8 @@ test('C2: lazy connect on first call, then the call runs on the new connection',
 
 test('E10: a call the server refuses for authorization the worker cannot renew moves a ready server to needs-auth with Authorize, and closes its session', async () => {
   const h = harness((m, p) => {
-    if (m === 'offscreen:call-tool') throw Object.assign(new Error('needs authorization'), { code: 'needs-auth', message: 'authorize again' });
+    if (m === 'offscreen:call-tool')
+      throw Object.assign(new Error('needs authorization'), { code: 'needs-auth', message: 'authorize again' });
     return routine(m, p);
   });
   h.manager.reconcile([cfg('a', { auth: { kind: 'oauth' } })]);
