@@ -37,6 +37,32 @@ export function postInitialize(fetchFn: FetchLike, mcpUrl: string, timeoutMs = P
   );
 }
 
+/**
+ * After an `initialize` the server took without credentials, the first request a client then
+ * sends (`notifications/initialized`, `tools/list`), still without them: a server that lets
+ * anyone initialize but guards its tools answers this one with the 401 whose challenge names the
+ * scope it wants (SPEC E7; 2026-07-28 authorization, scope selection). Rejects like postInitialize.
+ */
+export async function postFirstListing(
+  fetchFn: FetchLike,
+  mcpUrl: string,
+  sessionId: string | null,
+  timeoutMs = PROBE_TIMEOUT_MS,
+): Promise<Response> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': PROBE_PROTOCOL_VERSION,
+    ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
+  };
+  const signal = AbortSignal.timeout(timeoutMs);
+  const initialized = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  const sent = await guardedFetch(fetchFn, mcpUrl, { method: 'POST', headers, body: initialized, signal }, 'MCP endpoint');
+  await sent.body?.cancel().catch(() => undefined);
+  const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+  return guardedFetch(fetchFn, mcpUrl, { method: 'POST', headers, body: list, signal }, 'MCP endpoint');
+}
+
 /** Ends a session a probe opened (best effort: a server may not support DELETE). */
 export async function endSession(fetchFn: FetchLike, mcpUrl: string, sessionId: string): Promise<void> {
   await guardedFetch(fetchFn, mcpUrl, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } }, 'MCP endpoint')

@@ -8,7 +8,7 @@
  */
 import type { WireErrorCode } from '../../protocol/error-codes.js';
 import type { OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
-import { RemoteError, toWireError } from '../../protocol/result.js';
+import { RemoteError, toWireError, type WireError } from '../../protocol/result.js';
 import { say, type ReasonCode, type Said } from '../../protocol/wording.js';
 import {
   CATALOG_CATEGORIES,
@@ -24,8 +24,11 @@ import { checkCatalogItems } from './catalog-items.js';
 /** Codes that mean "the session the call ran on is gone", whatever layer noticed it. */
 export const LOST_CODES = new Set<WireErrorCode>(['session-lost', 'offscreen-lost', 'stale-connection']);
 
-/** A listing's outcome, remembering whether it failed because the session was gone. */
-export type Listed = ListResult<unknown> & { lost?: boolean };
+/**
+ * A listing's outcome, remembering whether it failed because the session was gone, or because
+ * the server wants an authorization only the user can give (a scope it challenged for, E7).
+ */
+export type Listed = ListResult<unknown> & { lost?: boolean; needsAuth?: WireError };
 
 const REFRESH_FAILED: Record<CatalogCategory, ReasonCode & `reasonRefresh${string}`> = {
   tools: 'reasonRefreshToolsFailed',
@@ -50,6 +53,9 @@ function declaredCategories(capabilities: Record<string, unknown> | undefined): 
  */
 export function listingRefusal(results: readonly Listed[], capabilities: Record<string, unknown> | undefined, lost: boolean) {
   if (lost || results.some((r) => r.lost)) return new RemoteError({ code: 'session-lost', ...say('reasonSessionLostListing') });
+  // A list the server refuses without more authorization: the card asks for it (Authorize), not "error".
+  const needsAuth = results.find((r) => r.needsAuth)?.needsAuth;
+  if (needsAuth) return new RemoteError(needsAuth);
   const failed = results.find((r): r is { ok: false; error: string } => !r.ok);
   const declared = declaredCategories(capabilities);
   const declaredFailed = declared.length > 0 && declared.every((c) => !results[CATALOG_CATEGORIES.indexOf(c)]!.ok);
@@ -65,6 +71,8 @@ export interface MirrorPorts {
   live(): string | undefined;
   /** A refresh committed something the views show. */
   changed(): void;
+  /** A refresh on `connectionId` was refused for an authorization only the user can give. */
+  authLost(connectionId: string, error: WireError): void;
   /** A listing of the tools committed (an imported allow-list is settled against it). */
   toolsCommitted(): void;
 }
@@ -109,7 +117,12 @@ export class CatalogMirror {
       return { ok: true, items: answer.items };
     } catch (e) {
       const w = toWireError(e);
-      return { ok: false, error: w.message, ...(LOST_CODES.has(w.code) ? { lost: true } : {}) };
+      return {
+        ok: false,
+        error: w.message,
+        ...(LOST_CODES.has(w.code) ? { lost: true } : {}),
+        ...(w.code === 'needs-auth' ? { needsAuth: w } : {}),
+      };
     }
   }
 
@@ -187,5 +200,6 @@ export class CatalogMirror {
     if (this.ports.live() !== connectionId) return;
     this.commit(generation, [category], [result]);
     this.ports.changed();
+    if (!result.ok && result.needsAuth) this.ports.authLost(connectionId, result.needsAuth);
   }
 }

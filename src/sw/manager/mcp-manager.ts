@@ -282,6 +282,7 @@ export class McpManager {
         request: (method, params) => this.ports.request(method, params),
         live: () => this.#live(runtime()),
         changed: () => this.#changed(),
+        authLost: (connectionId, w) => this.#authLost(runtime(), connectionId, reasonOf(w, runtime().config.auth.kind)),
         toolsCommitted: () => this.#settleIncludeTools(runtime()),
       },
       { refreshIntervalMs: this.#refreshIntervalMs, now: this.#now },
@@ -662,7 +663,8 @@ export class McpManager {
       });
     } catch (e) {
       const w = toWireError(e);
-      if (w.code === 'needs-auth') this.#authLost(rt, connectionId, reasonOf(w, rt.config.auth.kind));
+      // A 403 scope challenge is answered where the call was made (step-up, E7); the session stays.
+      if (w.code === 'needs-auth' && w.httpStatus !== 403) this.#authLost(rt, connectionId, reasonOf(w, rt.config.auth.kind));
       // An answer about the call itself (timeout, server error, cancelled …) keeps its reason,
       // even if the connection changed meanwhile.
       if (!LOST_CODES.has(w.code)) throw new RemoteError(w);

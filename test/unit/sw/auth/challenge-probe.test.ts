@@ -50,5 +50,22 @@ test('a 401 hands over its challenge; a 200 ends the session it opened and gives
     return init?.method === 'DELETE' ? new Response(null, { status: 204 }) : new Response('{}', { headers: { 'mcp-session-id': 's-9' } });
   };
   assert.equal(await probeChallenge(open, MCP), undefined);
-  assert.deepEqual(calls, [`POST ${MCP}`, `DELETE ${MCP} s-9`]);
+  assert.deepEqual(calls, [`POST ${MCP}`, `POST ${MCP} s-9`, `POST ${MCP} s-9`, `DELETE ${MCP} s-9`]);
+});
+
+test('E7: a server that lets anyone initialize but guards its tools: the 401 of the first listing is the challenge (its scope, not scopes_supported)', async () => {
+  const challenge = 'Bearer scope="mcp:basic", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"';
+  const bodies: string[] = [];
+  const fetchFn: FetchLike = async (_url, init) => {
+    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method: string }) : undefined;
+    bodies.push(body?.method ?? String(init?.method));
+    if (body?.method === 'tools/list') {
+      assert.equal(new Headers(init?.headers).get('authorization'), null, 'still without credentials');
+      assert.equal(new Headers(init?.headers).get('mcp-protocol-version'), '2025-11-25');
+      return new Response(null, { status: 401, headers: { 'www-authenticate': challenge } });
+    }
+    return body?.method === 'initialize' ? new Response('{}') : new Response(null, { status: 202 });
+  };
+  assert.equal(await probeChallenge(fetchFn, MCP), challenge);
+  assert.deepEqual(bodies, ['initialize', 'notifications/initialized', 'tools/list'], 'no session was opened, so none is ended');
 });

@@ -10,7 +10,7 @@ const tool = (name: string) => ({ name, inputSchema: { type: 'object' } });
 /** A mirror whose offscreen host answers each listing from `answer`, recording what it was asked. */
 function mirrorWith(answer: (params: { connectionId: string; category: string }) => Promise<unknown>, live = 'c1') {
   const asked: string[] = [];
-  const events = { changed: 0, toolsCommitted: 0 };
+  const events = { changed: 0, toolsCommitted: 0, authLost: [] as string[] };
   const state = { live: live as string | undefined };
   let clock = 1_000;
   const ports: MirrorPorts = {
@@ -20,6 +20,7 @@ function mirrorWith(answer: (params: { connectionId: string; category: string })
     }) as MirrorPorts['request'],
     live: () => state.live,
     changed: () => void events.changed++,
+    authLost: (connectionId, error) => void events.authLost.push(`${connectionId}: ${error.code}`),
     toolsCommitted: () => void events.toolsCommitted++,
   };
   const now = () => clock;
@@ -111,6 +112,31 @@ test('no refresh without a live connection, after clearDirty, or when the connec
 
 const ok: Listed = { ok: true, items: [] };
 const failed: Listed = { ok: false, error: 'HTTP 500' };
+
+test('E7: a listing refused for more authorization refuses the handshake as needs-auth, and a refresh reports it on its connection', async () => {
+  const needsAuth = new RemoteError({
+    code: 'needs-auth',
+    message: 'needs more access',
+    httpStatus: 403,
+    wwwAuthenticate: 'Bearer error="insufficient_scope", scope="write"',
+  });
+  const { mirror, events } = mirrorWith(async ({ category }) => {
+    if (category === 'tools') throw needsAuth;
+    return { category, items: [] };
+  });
+  const tools = await mirror.list('c1', 'tools');
+  assert.equal(tools.ok, false);
+  const refusal = listingRefusal(
+    [tools, { ok: true, items: [] }, { ok: true, items: [] }, { ok: true, items: [] }],
+    { tools: {}, prompts: {} },
+    false,
+  );
+  assert.equal(refusal?.code, 'needs-auth');
+  assert.equal(refusal?.httpStatus, 403);
+  mirror.markDirty('tools');
+  await flush();
+  assert.deepEqual(events.authLost, ['c1: needs-auth']);
+});
 
 test('listingRefusal: a lost session never commits', () => {
   const all = CATALOG_CATEGORIES.map(() => ok);

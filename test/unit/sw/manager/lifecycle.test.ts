@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ServerViewSchema } from '../../../../src/protocol/panel.js';
+import { RemoteError } from '../../../../src/protocol/result.js';
 import { PENDING, cfg, flush, harness, routine, settledState } from './harness.js';
 
 /** Leaves `offscreen:connect` pending; everything else routine. */
@@ -130,8 +131,7 @@ test('C2: lazy connect on first call, then the call runs on the new connection',
 
 test('E10: a call the server refuses for authorization the worker cannot renew moves a ready server to needs-auth with Authorize, and closes its session', async () => {
   const h = harness((m, p) => {
-    if (m === 'offscreen:call-tool')
-      throw Object.assign(new Error('needs authorization'), { code: 'needs-auth', message: 'authorize again' });
+    if (m === 'offscreen:call-tool') throw new RemoteError({ code: 'needs-auth', message: 'authorize again', httpStatus: 401 });
     return routine(m, p);
   });
   h.manager.reconcile([cfg('a', { auth: { kind: 'oauth' } })]);
@@ -143,6 +143,19 @@ test('E10: a call the server refuses for authorization the worker cannot renew m
   assert.equal(view.status, 'needs-auth');
   assert.equal(view.reason?.action, 'authorize');
   assert.deepEqual(h.closed(), ['c1']);
+});
+
+test('E7: a call refused with a 403 scope challenge leaves the server ready: the step-up is offered where the call was made', async () => {
+  const h = harness((m, p) => {
+    if (m === 'offscreen:call-tool') throw new RemoteError({ code: 'needs-auth', message: 'grant more access', httpStatus: 403 });
+    return routine(m, p);
+  });
+  h.manager.reconcile([cfg('a', { auth: { kind: 'oauth' } })]);
+  await h.manager.connect('a');
+  await assert.rejects(h.manager.callTool('a', 'echo', { text: 'hi' }, 'op1'), { code: 'needs-auth' });
+  await flush();
+  assert.equal(h.view('a').status, 'ready');
+  assert.deepEqual(h.closed(), []);
 });
 
 test('C2: disabled servers never connect, not at start-up, not on connect, not on a call', async () => {
