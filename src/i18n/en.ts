@@ -324,11 +324,6 @@ export const en = {
     message: 'Left out $COUNT$ tool(s) whose name another tool already has: $NAMES$.',
     placeholders: { count: { content: '$1' }, names: { content: '$2' } },
   },
-  reasonToolsTaskOnly: {
-    message:
-      'Left out $COUNT$ tool(s) that can only run as a task (taskSupport "required"), which this extension cannot call yet: $NAMES$.',
-    placeholders: { count: { content: '$1' }, names: { content: '$2' } },
-  },
   reasonDescriptionsTruncated: {
     message: 'Truncated the descriptions of $COUNT$ tools to $MAX$ characters: $NAMES$.',
     placeholders: { count: { content: '$1' }, max: { content: '$2' }, names: { content: '$3' } },

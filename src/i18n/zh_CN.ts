@@ -283,10 +283,6 @@ export const zh_CN: Catalog = {
     message: '已略去 $COUNT$ 个与其他工具重名的工具：$NAMES$。',
     placeholders: { count: { content: '$1' }, names: { content: '$2' } },
   },
-  reasonToolsTaskOnly: {
-    message: '已略去 $COUNT$ 个只能作为任务运行的工具（taskSupport 为“required”），本扩展暂不支持调用：$NAMES$。',
-    placeholders: { count: { content: '$1' }, names: { content: '$2' } },
-  },
   reasonDescriptionsTruncated: {
     message: '已将 $COUNT$ 个工具的描述截断为 $MAX$ 个字符：$NAMES$。',
     placeholders: { count: { content: '$1' }, max: { content: '$2' }, names: { content: '$3' } },

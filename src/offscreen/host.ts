@@ -217,7 +217,7 @@ class OffscreenHost {
     let refusedUnauthorized = false;
     try {
       const signal = h.cancels.signalOf(p.operationId)!;
-      return await h.session.callTool(p.name, p.arguments, signal, (progress) => this.#progress(p, progress));
+      return await h.session.callTool(p.name, p.arguments, signal, (progress) => this.#progress(p, progress), p.asTask === true);
     } catch (e) {
       // The SDK reports a user abort as a timeout; say what really happened (SPEC H2).
       if (h.cancels.signalOf(p.operationId)?.aborted && this.#table.entryOf(p.connectionId, h.session) === h && !h.session.lost) {

@@ -17,6 +17,7 @@ import {
 import type { ElicitRequest, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { limitResponse, withManualRedirect } from './response-limits.js';
 import { CallTimers, QuestionExpiredError } from './call-timers.js';
+import { callToolAsTask } from './task-call.js';
 import { JsonRpcGuard, type DroppedResponse, type LocalFailure } from './jsonrpc-guard.js';
 import { eventMessageReader } from './event-check.js';
 import { withoutUnmatchedInBatch } from './unmatched-answers.js';
@@ -235,6 +236,7 @@ export class McpSession {
     args: Record<string, unknown>,
     signal: AbortSignal,
     onProgress: (p: { progress: number; total?: number; message?: string }) => void,
+    asTask = false,
   ) {
     // The timeout is ours, not the SDK's, so an open question can pause it (call-timers.ts).
     const stop = new AbortController();
@@ -248,6 +250,18 @@ export class McpSession {
       (expired) => stop.abort(expired),
     );
     try {
+      if (asTask) {
+        // Each new status counts as progress: it resets the timer and shows on the progress line.
+        let step = 0;
+        return await callToolAsTask(this.client, name, args, {
+          signal: stop.signal,
+          timeout: NO_SDK_TIMEOUT,
+          onStatus: ({ status, message }) => {
+            timer.reset();
+            onProgress({ progress: ++step, message: message ?? status });
+          },
+        });
+      }
       return await this.client.callTool({ name, arguments: args }, undefined, {
         signal: stop.signal,
         timeout: NO_SDK_TIMEOUT,

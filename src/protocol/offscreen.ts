@@ -55,6 +55,8 @@ export const OffscreenRequestSchemas = {
       name: z.string().check(z.minLength(1), z.maxLength(1024)),
       arguments: jsonObject,
       timeoutMs: z.number().check(z.int(), z.gte(1000)),
+      /** The tool runs only as a task (2025-11-25 `execution.taskSupport: "required"`; task-call.ts). */
+      asTask: z.optional(z.boolean()),
     }),
   ),
   'offscreen:cancel': lazySchema(() => z.object({ connectionId: id, operationId: id })),

@@ -7,16 +7,11 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { panelRequest } from '../support/panel-request.js';
-
-const require = createRequire(import.meta.url);
-const entry = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
+import { freePort, startEverything, stopEverything } from '../support/server-everything.js';
 
 let ext: ExtensionBrowser;
 let panel: Page;
@@ -26,48 +21,15 @@ let child: ChildProcess | undefined;
 const CARD = 'mcp-server-list >>> mcp-server-card[server-id="everything"]';
 const READY = `${CARD} >>> mcp-status-badge[status="ready"]`;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-/** Starts server-everything's Streamable HTTP transport and waits for its "listening" line. */
-function startEverything(): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [entry, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: 'pipe' });
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`server-everything did not start: ${output}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('listening on port')) {
-        clearTimeout(timer);
-        resolve(proc);
-      }
-    };
-    proc.stdout.on('data', onData);
-    proc.stderr.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`server-everything exited with ${code}: ${output}`)));
-  });
-}
-
-async function stopEverything() {
+async function stop() {
   const proc = child;
   child = undefined;
-  if (!proc || proc.exitCode !== null) return;
-  const exited = new Promise((r) => proc.once('exit', r));
-  proc.kill('SIGKILL');
-  await exited;
+  await stopEverything(proc);
 }
 
 before(async () => {
   port = await freePort();
-  child = await startEverything();
+  child = await startEverything(port);
   ext = await launchExtension({ workerDevTools: false });
   panel = await ext.openPanel();
   await addServerInPanel(panel, { name: 'Everything', url: `http://127.0.0.1:${port}/mcp` });
@@ -76,7 +38,7 @@ before(async () => {
 
 after(async () => {
   await ext?.close();
-  await stopEverything();
+  await stop();
 });
 
 type Answer = { ok: boolean; value?: { content?: { text?: string }[] }; error?: { code: string; message: string } };
@@ -89,8 +51,8 @@ test('C7/N7: server-everything restarted under the extension — the next call f
   assert.equal(before.ok, true, JSON.stringify(before.error));
   assert.equal(before.value?.content?.[0]?.text, 'Echo: before');
 
-  await stopEverything();
-  child = await startEverything();
+  await stop();
+  child = await startEverything(port);
 
   const first = await echo('right after the restart');
   t.diagnostic(first.ok ? 'the first call ran on a rebuilt session' : `the first call failed once: ${first.error?.message}`);

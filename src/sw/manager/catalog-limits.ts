@@ -6,10 +6,8 @@
  * truncated or replaced *visibly*: each rule adds one warning that names how many tools it
  * touched, so the panel can say why a tool is missing or odd.
  *
- * Tools that can only run as tasks (`execution.taskSupport: "required"`, MCP 2025-11-25) are left
- * out the same way: this client makes plain `tools/call` requests (the pinned SDK has task calls
- * only as an experimental API), so every call of one would fail. The warning says why, and they
- * are neither offered to the agent nor to the runner.
+ * Tools that can only run as tasks (`execution.taskSupport: "required"`, MCP 2025-11-25) are
+ * offered like the others: a call of one runs as a task in the offscreen document (task-call.ts).
  *
  * A name over 128 characters (of the tool-name character set, at most {@link MAX_ALIASED_NAME_LENGTH})
  * is not left out: the tool is offered under an alias — the name's first characters, `_` and a
@@ -62,7 +60,6 @@ export interface SanitizedCatalog {
 interface Tally {
   invalid: string[];
   duplicates: string[];
-  tasksOnly: string[];
   truncated: string[];
   oversized: string[];
   /** `"alias" for "original"`, one per aliased tool. */
@@ -71,6 +68,11 @@ interface Tally {
 }
 
 /** The name a call sends to the server: the tool's own, also when it is offered under an alias. */
+/** Whether the tool can only be called as a task (2025-11-25 `execution.taskSupport: "required"`). */
+export function runsOnlyAsTask(tool: { [key: string]: unknown }): boolean {
+  return isRecord(tool.execution) && tool.execution.taskSupport === 'required';
+}
+
 export function wireNameOf(tool: { name: string; [key: string]: unknown }): string {
   return typeof tool.wireName === 'string' ? tool.wireName : tool.name;
 }
@@ -90,7 +92,7 @@ function aliasOf(name: string, taken: ReadonlySet<string>): string {
 
 /** Applies every limit; the order of surviving tools is the server's order. */
 export function sanitizeTools(raw: readonly unknown[]): SanitizedCatalog {
-  const tally: Tally = { invalid: [], duplicates: [], tasksOnly: [], truncated: [], oversized: [], aliased: [], refused: 0 };
+  const tally: Tally = { invalid: [], duplicates: [], truncated: [], oversized: [], aliased: [], refused: 0 };
   const seen = new Set<string>();
   const tools: SanitizedTool[] = [];
   for (const entry of raw) {
@@ -126,10 +128,6 @@ function admit(entry: unknown, seen: Set<string>, kept: number, tally: Tally): (
     return undefined;
   }
   seen.add(name);
-  if (isRecord(entry.execution) && entry.execution.taskSupport === 'required') {
-    tally.tasksOnly.push(name);
-    return undefined;
-  }
   if (kept >= MAX_TOOLS) {
     tally.refused += 1;
     return undefined;
@@ -161,7 +159,7 @@ function trimmed(entry: Record<string, unknown> & { name: string }, tally: Tally
 
 /** One warning per limit that touched any tool, in a fixed order. */
 function warningsOf(tally: Tally): Said[] {
-  const { invalid, duplicates, tasksOnly, truncated, oversized, aliased, refused } = tally;
+  const { invalid, duplicates, truncated, oversized, aliased, refused } = tally;
   const warnings: Said[] = [];
   if (refused > 0) warnings.push(say('reasonToolsRefused', { count: refused, max: MAX_TOOLS }));
   if (invalid.length > 0) {
@@ -173,7 +171,6 @@ function warningsOf(tally: Tally): Said[] {
     warnings.push(say('reasonToolNamesAliased', { count: aliased.length, max: MAX_TOOL_NAME_LENGTH, aliases }));
   }
   if (duplicates.length > 0) warnings.push(say('reasonToolNamesDuplicate', { count: duplicates.length, names: listNames(duplicates) }));
-  if (tasksOnly.length > 0) warnings.push(say('reasonToolsTaskOnly', { count: tasksOnly.length, names: listNames(tasksOnly) }));
   if (truncated.length > 0) {
     warnings.push(
       say('reasonDescriptionsTruncated', { count: truncated.length, max: MAX_DESCRIPTION_LENGTH, names: listNames(truncated) }),

@@ -32,7 +32,7 @@ import {
 import { KeyedSerialQueue } from './serial-queue.js';
 import { CATALOG_CATEGORIES, CatalogGenerations, type CatalogCategory } from './catalog-generations.js';
 import { CatalogMirror, listingRefusal, LOST_CODES } from './catalog-mirror.js';
-import { wireNameOf } from './catalog-limits.js';
+import { runsOnlyAsTask, wireNameOf } from './catalog-limits.js';
 import { cancelledBeforeSending, UnsentCalls, unlessAborted } from './unsent-calls.js';
 import { settleIncludeTools } from './include-tools.js';
 
@@ -660,6 +660,7 @@ export class McpManager {
         name: listed ? wireNameOf(listed) : tool,
         arguments: args,
         timeoutMs: rt.config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        ...(listed && runsOnlyAsTask(listed) ? { asTask: true } : {}),
       });
     } catch (e) {
       const w = toWireError(e);

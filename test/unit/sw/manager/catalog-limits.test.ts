@@ -6,6 +6,7 @@ import {
   MAX_SCHEMA_BYTES,
   MAX_TOOLS,
   PLACEHOLDER_SCHEMA,
+  runsOnlyAsTask,
   sanitizeTools,
   wireNameOf,
 } from '../../../../src/sw/manager/catalog-limits.js';
@@ -105,20 +106,21 @@ test('the input list is not modified', () => {
   assert.deepEqual(raw, copy);
 });
 
-test('tools that can only run as tasks are left out with the reason; optional task support is kept', () => {
+test('tools that can only run as tasks are offered like the others, and runsOnlyAsTask tells them apart', () => {
   const { tools, warnings } = sanitizeTools([
     tool('plain'),
     tool('batch', { execution: { taskSupport: 'required' } }),
     tool('either', { execution: { taskSupport: 'optional' } }),
   ]);
   assert.deepEqual(
-    tools.map((t) => t.name),
-    ['plain', 'either'],
+    tools.map((t) => [t.name, runsOnlyAsTask(t)]),
+    [
+      ['plain', false],
+      ['batch', true],
+      ['either', false],
+    ],
   );
-  assert.deepEqual(
-    warnings.map((w) => w.message),
-    ['Left out 1 tool(s) that can only run as a task (taskSupport "required"), which this extension cannot call yet: "batch".'],
-  );
+  assert.deepEqual(warnings, []);
 });
 
 test('N8: a tool name over 128 characters is offered under a bounded alias that keeps the original for the wire', () => {
