@@ -1005,6 +1005,14 @@ export const en = {
   addFromDirectory: { message: 'From the directory: $NAME$. Continue checks the server.', placeholders: { name: { content: '$1' } } },
   directoryHeaderHelp: { message: 'Sent only to this server.' },
   directoryHeaderRequired: { message: '(required)' },
+  directoryHeaderControl: {
+    message: 'The value of $NAME$ may not hold a line break or control character.',
+    placeholders: { name: { content: '$1' } },
+  },
+  probeDirectoryHeaders: {
+    message: 'The server refused the check without its $NAMES$ header: enter it below.',
+    placeholders: { names: { content: '$1' } },
+  },
   directoryHeaderMissing: { message: 'Enter a value for $NAME$: the server needs it.', placeholders: { name: { content: '$1' } } },
   directoryHeaderReserved: {
     message: 'The server asks for a $NAME$ header: the extension sets it itself (choose “Bearer token” for a token).',

@@ -918,6 +918,8 @@ export const zh_CN: Catalog = {
   addFromDirectory: { message: '来自目录：$NAME$。点击“继续”检查该服务器。', placeholders: { name: { content: '$1' } } },
   directoryHeaderHelp: { message: '仅发送给此服务器。' },
   directoryHeaderRequired: { message: '（必填）' },
+  directoryHeaderControl: { message: '$NAME$ 的值不能包含换行符或控制字符。', placeholders: { name: { content: '$1' } } },
+  probeDirectoryHeaders: { message: '服务器在没有 $NAMES$ 请求头时拒绝了检查：请在下方填写。', placeholders: { names: { content: '$1' } } },
   directoryHeaderMissing: { message: '请为 $NAME$ 输入值：服务器需要它。', placeholders: { name: { content: '$1' } } },
   directoryHeaderReserved: {
     message: '服务器要求 $NAME$ 请求头：它由扩展自行设置（如需令牌，请选择“Bearer 令牌”）。',
