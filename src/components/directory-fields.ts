@@ -31,7 +31,7 @@ export class DirectoryHeaderFields {
     const parts: HTMLElement[] = [];
     for (const header of headers) {
       if (!checkHeaderName(header.name).ok) {
-        parts.push(el('p', { class: 'note muted reserved' }, t('directoryHeaderReserved', header.name)));
+        parts.push(el('p', { class: 'reserved muted' }, t('directoryHeaderReserved', header.name)));
         continue;
       }
       const input = el('input', {

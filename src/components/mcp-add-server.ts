@@ -41,7 +41,9 @@ label { display: grid; gap: 2px; }
 .summary .url { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 details[open] > summary { margin-bottom: var(--space-2); }
 .advanced { display: grid; gap: var(--space-2); }
-.field-error, .message, .note { margin: 0; }
+.field-error, .message, .note, .from-directory, .reserved { margin: 0; }
+.directory-headers { display: grid; gap: var(--space-2); }
+.directory-headers:empty { display: none; }
 textarea { min-height: 3em; resize: vertical; }
 `);
 
@@ -60,7 +62,7 @@ export class McpAddServerElement extends ElementBase {
   });
   readonly #urlError: FieldError = new FieldError(this.#url);
   /** Said when the URL came from the directory (S1): which entry it is. */
-  readonly #fromNote: HTMLParagraphElement = el('p', { class: 'from-directory note muted', hidden: true });
+  readonly #fromNote: HTMLParagraphElement = el('p', { class: 'from-directory muted', hidden: true });
   readonly #continue: HTMLButtonElement = el('button', { type: 'submit', name: 'continue', 'data-role': 'primary' }, t('continueAdd'));
   readonly #stepUrl: HTMLDivElement = el(
     'div',
