@@ -13,8 +13,11 @@ export const directoryEntryCss = `
 .entry { display: grid; gap: 2px; padding: var(--space-2); border: 1px solid var(--border); border-radius: var(--radius); min-width: 0; }
 .entry.unusable { background: var(--bg-raised); }
 .entry h3 { margin: 0; font-size: var(--text-title); display: flex; gap: var(--space-2); align-items: baseline; min-width: 0; }
-.entry h3 .title { min-width: 0; overflow-wrap: anywhere; }
-.entry h3 .version { flex: none; font-size: var(--text-small); font-weight: normal; }
+/* A registry's text is bounded but may be one unbroken word: it wraps anywhere, and is clamped (all of it in the title). */
+.entry h3 .title { flex: 1 1 auto; min-width: 0; overflow-wrap: anywhere; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; overflow: hidden; }
+.entry h3 .version { flex: 0 1 auto; max-width: 35%; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-size: var(--text-small); font-weight: normal; }
+.entry .name { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; overflow: hidden; }
+.entry .description { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 4; overflow: hidden; }
 .entry p { margin: 0; overflow-wrap: anywhere; }
 .entry .small { font-size: var(--text-small); }
 .entry .remote { display: flex; gap: var(--space-2); align-items: center; min-width: 0; margin-top: var(--space-1); }
@@ -39,8 +42,8 @@ function remoteLine(entry: DirectoryEntry, remote: DirectoryEntry['remotes'][num
 /** What the registry says about the entry, each line only when it has something to say. */
 function infoLines(entry: DirectoryEntry): (HTMLElement | null)[] {
   return [
-    entry.title ? el('p', { class: 'small muted name' }, entry.name) : null,
-    entry.description ? el('p', { class: 'description' }, entry.description) : null,
+    entry.title ? el('p', { class: 'small muted name', title: entry.name }, entry.name) : null,
+    entry.description ? el('p', { class: 'description', title: entry.description }, entry.description) : null,
     entry.repository ? el('p', { class: 'small muted repository' }, t('directoryRepository', entry.repository)) : null,
     entry.websiteUrl ? el('p', { class: 'small muted website' }, t('directoryWebsite', entry.websiteUrl)) : null,
   ];
@@ -50,8 +53,8 @@ export function directoryEntry(entry: DirectoryEntry, choose: (remote: Directory
   const heading = el(
     'h3',
     {},
-    el('span', { class: 'title' }, entry.title ?? entry.name),
-    entry.version ? el('span', { class: 'version muted' }, entry.version) : null,
+    el('span', { class: 'title', title: entry.title ?? entry.name }, entry.title ?? entry.name),
+    entry.version ? el('span', { class: 'version muted', title: entry.version }, entry.version) : null,
   );
   const remotes = entry.remotes.flatMap((r) => remoteLine(entry, r, () => choose(r)));
   const reason = entry.unusable ? el('p', { class: 'reason' }, t('directoryNotUsable', tReason(entry.unusable))) : null;

@@ -73,19 +73,16 @@ const status = () => textOf(panel, `${D} >>> .status`);
 /** Types `query` and clicks Search; resolves once the status no longer says it is searching. */
 async function search(query: string) {
   await openView(panel, 'directory');
-  await panel.$eval(`${D} >>> input[name="search"]`, (el) => ((el as HTMLInputElement).value = ''));
+  await panel.$eval(`${D} >>> input[name="search"]`, (el) => (el.value = ''));
   if (query) await panel.type(`${D} >>> input[name="search"]`, query);
   await panel.click(`${D} >>> button[name="search"]`);
-  await until(
-    'the search to end',
-    async () => !(await panel.$eval(`${D} >>> button[name="search"]`, (b) => (b as HTMLButtonElement).disabled)),
-  );
+  await until('the search to end', async () => !(await panel.$eval(`${D} >>> button[name="search"]`, (b) => b.disabled)));
 }
 
 /** Clicks "Use" of the only entry listed, Continue in the guided add, and waits for the details step. */
 async function useAndContinue(name: string) {
   await panel.click(`${D} >>> .entry[data-name="${name}"] button[name="use"]`);
-  await until('the Add view', async () => panel.$eval('section[data-view="add"]', (s) => !(s as HTMLElement).hidden));
+  await until('the Add view', async () => panel.$eval('section[data-view="add"]', (s) => !s.hidden));
   await panel.click('mcp-add-server >>> button[name="continue"]');
   await waitFor(panel, 'mcp-add-server >>> .details-step:not([hidden])');
 }
@@ -125,7 +122,7 @@ test('search lists a page, Load more follows the cursor, a search narrows it', a
 test('an entry chosen fills the guided add; the probe runs; the server is added and ready', async () => {
   await useAndContinue('io.example/weather');
   assert.equal(await textOf(panel, 'mcp-add-server >>> .summary .url'), weather.url);
-  assert.equal(await panel.$eval('mcp-add-server >>> input[name="name"]', (el) => (el as HTMLInputElement).value), 'Weather');
+  assert.equal(await panel.$eval('mcp-add-server >>> input[name="name"]', (el) => el.value), 'Weather');
   assert.equal(weather.stats.sessionsOpened, 1, 'the usual probe ran');
   await panel.click('mcp-add-server >>> button[name="add"]');
   await waitFor(panel, ready('weather'), 20_000);
@@ -136,9 +133,9 @@ test('a declared header is a field of its own, required, sent only to that serve
   assert.equal(await textOf(panel, `${D} >>> .entry .asks`), 'Asks for: X-Api-Key');
   await useAndContinue('io.example/keyed');
   const input = 'mcp-add-server >>> input[data-header="X-Api-Key"]';
-  assert.equal(await panel.$eval(input, (el) => (el as HTMLInputElement).type), 'password');
+  assert.equal(await panel.$eval(input, (el) => el.type), 'password');
   // The probe's 403 comes from the missing header, so no bearer token is proposed for it.
-  assert.equal(await panel.$eval('mcp-add-server >>> select[name="auth-kind"]', (el) => (el as HTMLSelectElement).value), 'none');
+  assert.equal(await panel.$eval('mcp-add-server >>> select[name="auth-kind"]', (el) => el.value), 'none');
   assert.match(await textOf(panel, 'mcp-add-server >>> .details-step .note'), /without its X-Api-Key header/);
   await panel.click('mcp-add-server >>> button[name="add"]');
   await until('the field’s error', async () => (await panel.$eval(input, (el) => el.getAttribute('aria-invalid'))) === 'true');
@@ -154,7 +151,7 @@ test('a declared header is a field of its own, required, sent only to that serve
 test('an OAuth entry: chosen, authorized, ready', async () => {
   await search('secure');
   await useAndContinue('io.example/secure');
-  assert.equal(await panel.$eval('mcp-add-server >>> select[name="auth-kind"]', (el) => (el as HTMLSelectElement).value), 'oauth');
+  assert.equal(await panel.$eval('mcp-add-server >>> select[name="auth-kind"]', (el) => el.value), 'oauth');
   await panel.click('mcp-add-server >>> button[name="add"]');
   await (await waitFor(panel, `${DETAIL} >>> button[data-action="authorize"]`, 20_000)).click();
   await waitFor(panel, ready('secure'), 30_000);
@@ -174,8 +171,8 @@ test('a hostile registry is shown bounded and inert; 10,000 entries become one p
   const shown = await panel.$eval(D, (el) => {
     const root = el.shadowRoot!;
     return {
-      titles: [...root.querySelectorAll('.entry h3 .title')].map((t) => t.textContent!.length),
-      descriptions: [...root.querySelectorAll('.entry .description')].map((t) => t.textContent!.length),
+      titles: [...root.querySelectorAll('.entry h3 .title')].map((t) => t.textContent.length),
+      descriptions: [...root.querySelectorAll('.entry .description')].map((t) => t.textContent.length),
       elements: root.querySelectorAll('.entry img, .entry script, .entry a, .entry iframe').length,
       uses: [...root.querySelectorAll<HTMLElement>('.entry button[name="use"]')].map((b) => b.dataset['url']),
       notes: root.querySelectorAll('.entry .notes li').length,
@@ -220,4 +217,24 @@ test('after the worker sleeps the directory searches and adds again', async () =
   // The same entry again: the guided add opens filled in, with the next name free.
   await useAndContinue('io.example/weather');
   assert.equal(await textOf(panel, 'mcp-add-server >>> .summary .url'), weather.url);
+});
+
+test('in Chinese, a registry that is down is said in Chinese', async () => {
+  const zh = await launchExtension({ locale: 'zh_CN' });
+  try {
+    const page = await zh.openPanel();
+    await openView(page, 'directory');
+    await page.click(`${D} >>> .registry summary`);
+    await page.type(`${D} >>> input[name="registry-url"]`, reg.url);
+    await page.click(`${D} >>> button[name="save-registry"]`);
+    await until('the registry saved', async () => (await textOf(page, `${D} >>> .registry-message`)).startsWith('今后将搜索'));
+    await reg.setMode('error-500');
+    await page.click(`${D} >>> button[name="search"]`);
+    await until('the error', async () => (await textOf(page, `${D} >>> .status`)).startsWith('无法搜索注册表'));
+    assert.equal(await textOf(page, `${D} >>> .status`), `无法搜索注册表：位于 ${reg.origin} 的注册表返回了 HTTP 500。`);
+    assert.deepEqual(zh.errors, []);
+  } finally {
+    await reg.setMode('ok');
+    await zh.close();
+  }
 });
