@@ -43,7 +43,7 @@ export class DirectoryHeaderFields {
         maxlength: '8192',
         ...(header.placeholder ? { placeholder: header.placeholder } : {}),
       });
-      const label = header.required ? `${header.name} ${t('directoryHeaderRequired')}` : header.name;
+      const label = header.required ? t('directoryHeaderRequired', header.name) : header.name;
       const help = [header.description, t('directoryHeaderHelp')].filter(Boolean).join(' ');
       const error = new FieldError(input);
       parts.push(field(label, input, help), error.node);

@@ -1004,7 +1004,7 @@ export const en = {
   directoryAsksHeaders: { message: 'Asks for: $NAMES$', placeholders: { names: { content: '$1' } } },
   addFromDirectory: { message: 'From the directory: $NAME$. Continue checks the server.', placeholders: { name: { content: '$1' } } },
   directoryHeaderHelp: { message: 'Sent only to this server.' },
-  directoryHeaderRequired: { message: '(required)' },
+  directoryHeaderRequired: { message: '$NAME$ (required)', placeholders: { name: { content: '$1' } } },
   directoryHeaderControl: {
     message: 'The value of $NAME$ may not hold a line break or control character.',
     placeholders: { name: { content: '$1' } },

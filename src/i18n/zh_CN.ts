@@ -917,7 +917,7 @@ export const zh_CN: Catalog = {
   directoryAsksHeaders: { message: '需要：$NAMES$', placeholders: { names: { content: '$1' } } },
   addFromDirectory: { message: '来自目录：$NAME$。点击“继续”检查该服务器。', placeholders: { name: { content: '$1' } } },
   directoryHeaderHelp: { message: '仅发送给此服务器。' },
-  directoryHeaderRequired: { message: '（必填）' },
+  directoryHeaderRequired: { message: '$NAME$（必填）', placeholders: { name: { content: '$1' } } },
   directoryHeaderControl: { message: '$NAME$ 的值不能包含换行符或控制字符。', placeholders: { name: { content: '$1' } } },
   probeDirectoryHeaders: { message: '服务器在没有 $NAMES$ 请求头时拒绝了检查：请在下方填写。', placeholders: { names: { content: '$1' } } },
   directoryHeaderMissing: { message: '请为 $NAME$ 输入值：服务器需要它。', placeholders: { name: { content: '$1' } } },
