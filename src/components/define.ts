@@ -26,6 +26,7 @@ import { McpServerDetailElement } from './mcp-server-detail.js';
 import { McpToolsViewElement } from './mcp-tools-view.js';
 import { McpToolViewElement } from './mcp-tool-view.js';
 import { McpAppHeaderElement } from './mcp-app-header.js';
+import { McpDirectoryElement } from './mcp-directory.js';
 
 export function defineAll(registry = customElements) {
   // Before the elements that create it, so it is upgraded before they set its properties.
@@ -56,6 +57,7 @@ export function defineAll(registry = customElements) {
   McpToolsViewElement.define('mcp-tools-view', registry);
   McpToolViewElement.define('mcp-tool-view', registry);
   McpAppHeaderElement.define('mcp-app-header', registry);
+  McpDirectoryElement.define('mcp-directory', registry);
 }
 
 declare global {
@@ -71,6 +73,7 @@ declare global {
     'mcp-approval-grants': McpApprovalGrantsElement;
     'mcp-diagnostics': McpDiagnosticsElement;
     'mcp-import': McpImportElement;
+    'mcp-directory': McpDirectoryElement;
     'mcp-schema-form': McpSchemaFormElement;
     'mcp-elicitation-card': McpElicitationCardElement;
     'mcp-composer': McpComposerElement;

@@ -5,6 +5,7 @@
 import type { PanelParams } from '../protocol/panel.js';
 import type { AppViewResource } from '../protocol/panel-apps.js';
 import type { CallToolResult } from '../protocol/mcp-shapes.js';
+import type { DirectoryEntry } from '../protocol/panel-directory.js';
 
 export type ServerAction =
   'connect' | 'disconnect' | 'delete' | 'enable' | 'disable' | 'ping' | 'grant' | 'authorize' | 'forget-auth' | 'edit';
@@ -35,6 +36,30 @@ export class ProbeServerEvent extends Event {
   static readonly type = 'mcp-probe-server';
   constructor(readonly url: string) {
     super(ProbeServerEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+/** The directory's Search or Load more: the receiver asks Chrome for the registry's origin inside this click, then searches. */
+export class DirectorySearchEvent extends Event {
+  static readonly type = 'mcp-directory-search';
+  constructor(readonly detail: { search: string; cursor?: string }) {
+    super(DirectorySearchEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+/** The directory's registry setting saved (empty: the official registry again). */
+export class DirectorySetRegistryEvent extends Event {
+  static readonly type = 'mcp-directory-set-registry';
+  constructor(readonly registryUrl: string) {
+    super(DirectorySetRegistryEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+/** An entry's endpoint chosen: the guided add opens with it filled in (SPEC S1). */
+export class DirectoryChooseEvent extends Event {
+  static readonly type = 'mcp-directory-choose';
+  constructor(readonly detail: { entry: DirectoryEntry; remote: DirectoryEntry['remotes'][number] }) {
+    super(DirectoryChooseEvent.type, { bubbles: true, composed: true });
   }
 }
 
@@ -284,7 +309,7 @@ export class AppHostRequestEvent extends Event {
 
 /** Where a navigation goes: a top-level view, a server's detail, a tool's view, or back. */
 export type ViewTarget =
-  | { view: 'servers' | 'tools' | 'chat' | 'activity' | 'add' | 'import' | 'back' }
+  | { view: 'servers' | 'tools' | 'chat' | 'activity' | 'add' | 'import' | 'directory' | 'back' }
   | { view: 'detail'; serverId: string }
   | { view: 'tool'; serverId: string; tool: string };
 
@@ -310,6 +335,9 @@ interface PanelEventMap {
   'mcp-approval-dismiss': ApprovalDismissEvent;
   'mcp-add-server': AddServerEvent;
   'mcp-probe-server': ProbeServerEvent;
+  'mcp-directory-search': DirectorySearchEvent;
+  'mcp-directory-set-registry': DirectorySetRegistryEvent;
+  'mcp-directory-choose': DirectoryChooseEvent;
   'mcp-server-settings-request': ServerSettingsRequestEvent;
   'mcp-update-server': UpdateServerEvent;
   'mcp-server-action': ServerActionEvent;

@@ -21,6 +21,8 @@ import {
 import { AddServerEvent, ProbeServerEvent } from './events.js';
 import { t } from './i18n.js';
 import { FieldError } from './field-error.js';
+import { DirectoryHeaderFields } from './directory-fields.js';
+import type { DirectoryEntry } from '../protocol/panel-directory.js';
 import {
   checkClientMetadataUrlField,
   checkHeaderLines,
@@ -39,11 +41,14 @@ label { display: grid; gap: 2px; }
 .summary .url { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 details[open] > summary { margin-bottom: var(--space-2); }
 .advanced { display: grid; gap: var(--space-2); }
-.field-error, .message, .note { margin: 0; }
+.field-error, .message, .note, .from-directory, .reserved { margin: 0; }
+.directory-headers { display: grid; gap: var(--space-2); }
+.directory-headers:empty { display: none; }
 textarea { min-height: 3em; resize: vertical; }
 `);
 
 type AuthKind = 'none' | 'bearer' | 'oauth';
+type Header = { name: string; value: string };
 
 export class McpAddServerElement extends ElementBase {
   readonly #url: HTMLInputElement = el('input', {
@@ -56,10 +61,13 @@ export class McpAddServerElement extends ElementBase {
     placeholder: 'https://example.com/mcp',
   });
   readonly #urlError: FieldError = new FieldError(this.#url);
+  /** Said when the URL came from the directory (S1): which entry it is. */
+  readonly #fromNote: HTMLParagraphElement = el('p', { class: 'from-directory muted', hidden: true });
   readonly #continue: HTMLButtonElement = el('button', { type: 'submit', name: 'continue', 'data-role': 'primary' }, t('continueAdd'));
   readonly #stepUrl: HTMLDivElement = el(
     'div',
     { class: 'step url-step' },
+    this.#fromNote,
     el('label', {}, t('serverUrl'), this.#url),
     this.#urlError.node,
     this.#continue,
@@ -106,6 +114,8 @@ export class McpAddServerElement extends ElementBase {
       this.#headersError.node,
     ),
   );
+  /** The headers the directory entry's endpoint declares, as fields (directory-fields.ts). */
+  readonly #directoryHeaders = new DirectoryHeaderFields();
   readonly #submit: HTMLButtonElement = el('button', { type: 'submit', name: 'add', 'data-role': 'primary' }, t('add'));
   readonly #stepDetails: HTMLDivElement = el(
     'div',
@@ -121,12 +131,15 @@ export class McpAddServerElement extends ElementBase {
     el('label', {}, t('authKind'), this.#authKind),
     this.#tokenLabel,
     this.#tokenError.node,
+    this.#directoryHeaders.node,
     this.#advanced,
     this.#submit,
   );
   readonly #message: HTMLParagraphElement = el('p', { class: 'message', role: 'status', 'aria-live': 'polite' });
   /** The URL Continue accepted; the details step adds this one. */
   #checkedUrl = '';
+  /** The directory entry the form was filled from, while its URL is the one being added. */
+  #fromDirectory: { url: string; name: string; headers: DirectoryEntry['remotes'][number]['headers'] } | undefined;
 
   constructor() {
     super();
@@ -149,11 +162,17 @@ export class McpAddServerElement extends ElementBase {
     this.#setMessage('', false);
     if ('denied' in result) this.#note.textContent = t('probeNoAccess', result.denied);
     else if (!result.ok) this.#note.textContent = t('probeFailed', result.message);
-    else {
+    else if (result.authKind === 'bearer' && this.#directoryHeaders.required.length) {
+      // Refused without the header the directory says it needs: that header, not a bearer token, is what is missing.
+      this.#authKind.value = 'none';
+      this.#note.textContent = t('probeDirectoryHeaders', this.#directoryHeaders.required.join(', '));
+    } else {
       this.#authKind.value = result.authKind;
       this.#note.textContent = t(result.authKind === 'none' ? 'probeNone' : result.authKind === 'bearer' ? 'probeBearer' : 'probeOAuth');
     }
-    this.#name.value = proposedName(this.#checkedUrl, 'ok' in result && result.ok ? result.name : undefined);
+    // The directory's title is what the user chose the server by.
+    this.#name.value =
+      this.#fromDirectory?.name.slice(0, 120) ?? proposedName(this.#checkedUrl, 'ok' in result && result.ok ? result.name : undefined);
     this.#showAuthFields();
     this.#shownUrl.textContent = this.#checkedUrl;
     this.#shownUrl.title = this.#checkedUrl;
@@ -188,9 +207,29 @@ export class McpAddServerElement extends ElementBase {
       input.value = '';
     this.#authKind.value = 'none';
     this.#advanced.open = false;
+    this.#forgetDirectory();
     this.#backToUrl();
     // No "Added." here: the panel shows the new server's detail, with its next step (K1).
     this.#setMessage('', false);
+  }
+
+  /**
+   * Fills the form from a directory entry's endpoint (S1): its URL, its name, and its declared
+   * headers as fields. Continue then runs the usual probe; nothing is sent before.
+   */
+  prefill(entry: { name: string; url: string; headers: DirectoryEntry['remotes'][number]['headers'] }) {
+    this.showResult({ ok: true });
+    this.#url.value = entry.url;
+    this.#fromDirectory = entry;
+    this.#fromNote.textContent = t('addFromDirectory', entry.name);
+    this.#fromNote.hidden = false;
+    this.#directoryHeaders.show(entry.headers);
+  }
+
+  #forgetDirectory() {
+    this.#fromDirectory = undefined;
+    this.#fromNote.hidden = true;
+    this.#directoryHeaders.clear();
   }
 
   #backToUrl() {
@@ -228,6 +267,8 @@ export class McpAddServerElement extends ElementBase {
     if (!this.#check(checked, this.#urlError)) return;
     this.#url.value = checked.value;
     this.#checkedUrl = checked.value;
+    // Another URL typed over the directory's: its headers belong to the entry's server only.
+    if (this.#fromDirectory && this.#fromDirectory.url !== checked.value) this.#forgetDirectory();
     this.#continue.disabled = true;
     // Said before the event: the receiver opens Chrome's dialog synchronously while handling it.
     this.#setMessage(t('allowAccessTo', new URL(checked.value).host), false);
@@ -258,7 +299,9 @@ export class McpAddServerElement extends ElementBase {
     if (!this.#check(metadata, this.#metadataError, this.#advanced)) return;
     const timeout = checkTimeoutField(this.#timeout.value);
     if (!this.#check(timeout, this.#timeoutError, this.#advanced)) return;
-    const headers = checkHeaderLines(this.#headers.value);
+    const declared = this.#directoryHeaders.values();
+    if (!declared) return;
+    const headers = withDeclared(checkHeaderLines(this.#headers.value), declared);
     if (!this.#check(headers, this.#headersError, this.#advanced)) return;
     const name = this.#name.value.trim() || proposedName(this.#checkedUrl);
     const scopes = scopesOf(this.#scopes.value);
@@ -279,4 +322,12 @@ export class McpAddServerElement extends ElementBase {
       }),
     );
   }
+}
+
+/** The typed header lines with the directory's declared headers first; a header given twice is refused. */
+function withDeclared(lines: FieldCheck<Header[]>, declared: Header[]): FieldCheck<Header[]> {
+  if (!lines.ok || declared.length === 0) return lines;
+  const twice = lines.value.find((h) => declared.some((d) => d.name.toLowerCase() === h.name.toLowerCase()));
+  if (twice) return { ok: false, key: 'headerDuplicate', subs: [twice.name] };
+  return { ok: true, value: [...declared, ...lines.value] };
 }

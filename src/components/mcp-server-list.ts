@@ -1,5 +1,5 @@
 /**
- * The Servers view (SPEC K1, docs/ui.md): "Add server" and "Import" above one row per server,
+ * The Servers view (SPEC K1, S1, docs/ui.md): "Add server", "From directory" and "Import" above one row per server,
  * or a short welcome with the same two buttons when there are none. A row opens the server's
  * detail; its switch turns the server on and off.
  */
@@ -36,9 +36,11 @@ export class McpServerListElement extends ElementBase {
     const buttons = () => {
       const add = el('button', { type: 'button', 'data-role': 'primary', 'data-open': 'add' }, icon('add', 16), t('addServerButton'));
       const imp = el('button', { type: 'button', 'data-open': 'import' }, icon('import', 16), t('openImport'));
+      const dir = el('button', { type: 'button', 'data-open': 'directory' }, icon('search', 16), t('openDirectory'));
       add.addEventListener('click', () => this.emit(new NavigateEvent({ view: 'add' })));
       imp.addEventListener('click', () => this.emit(new NavigateEvent({ view: 'import' })));
-      return el('div', { class: 'bar' }, add, imp);
+      dir.addEventListener('click', () => this.emit(new NavigateEvent({ view: 'directory' })));
+      return el('div', { class: 'bar' }, add, dir, imp);
     };
     this.#bar = buttons();
     this.#welcome = el(

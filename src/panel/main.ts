@@ -17,6 +17,7 @@ import { wireChatPanel } from './chat.js';
 import { isChatApproval } from './chat-approvals.js';
 import { setUpServerForms } from './server-forms.js';
 import { setUpActivity } from './activity.js';
+import { setUpDirectory } from './directory.js';
 import { PushRouter } from './push-router.js';
 import { PanelPushSchemas } from '../protocol/panel.js';
 
@@ -54,6 +55,7 @@ setUpServerForms({
   shown: () => shell.shown,
   added: (serverId, from, note) => shell.showAdded(serverId, from, note),
 });
+setUpDirectory({ call, directory: $('mcp-directory'), addForm: $('mcp-add-server') });
 const ping = setUpManagePanel({ call, importer: $('mcp-import') });
 setUpServerActions({ call, servers: () => shell.servers, runner, stepUp, ping });
 

@@ -25,7 +25,7 @@ const TOP: readonly string[] = Object.keys(TOP_LABEL);
 /** localStorage key of the last top-level view: a UI preference, nothing secret. */
 const LAST_VIEW = 'panel-view';
 /** A pushed view whose element has no heading of its own gets one in its bar. */
-const VIEW_TITLE: Partial<Record<string, MessageKey>> = { add: 'addServer' };
+const VIEW_TITLE: Partial<Record<string, MessageKey>> = { add: 'addServer', directory: 'directoryTitle' };
 
 export interface ViewsDeps {
   header: McpAppHeaderElement;

@@ -21,6 +21,7 @@ import { EditPanelRequestSchemas, EditPanelResponseSchemas } from './panel-edit.
 import { ActivityPanelPushSchemas, ActivityPanelRequestSchemas, ActivityPanelResponseSchemas } from './panel-activity.js';
 import { DiagnosticsPanelRequestSchemas, DiagnosticsPanelResponseSchemas } from './panel-diagnostics.js';
 import { AppsPanelRequestSchemas, AppsPanelResponseSchemas } from './panel-apps.js';
+import { DirectoryPanelRequestSchemas, DirectoryPanelResponseSchemas } from './panel-directory.js';
 
 export const PANEL_PORT = 'mcp-panel';
 /**
@@ -158,6 +159,7 @@ export const PanelRequestSchemas = {
   ...ActivityPanelRequestSchemas,
   ...DiagnosticsPanelRequestSchemas,
   ...AppsPanelRequestSchemas,
+  ...DirectoryPanelRequestSchemas,
 } as const;
 
 const PanelResponseSchemas = {
@@ -178,6 +180,7 @@ const PanelResponseSchemas = {
   ...ActivityPanelResponseSchemas,
   ...DiagnosticsPanelResponseSchemas,
   ...AppsPanelResponseSchemas,
+  ...DirectoryPanelResponseSchemas,
 } as const;
 
 export type PanelMethod = keyof typeof PanelRequestSchemas;

@@ -47,6 +47,8 @@ import { ChatStore } from '../storage/chat-store.js';
 import { randomId as newId } from '../common/random-id.js';
 import { PROVIDER_KEY, ProviderSettingsStore } from '../storage/provider-settings.js';
 import { diagnosticsPanelHandlers } from './handlers/panel-diagnostics.js';
+import { directoryPanelHandlers } from './handlers/panel-directory.js';
+import { DirectorySettingsStore } from '../storage/directory-settings.js';
 import { recordWorkerStart } from './diagnostics/worker-starts.js';
 
 /** storage.session key: start (epoch ms) of each connect attempt in progress, read by the next worker instance. */
@@ -299,6 +301,10 @@ const handlePanel = createPanelApi({
     workerStartedAt,
     started: () => ready.then(() => startRecorded),
     session: chrome.storage.session,
+  }),
+  directoryHandlers: directoryPanelHandlers({
+    settings: new DirectorySettingsStore(chromeArea(chrome.storage.local)),
+    registry: { fetch: outgoingFetch, contains: (origins) => chrome.permissions.contains({ origins }) },
   }),
 });
 

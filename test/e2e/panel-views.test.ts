@@ -76,7 +76,7 @@ test('every view fits a 320 px panel with a long server name, URL and tool names
   await assertFits('detail, every section open');
   await openTool(panel, id, LONG_TOOL);
   await assertFits('tool');
-  for (const view of ['add', 'import', 'tools', 'chat', 'activity'] as const) {
+  for (const view of ['add', 'import', 'directory', 'tools', 'chat', 'activity'] as const) {
     await openView(panel, view);
     await assertFits(view);
   }

@@ -257,7 +257,7 @@ test('every text of every view is Chinese, apart from server strings and terms k
     fixtureStrings.add(s);
 
   const bad: string[] = [...(await untranslated('tool'))];
-  for (const view of ['servers', 'tools', 'chat', 'activity', 'add', 'import'] as const) {
+  for (const view of ['servers', 'tools', 'chat', 'activity', 'add', 'import', 'directory'] as const) {
     await openView(panel, view);
     bad.push(...(await untranslated(view)));
   }

@@ -40,8 +40,8 @@ async function waitView(page: Page, view: string) {
   await until(`the ${view} view`, async () => (await visibleView(page)) === view, 10_000);
 }
 
-export async function openView(page: Page, view: TopView | 'add' | 'import'): Promise<void> {
-  if (view === 'add' || view === 'import') {
+export async function openView(page: Page, view: TopView | 'add' | 'import' | 'directory'): Promise<void> {
+  if (view === 'add' || view === 'import' || view === 'directory') {
     await openView(page, 'servers');
     // The bar's button, or the welcome's when the list is empty: whichever shows.
     const buttons = await page.$$(`mcp-server-list >>> button[data-open="${view}"]`);

@@ -14,6 +14,7 @@ import { managePanelHandlers, type ManageHandlerDeps } from './panel-manage.js';
 import { editPanelHandlers, type EditHandlerDeps } from './panel-edit.js';
 import { activityPanelHandlers } from './panel-activity.js';
 import type { DiagnosticsHandlers } from './panel-diagnostics.js';
+import type { DirectoryHandlers } from './panel-directory.js';
 import type { ApprovalStore } from '../use/approval-store.js';
 import type { RequestLogBatch } from '../offscreen-link/request-log-batch.js';
 import { serverPanelHandlers } from './panel-servers.js';
@@ -35,6 +36,8 @@ export interface PanelApiDeps extends OAuthHandlerDeps, ManageHandlerDeps, Omit<
   requestLog: Pick<RequestLogBatch, 'flush'>;
   /** "Copy diagnostics" (V3, panel-diagnostics.ts). */
   diagnosticsHandlers: DiagnosticsHandlers;
+  /** The server directory (S1, panel-directory.ts). */
+  directoryHandlers: DirectoryHandlers;
 }
 
 type UseHandlers = {
@@ -56,5 +59,6 @@ export function createPanelApi(deps: PanelApiDeps) {
     ...editPanelHandlers(deps),
     ...activityPanelHandlers({ grants: deps.grants, views: () => deps.manager.views(), requestLog: deps.requestLog }),
     ...deps.diagnosticsHandlers,
+    ...deps.directoryHandlers,
   });
 }
