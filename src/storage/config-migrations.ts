@@ -8,7 +8,7 @@
  * writes all fields out.
  *
  * Version 1 sealed an OAuth entry's refresh token and registered client secret for its
- * (resource, issuer) binding only. Version 2 seals them for the server entry too (W2), so that
+ * (resource, issuer) binding only. Version 2 seals them for the server entry too (S3), so that
  * two entries on one URL — two accounts — cannot open each other's: the v1→v2 step opens each
  * with the old purpose and seals it again with the new one. A blob that does not open (it never
  * would have: tampered, or sealed under a lost key) is carried unchanged, and reads as absent.
@@ -84,7 +84,7 @@ async function migrateHeaders(headers: unknown, serverId: string, seal: Sealer):
   return out;
 }
 
-/** Re-seals what v1 sealed for a binding alone for its server and binding (W2). */
+/** Re-seals what v1 sealed for a binding alone for its server and binding (S3). */
 export async function migrateV1toV2(entries: readonly unknown[], crypto: { seal: Sealer; open: Opener }): Promise<unknown[]> {
   const out: unknown[] = [];
   for (const entry of entries) {

@@ -109,7 +109,7 @@ export interface PurposeScope {
  * Which parts name the owner of each kind of secret:
  * - `bearer`: the server (a user-entered token belongs to that entry, not to an AS);
  * - `header`: the server and the header name (case-insensitive, as HTTP is);
- * - `refresh`: the server and its (resource, issuer) binding (E10, W2): two entries on one URL
+ * - `refresh`: the server and its (resource, issuer) binding (E10, S3): two entries on one URL
  *   (two accounts) cannot open each other's; the id never changes on rename, so it survives one;
  * - `client-secret`: the server and the binding for a dynamically registered client, otherwise
  *   the server alone for a client the user configured before any discovery;

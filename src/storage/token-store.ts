@@ -1,9 +1,9 @@
 /**
- * OAuth tokens (SPEC F1, E10, W2). Access tokens live only in the session area: they are
+ * OAuth tokens (SPEC F1, E10, S3). Access tokens live only in the session area: they are
  * short-lived, must not reach disk, and must survive a service-worker eviction. Each is
  * stored under a digest of its owner — the server entry and its (resource, issuer) binding —
  * so a token can only be found by code that is about to talk to the same resource through the
- * same authorization server for the same entry: two entries on one URL (two accounts, W1) never
+ * same authorization server for the same entry: two entries on one URL (two accounts, S3) never
  * see each other's token.
  *
  * An owner index (`mcp_token_owners`: serverId → keys) tells which keys a server put; when a

@@ -3,7 +3,7 @@
  * filed where the spec wants them.
  * - Access tokens live only in the session area, under a digest of their server and its
  *   (resource, issuer) binding ({@link TokenStore}), so they never reach disk and two entries on
- *   one URL (two accounts, W2) never share one.
+ *   one URL (two accounts, S3) never share one.
  * - The binding, the dynamically registered client and the refresh token live in the server's
  *   own config entry (`auth.binding`, `auth.registration`, `auth.tokens`), the refresh token and
  *   any client secret sealed with a purpose derived from the server and the binding: a blob

@@ -195,7 +195,7 @@ test('updateServer keeps the id on rename; removeServer reports whether it remov
   assert.equal(await store.removeServer('alpha'), false);
 });
 
-test('a v1 config is migrated to v2: refresh tokens and registered client secrets are sealed for their server too (W2)', async () => {
+test('a v1 config is migrated to v2: refresh tokens and registered client secrets are sealed for their server too (S3)', async () => {
   const binding = { resource: 'https://mcp.example.com/mcp', issuer: 'https://as.example.com' };
   const v1Refresh = (token: string) => seal(token, bindingOnlyPurpose('refresh', binding));
   const oauth = async (id: string, token: string) =>

@@ -110,7 +110,7 @@ test('purposes are deterministic, distinct per kind and owner, and refuse missin
     purposeFor('refresh', { serverId: 's', binding: { resource: 'a', issuer: 'b\nc' } }),
   );
   assert.throws(() => purposeFor('refresh', { serverId: 'a' }), TypeError);
-  assert.throws(() => purposeFor('refresh', { binding }), TypeError, 'a refresh token is sealed for its server too (W2)');
+  assert.throws(() => purposeFor('refresh', { binding }), TypeError, 'a refresh token is sealed for its server too (S3)');
   assert.throws(() => purposeFor('client-secret', { binding }), TypeError);
   assert.throws(() => purposeFor('header', { serverId: 'a' }), TypeError);
   assert.throws(() => purposeFor('bearer', {}), TypeError);

@@ -27,7 +27,7 @@ test('access tokens are keyed by a digest of (server, resource, issuer)', async 
   assert.deepEqual(area.dump()[key], token('AT-1'));
 });
 
-test('two entries on one URL and issuer (two accounts, W2) each keep their own token', async () => {
+test('two entries on one URL and issuer (two accounts, S3) each keep their own token', async () => {
   const area = new MemoryArea();
   const store = new TokenStore(area);
   await store.put(own('work'), token('AT-WORK'));

@@ -118,7 +118,7 @@ test('a sealed refresh token copied to another server’s entry under another bi
   assert.equal(await store.getRefreshToken(key(AS2, 'other')), undefined, 'unopenable, so unusable: needs-auth, never sent');
 });
 
-test('two entries on the same URL and issuer (two accounts, W2) keep separate tokens, clients and refresh tokens', async () => {
+test('two entries on the same URL and issuer (two accounts, S3) keep separate tokens, clients and refresh tokens', async () => {
   const { store, config } = await setup();
   const binding = { resource: URL_A, issuer: AS1 };
   await store.putBinding('srv', binding);
