@@ -428,7 +428,10 @@ export const en = {
   reasonUrlScheme: { message: 'invalid URL: scheme $SCHEME$ is not allowed (https only)', placeholders: { scheme: { content: '$1' } } },
   reasonUrlNoHost: { message: 'invalid URL: no host' },
   reasonUrlCredentials: { message: 'invalid URL: credentials in the URL are not allowed (use a header or a token instead)' },
-  reasonDuplicateUrl: { message: 'A server with this URL already exists.' },
+  reasonDuplicateAccount: {
+    message: '"$NAME$" already uses this URL under this name. Give another account a different name.',
+    placeholders: { name: { content: '$1' } },
+  },
   reasonImportStdio: { message: 'stdio needs a local process, which a browser cannot start' },
   reasonImportSse: { message: 'legacy SSE transport not supported (Streamable HTTP only)' },
   reasonImportDuplicate: { message: 'duplicate in paste' },
@@ -589,6 +592,10 @@ export const en = {
   importStatusSkip: { message: 'Skip' },
   importStatusConflict: { message: 'Conflict' },
   importOverwrite: { message: 'Overwrite "$NAME$"', placeholders: { name: { content: '$1' } } },
+  importAnotherAccount: {
+    message: 'Same URL as "$NAME$": added as another account, with its own sign-in.',
+    placeholders: { name: { content: '$1' } },
+  },
   importSignInNeeded: { message: 'Needs sign-in: click "Authorize" on its card after importing.' },
   importSignInMaybe: { message: 'May need sign-in: if the server asks, its card offers to switch it to OAuth.' },
   importFill: { message: 'Value for $LABEL$', placeholders: { label: { content: '$1' } } },
