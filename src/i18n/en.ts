@@ -112,6 +112,20 @@ export const en = {
   probeNone: { message: 'The server answered without asking for authorization.' },
   probeBearer: { message: 'The server asks for a token. Enter it below.' },
   probeOAuth: { message: 'The server uses OAuth sign-in: after adding it, click "Authorize".' },
+  anotherAccountQuestion: {
+    message: 'You already have "$NAMES$" for this URL — add another account?',
+    placeholders: { names: { content: '$1' } },
+  },
+  anotherAccountHelpOAuth: {
+    message:
+      'It gets its own name, sign-in and permissions. When you authorize it, the sign-in page lets you choose or sign in to the other account.',
+  },
+  anotherAccountHelp: { message: "It gets its own name, token and permissions. Enter this account's token if it needs one." },
+  addAnotherAccount: { message: 'Add another account' },
+  nameTakenOnUrl: {
+    message: '"$NAME$" already uses this URL under this name: choose another name.',
+    placeholders: { name: { content: '$1' } },
+  },
   probeFailed: { message: 'The server could not be checked: $REASON$ You can still add it.', placeholders: { reason: { content: '$1' } } },
   probeNoAccess: {
     message: 'Chrome did not grant access to $ORIGIN$, so the server was not checked. You can still add it.',

@@ -107,6 +107,11 @@ export const zh_CN: Catalog = {
   probeNone: { message: '服务器未要求授权即作出了响应。' },
   probeBearer: { message: '服务器需要令牌，请在下方输入。' },
   probeOAuth: { message: '服务器使用 OAuth 登录：添加后请点击“授权”。' },
+  anotherAccountQuestion: { message: '你已为此 URL 添加了“$NAMES$”——要添加另一个账号吗？', placeholders: { names: { content: '$1' } } },
+  anotherAccountHelpOAuth: { message: '它有自己的名称、登录和权限。授权时，可在登录页面选择或登录另一个账号。' },
+  anotherAccountHelp: { message: '它有自己的名称、令牌和权限。如需令牌，请输入此账号的令牌。' },
+  addAnotherAccount: { message: '添加另一个账号' },
+  nameTakenOnUrl: { message: '“$NAME$”已用此名称使用此 URL，请换一个名称。', placeholders: { name: { content: '$1' } } },
   probeFailed: { message: '无法检查服务器：$REASON$ 您仍然可以添加它。', placeholders: { reason: { content: '$1' } } },
   probeNoAccess: {
     message: 'Chrome 未授予对 $ORIGIN$ 的访问权限，因此未检查服务器。您仍然可以添加它。',
