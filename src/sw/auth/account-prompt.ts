@@ -14,12 +14,16 @@
  *   they do not support with `invalid_request`.
  * - nothing when the AS lists prompt values but neither of these: it would refuse the request.
  */
-import type { AuthServerMetadata } from './metadata.js';
-
 export type AccountPrompt = 'select_account' | 'login';
 
-export function accountPrompt(metadata: Pick<AuthServerMetadata, 'prompt_values_supported'>): AccountPrompt | undefined {
-  const listed = metadata.prompt_values_supported;
+/**
+ * `metadata` is the AS's validated metadata with its unknown members kept. A
+ * `prompt_values_supported` that is not a bounded list of strings is read as absent rather than
+ * failing the metadata: it only picks the prompt, never what is trusted.
+ */
+export function accountPrompt(metadata: object): AccountPrompt | undefined {
+  const value: unknown = (metadata as Record<string, unknown>)['prompt_values_supported'];
+  const listed = Array.isArray(value) && value.length <= 64 && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
   if (listed === undefined) return 'login';
   if (listed.includes('select_account')) return 'select_account';
   return listed.includes('login') ? 'login' : undefined;

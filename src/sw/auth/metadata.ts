@@ -29,8 +29,6 @@ const AuthServerMetadataSchema = lazySchema(() =>
     token_endpoint_auth_methods_supported: z.optional(StringList),
     authorization_response_iss_parameter_supported: z.optional(z.boolean()),
     client_id_metadata_document_supported: z.optional(z.boolean()),
-    /** OpenID Connect discovery (and its Prompt Create extension): which `prompt` values are understood. */
-    prompt_values_supported: z.optional(StringList),
   }),
 );
 

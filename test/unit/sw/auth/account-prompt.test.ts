@@ -8,4 +8,6 @@ test('another account asks for the account chooser where the AS lists it, else a
   assert.equal(accountPrompt({}), 'login', 'metadata that does not say: login, which an OAuth AS that does not know it ignores');
   assert.equal(accountPrompt({ prompt_values_supported: ['none', 'consent'] }), undefined, 'nothing the AS would refuse');
   assert.equal(accountPrompt({ prompt_values_supported: [] }), undefined);
+  assert.equal(accountPrompt({ prompt_values_supported: 'select_account' }), 'login', 'not a list: read as absent');
+  assert.equal(accountPrompt({ prompt_values_supported: [1, 'select_account'] }), 'login');
 });
