@@ -102,7 +102,8 @@ export async function migrateV1toV2(entries: readonly unknown[], crypto: { seal:
     };
     const next: Raw = { ...auth };
     const tokens = auth['tokens'];
-    if (isObject(tokens) && tokens['refresh'] !== undefined) next['tokens'] = { ...tokens, refresh: await reseal(tokens['refresh'], 'refresh') };
+    if (isObject(tokens) && tokens['refresh'] !== undefined)
+      next['tokens'] = { ...tokens, refresh: await reseal(tokens['refresh'], 'refresh') };
     const registration = auth['registration'];
     if (isObject(registration) && registration['clientSecret'] !== undefined)
       next['registration'] = { ...registration, clientSecret: await reseal(registration['clientSecret'], 'client-secret') };

@@ -190,7 +190,11 @@ test('the refresh token stays sealed and no access token is in chrome.storage.lo
   ).mcp_servers.find((s) => s.id === 'secure')!;
   assert.equal(entry.auth.registration?.clientId, UPGRADE.oauthGrant.clientId);
   assert.deepEqual(Object.keys(entry.auth.tokens!.refresh!).sort(), ['ct', 'iv', 'v'], 'the refresh token is sealed');
-  assert.equal((dump.local as { mcp_schema_version: number }).mcp_schema_version, CURRENT_SCHEMA_VERSION, 'migrated to the current version');
+  assert.equal(
+    (dump.local as { mcp_schema_version: number }).mcp_schema_version,
+    CURRENT_SCHEMA_VERSION,
+    'migrated to the current version',
+  );
 });
 
 test('a corrupt server entry is shown as an error and kept; the other servers still work and a write keeps it', async () => {

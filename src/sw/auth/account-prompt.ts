@@ -23,7 +23,7 @@ export type AccountPrompt = 'select_account' | 'login';
  */
 export function accountPrompt(metadata: object): AccountPrompt | undefined {
   const value: unknown = (metadata as Record<string, unknown>)['prompt_values_supported'];
-  const listed = Array.isArray(value) && value.length <= 64 && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
+  const listed = Array.isArray(value) && value.length <= 64 && value.every((v) => typeof v === 'string') ? value : undefined;
   if (listed === undefined) return 'login';
   if (listed.includes('select_account')) return 'select_account';
   return listed.includes('login') ? 'login' : undefined;

@@ -111,7 +111,9 @@ export class ChromeCredentialStore implements CredentialStore {
     };
     if (reg.clientSecret) {
       // Unopenable (tampered, moved, or the sealing key is gone): register again rather than fail forever.
-      const secret = await open(reg.clientSecret, purposeFor('client-secret', { serverId: key.serverId, binding: key })).catch(() => undefined);
+      const secret = await open(reg.clientSecret, purposeFor('client-secret', { serverId: key.serverId, binding: key })).catch(
+        () => undefined,
+      );
       if (secret === undefined) return undefined;
       client.clientSecret = secret;
     }

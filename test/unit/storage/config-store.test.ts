@@ -222,7 +222,8 @@ test('a v1 config is migrated to v2: refresh tokens and registered client secret
     'an entry the migration cannot read is carried as it was',
   );
   const work = servers.find((s) => s.id === 'work')!.auth;
-  if (work.kind !== 'oauth' || !work.tokens?.refresh || !work.registration?.clientSecret) assert.fail('the oauth entry lost its credentials');
+  if (work.kind !== 'oauth' || !work.tokens?.refresh || !work.registration?.clientSecret)
+    assert.fail('the oauth entry lost its credentials');
   assert.equal(await open(work.tokens.refresh, purposeFor('refresh', { serverId: 'work', binding })), 'RT-work');
   assert.equal(await open(work.registration.clientSecret, purposeFor('client-secret', { serverId: 'work', binding })), 'CS-work');
   await assert.rejects(open(work.tokens.refresh, bindingOnlyPurpose('refresh', binding)), SealError, 'the old purpose opens it no more');
