@@ -6,6 +6,7 @@
  * their field. Validation happens here for immediate feedback and again in the worker.
  */
 import { ElementBase } from './element-base.js';
+import { anotherAccountName, duplicateOf, otherAccountsOf, type NamedEntry } from '../common/accounts.js';
 import { el, sheet } from './dom.js';
 import {
   authKindSelect,
@@ -45,6 +46,8 @@ details[open] > summary { margin-bottom: var(--space-2); }
 .directory-headers { display: grid; gap: var(--space-2); }
 .directory-headers:empty { display: none; }
 textarea { min-height: 3em; resize: vertical; }
+.another-account { display: grid; gap: 2px; padding: var(--space-2); border-left: 3px solid var(--accent, currentColor); overflow-wrap: anywhere; }
+.another-account p { margin: 0; }
 `);
 
 type AuthKind = 'none' | 'bearer' | 'oauth';
@@ -75,7 +78,17 @@ export class McpAddServerElement extends ElementBase {
 
   readonly #shownUrl: HTMLSpanElement = el('span', { class: 'url' });
   readonly #note: HTMLParagraphElement = el('p', { class: 'note muted' });
+  readonly #accountQuestion: HTMLParagraphElement = el('p', { class: 'question' });
+  readonly #accountHelp: HTMLParagraphElement = el('p', { class: 'muted' });
+  /** Shown when a saved entry already uses the URL: this one would be another account (S3). */
+  readonly #anotherAccount: HTMLDivElement = el(
+    'div',
+    { class: 'another-account', 'data-another-account': '', role: 'note', hidden: true },
+    this.#accountQuestion,
+    this.#accountHelp,
+  );
   readonly #name: HTMLInputElement = el('input', { name: 'name', required: true, autocomplete: 'off', maxlength: '120' });
+  readonly #nameError: FieldError = new FieldError(this.#name);
   readonly #authKind: HTMLSelectElement = authKindSelect();
   readonly #token: HTMLInputElement = tokenInput();
   readonly #tokenError: FieldError = new FieldError(this.#token);
@@ -127,7 +140,9 @@ export class McpAddServerElement extends ElementBase {
       el('button', { type: 'button', name: 'change-url', 'data-role': 'quiet' }, t('changeUrl')),
     ),
     this.#note,
+    this.#anotherAccount,
     el('label', {}, t('serverName'), this.#name),
+    this.#nameError.node,
     el('label', {}, t('authKind'), this.#authKind),
     this.#tokenLabel,
     this.#tokenError.node,
@@ -140,6 +155,14 @@ export class McpAddServerElement extends ElementBase {
   #checkedUrl = '';
   /** The directory entry the form was filled from, while its URL is the one being added. */
   #fromDirectory: { url: string; name: string; headers: DirectoryEntry['remotes'][number]['headers'] } | undefined;
+
+  /** The saved servers (from the panel's state), to tell another account on a saved URL. */
+  #known: readonly NamedEntry[] = [];
+
+  /** The panel's latest server list: names and URLs only. */
+  setKnownServers(servers: readonly NamedEntry[]) {
+    this.#known = servers.map(({ name, url }) => ({ name, url }));
+  }
 
   constructor() {
     super();
@@ -173,6 +196,7 @@ export class McpAddServerElement extends ElementBase {
     // The directory's title is what the user chose the server by.
     this.#name.value =
       this.#fromDirectory?.name.slice(0, 120) ?? proposedName(this.#checkedUrl, 'ok' in result && result.ok ? result.name : undefined);
+    this.#showAnotherAccount();
     this.#showAuthFields();
     this.#shownUrl.textContent = this.#checkedUrl;
     this.#shownUrl.title = this.#checkedUrl;
@@ -243,6 +267,19 @@ export class McpAddServerElement extends ElementBase {
     this.#tokenLabel.hidden = this.#authKind.value !== 'bearer';
     this.#oauthFields.hidden = this.#authKind.value !== 'oauth';
     this.#tokenError.clear();
+    this.#accountHelp.textContent = t(this.#authKind.value === 'oauth' ? 'anotherAccountHelpOAuth' : 'anotherAccountHelp');
+  }
+
+  /** Another account on a saved URL: say so, and propose a name no entry on that URL has. */
+  #showAnotherAccount() {
+    const siblings = otherAccountsOf(this.#known, { name: '', url: this.#checkedUrl });
+    this.#anotherAccount.hidden = siblings.length === 0;
+    this.#nameError.clear();
+    this.#submit.textContent = t(siblings.length > 0 ? 'addAnotherAccount' : 'add');
+    if (siblings.length === 0) return;
+    const names = siblings.slice(0, 3).map((s) => s.name.slice(0, 60));
+    this.#accountQuestion.textContent = t('anotherAccountQuestion', names.join('", "') + (siblings.length > 3 ? '…' : ''));
+    this.#name.value = anotherAccountName(siblings[0]!.name.slice(0, 100), siblings);
   }
 
   #setMessage(text: string, isError: boolean) {
@@ -304,6 +341,8 @@ export class McpAddServerElement extends ElementBase {
     const headers = withDeclared(checkHeaderLines(this.#headers.value), declared);
     if (!this.#check(headers, this.#headersError, this.#advanced)) return;
     const name = this.#name.value.trim() || proposedName(this.#checkedUrl);
+    const twin = duplicateOf(this.#known, { name, url: this.#checkedUrl });
+    if (!this.#check(twin ? { ok: false, key: 'nameTakenOnUrl', subs: [twin.name] } : { ok: true, value: 0 }, this.#nameError)) return;
     const scopes = scopesOf(this.#scopes.value);
     this.#submit.disabled = true;
     this.#setMessage(t('adding'), false);

@@ -295,6 +295,8 @@ export class McpImportElement extends ElementBase {
       el('strong', {}, t(statusKey)),
       entry.reason ? ` — ${tReason({ message: entry.reason, ...(entry.reasonWording ? { wording: entry.reasonWording } : {}) })}` : '',
     );
+    if (entry.anotherAccountOf)
+      outcome.append(el('div', { class: 'muted', 'data-another-account': '' }, t('importAnotherAccount', entry.anotherAccountOf)));
     for (const note of entry.notes ?? []) outcome.append(el('div', { class: 'muted' }, note));
     const auth = authSummary(entry);
     if (auth) outcome.append(el('div', { class: 'auth', 'data-auth': auth.summary.kind }, t('importAuth', authText(auth))));

@@ -46,6 +46,9 @@ const css = sheet(`
 .open mcp-status-badge { flex: none; max-width: 45%; }
 .open .icon { flex: none; color: var(--fg-muted); }
 .off .name { color: var(--fg-muted); }
+.open .name.split { display: flex; }
+.name .head { min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.name .tail { flex: none; white-space: pre; }
 .switch { flex: none; padding: 0; width: 32px; height: 18px; border-radius: var(--radius-pill); border: 0; background: var(--border); position: relative; }
 .switch::after { content: ''; position: absolute; top: 3px; left: 3px; width: 12px; height: 12px; border-radius: 50%; background: var(--bg); transition: left 0.12s; }
 .switch[aria-checked="true"] { background: var(--accent); }
@@ -259,9 +262,23 @@ export class McpServerCardElement extends ElementBase {
   #updateRow(s: ServerView) {
     if (!this.#open.contains(this.#badge)) this.#open.replaceChildren(this.#name, this.#badge, icon('chevron', 16));
     this.#rowPart.classList.toggle('off', !s.enabled);
-    this.#name.textContent = s.name;
+    this.#showName(s.name);
     this.#open.title = s.name;
     this.#syncSwitch(this.#switch, s);
+  }
+
+  /**
+   * The row's name. Two accounts on one URL (S3, the list sets `shared-url`) often differ only at
+   * the end of their names ("GitHub (2)", "GitHub personal"): the last word stays in view and the
+   * ellipsis goes before it.
+   */
+  #showName(name: string) {
+    const cut = name.trimEnd().lastIndexOf(' ');
+    const tail = cut > 0 ? name.slice(cut) : '';
+    const split = this.hasAttribute('shared-url') && tail.length > 1 && tail.length <= 16;
+    this.#name.classList.toggle('split', split);
+    if (split) this.#name.replaceChildren(el('span', { class: 'head' }, name.slice(0, cut)), el('span', { class: 'tail' }, tail));
+    else this.#name.textContent = name;
   }
 
   #updateDetail(s: ServerView) {

@@ -10,6 +10,7 @@ import { NavigateEvent } from './events.js';
 import { t } from './i18n.js';
 import { icon } from './icons.js';
 import type { McpServerCardElement } from './mcp-server-card.js';
+import { otherAccountsOf } from '../common/accounts.js';
 
 const css = sheet(`
 .bar { display: flex; gap: var(--space-2); flex-wrap: wrap; margin-bottom: var(--space-2); }
@@ -93,6 +94,8 @@ export class McpServerListElement extends ElementBase {
       const card = this.#cards.get(server.id) ?? document.createElement('mcp-server-card');
       card.setAttribute('role', 'listitem');
       card.setAttribute('server-id', server.id);
+      // Set before `server`, whose update reads it: the row keeps the end of its name in view (S3).
+      card.toggleAttribute('shared-url', otherAccountsOf(this.#servers, server).length > 0);
       card.server = server;
       next.set(server.id, card);
     }

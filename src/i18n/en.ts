@@ -112,6 +112,20 @@ export const en = {
   probeNone: { message: 'The server answered without asking for authorization.' },
   probeBearer: { message: 'The server asks for a token. Enter it below.' },
   probeOAuth: { message: 'The server uses OAuth sign-in: after adding it, click "Authorize".' },
+  anotherAccountQuestion: {
+    message: 'You already have "$NAMES$" for this URL — add another account?',
+    placeholders: { names: { content: '$1' } },
+  },
+  anotherAccountHelpOAuth: {
+    message:
+      'It gets its own name, sign-in and permissions. When you authorize it, the sign-in page lets you choose or sign in to the other account.',
+  },
+  anotherAccountHelp: { message: "It gets its own name, token and permissions. Enter this account's token if it needs one." },
+  addAnotherAccount: { message: 'Add another account' },
+  nameTakenOnUrl: {
+    message: '"$NAME$" already uses this URL under this name: choose another name.',
+    placeholders: { name: { content: '$1' } },
+  },
   probeFailed: { message: 'The server could not be checked: $REASON$ You can still add it.', placeholders: { reason: { content: '$1' } } },
   probeNoAccess: {
     message: 'Chrome did not grant access to $ORIGIN$, so the server was not checked. You can still add it.',
@@ -423,7 +437,10 @@ export const en = {
   reasonUrlScheme: { message: 'invalid URL: scheme $SCHEME$ is not allowed (https only)', placeholders: { scheme: { content: '$1' } } },
   reasonUrlNoHost: { message: 'invalid URL: no host' },
   reasonUrlCredentials: { message: 'invalid URL: credentials in the URL are not allowed (use a header or a token instead)' },
-  reasonDuplicateUrl: { message: 'A server with this URL already exists.' },
+  reasonDuplicateAccount: {
+    message: '"$NAME$" already uses this URL under this name. Give another account a different name.',
+    placeholders: { name: { content: '$1' } },
+  },
   reasonImportStdio: { message: 'stdio needs a local process, which a browser cannot start' },
   reasonImportSse: { message: 'legacy SSE transport not supported (Streamable HTTP only)' },
   reasonImportDuplicate: { message: 'duplicate in paste' },
@@ -584,6 +601,10 @@ export const en = {
   importStatusSkip: { message: 'Skip' },
   importStatusConflict: { message: 'Conflict' },
   importOverwrite: { message: 'Overwrite "$NAME$"', placeholders: { name: { content: '$1' } } },
+  importAnotherAccount: {
+    message: 'Same URL as "$NAME$": added as another account, with its own sign-in.',
+    placeholders: { name: { content: '$1' } },
+  },
   importSignInNeeded: { message: 'Needs sign-in: click "Authorize" on its card after importing.' },
   importSignInMaybe: { message: 'May need sign-in: if the server asks, its card offers to switch it to OAuth.' },
   importFill: { message: 'Value for $LABEL$', placeholders: { label: { content: '$1' } } },

@@ -69,6 +69,8 @@ const ImportEntrySchema = lazySchema(() =>
     reasonWording: WordingSchema,
     /** Name of the existing server this entry collides with (status `conflict`). */
     conflictWith: z.optional(boundedString(MAX_NAME_LENGTH)),
+    /** Name of the saved (or earlier pasted) server on the same URL: this entry is another account of it (S3). */
+    anotherAccountOf: z.optional(boundedString(MAX_NAME_LENGTH)),
     authKind: z.enum(['none', 'bearer', 'oauth']),
     bearerToken: z.optional(boundedString(MAX_HEADER_VALUE_LENGTH)),
     clientId: z.optional(boundedString(512)),

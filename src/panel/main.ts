@@ -64,6 +64,8 @@ const router = new PushRouter(PanelPushSchemas, {
   'panel:state': ({ state }) => {
     shell.showState(state);
     chat.showServers(state.servers);
+    // The guided add tells another account on a saved URL (S3).
+    $('mcp-add-server').setKnownServers(state.servers);
   },
   'panel:approvals': ({ approvals }) => {
     usePanel.showApprovals(approvals);

@@ -7,16 +7,23 @@
  * `disabledTools`, `connectOnStartup` to defaults. Version 1 seals every secret (F2) and
  * writes all fields out.
  *
+ * Version 1 sealed an OAuth entry's refresh token and registered client secret for its
+ * (resource, issuer) binding only. Version 2 seals them for the server entry too (S3), so that
+ * two entries on one URL — two accounts — cannot open each other's: the v1→v2 step opens each
+ * with the old purpose and seals it again with the new one. A blob that does not open (it never
+ * would have: tampered, or sealed under a lost key) is carried unchanged, and reads as absent.
+ *
  * Each entry is migrated on its own. An entry that is not an object is carried through as
  * it is (config-store reports it); plaintext secrets are sealed even in an entry that is
  * otherwise invalid, because a plaintext secret at rest is the worse outcome (F3).
  */
 import type { SealedBlob } from './config-schema.js';
 import { SERVER_ID_PATTERN } from '../protocol/server-id.js';
-import { purposeFor, sealHeader } from './seal.js';
+import { bindingOnlyPurpose, purposeFor, sealHeader } from './seal.js';
 import { slugify } from './slug.js';
 
 export type Sealer = (plaintext: string, purpose: string) => Promise<SealedBlob>;
+export type Opener = (blob: SealedBlob, purpose: string) => Promise<string>;
 
 type Raw = Record<string, unknown>;
 const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -75,4 +82,38 @@ async function migrateHeaders(headers: unknown, serverId: string, seal: Sealer):
   const out: unknown[] = [];
   for (const [name, value] of Object.entries(headers)) out.push((await sealOne(name, value)) ?? { name, value });
   return out;
+}
+
+/** Re-seals what v1 sealed for a binding alone for its server and binding (S3). */
+export async function migrateV1toV2(entries: readonly unknown[], crypto: { seal: Sealer; open: Opener }): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const entry of entries) {
+    const auth = isObject(entry) ? entry['auth'] : undefined;
+    const id = isObject(entry) ? entry['id'] : undefined;
+    const binding = isObject(auth) ? bindingOf(auth['binding']) : undefined;
+    if (!isObject(entry) || !isObject(auth) || auth['kind'] !== 'oauth' || typeof id !== 'string' || !binding) {
+      out.push(entry);
+      continue;
+    }
+    const reseal = async (blob: unknown, kind: 'refresh' | 'client-secret'): Promise<unknown> => {
+      if (!isObject(blob)) return blob;
+      const plaintext = await crypto.open(blob as SealedBlob, bindingOnlyPurpose(kind, binding)).catch(() => undefined);
+      return plaintext === undefined ? blob : crypto.seal(plaintext, purposeFor(kind, { serverId: id, binding }));
+    };
+    const next: Raw = { ...auth };
+    const tokens = auth['tokens'];
+    if (isObject(tokens) && tokens['refresh'] !== undefined)
+      next['tokens'] = { ...tokens, refresh: await reseal(tokens['refresh'], 'refresh') };
+    const registration = auth['registration'];
+    if (isObject(registration) && registration['clientSecret'] !== undefined)
+      next['registration'] = { ...registration, clientSecret: await reseal(registration['clientSecret'], 'client-secret') };
+    out.push({ ...entry, auth: next });
+  }
+  return out;
+}
+
+function bindingOf(value: unknown): { resource: string; issuer: string } | undefined {
+  if (!isObject(value)) return undefined;
+  const { resource, issuer } = value;
+  return typeof resource === 'string' && resource !== '' && typeof issuer === 'string' && issuer !== '' ? { resource, issuer } : undefined;
 }

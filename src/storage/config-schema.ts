@@ -14,7 +14,7 @@ import { ServerIdSchema } from '../protocol/server-id.js';
 export const SERVERS_KEY = 'mcp_servers';
 /** Key of the schema version number beside it (migrations, see config-store). */
 export const SCHEMA_VERSION_KEY = 'mcp_schema_version';
-export const CURRENT_SCHEMA_VERSION = 1;
+export const CURRENT_SCHEMA_VERSION = 2;
 
 export const MAX_NAME_LENGTH = 120;
 export const MAX_URL_LENGTH = 2048;

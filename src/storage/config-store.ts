@@ -9,9 +9,9 @@
  */
 import type { McpServerConfig } from './config-schema.js';
 import { CURRENT_SCHEMA_VERSION, McpServerConfigSchema, SCHEMA_VERSION_KEY, SERVERS_KEY } from './config-schema.js';
-import { type Sealer, migrateV0toV1 } from './config-migrations.js';
+import { type Opener, type Sealer, migrateV0toV1, migrateV1toV2 } from './config-migrations.js';
 import type { KeyValueArea } from './ports.js';
-import { seal as realSeal } from './seal.js';
+import { open as realOpen, seal as realSeal } from './seal.js';
 import { SerialQueue } from './serial-queue.js';
 import { slugify } from './slug.js';
 
@@ -87,16 +87,20 @@ function summarize(issues: readonly { path: readonly PropertyKey[]; message: str
 export interface ConfigStoreOptions {
   /** Sealing used by migrations; the real AES-GCM one by default. */
   seal?: Sealer;
+  /** Opening used by migrations that re-seal (v1→v2); the real AES-GCM one by default. */
+  open?: Opener;
 }
 
 export class ConfigStore {
   readonly #area: KeyValueArea;
   readonly #seal: Sealer;
+  readonly #open: Opener;
   readonly #queue = new SerialQueue();
 
   constructor(area: KeyValueArea, options: ConfigStoreOptions = {}) {
     this.#area = area;
     this.#seal = options.seal ?? realSeal;
+    this.#open = options.open ?? realOpen;
   }
 
   /** Migrates (once, persisted) when the stored version is older. */
@@ -164,7 +168,9 @@ export class ConfigStore {
     }
     if (version < CURRENT_SCHEMA_VERSION) {
       const raw = stored[SERVERS_KEY];
-      const migrated = await migrateV0toV1(Array.isArray(raw) ? raw : [raw], this.#seal);
+      let migrated: unknown[] = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
+      if (version < 1) migrated = await migrateV0toV1(migrated, this.#seal);
+      if (version < 2) migrated = await migrateV1toV2(migrated, { seal: this.#seal, open: this.#open });
       await this.#area.set({ [SERVERS_KEY]: migrated, [SCHEMA_VERSION_KEY]: CURRENT_SCHEMA_VERSION });
       return parseServerList(migrated);
     }

@@ -109,9 +109,10 @@ export interface PurposeScope {
  * Which parts name the owner of each kind of secret:
  * - `bearer`: the server (a user-entered token belongs to that entry, not to an AS);
  * - `header`: the server and the header name (case-insensitive, as HTTP is);
- * - `refresh`: the (resource, issuer) binding (E10), nothing else, so it survives renames;
- * - `client-secret`: the binding for a dynamically registered client, otherwise the server
- *   for a client the user configured before any discovery;
+ * - `refresh`: the server and its (resource, issuer) binding (E10, S3): two entries on one URL
+ *   (two accounts) cannot open each other's; the id never changes on rename, so it survives one;
+ * - `client-secret`: the server and the binding for a dynamically registered client, otherwise
+ *   the server alone for a client the user configured before any discovery;
  * - `provider-key`: the chat provider's origin, so a key cannot follow a changed base URL elsewhere.
  * Missing parts throw, so a caller cannot accidentally seal with a weaker purpose.
  */
@@ -120,7 +121,7 @@ export function purposeFor(kind: SecretKind, scope: PurposeScope): string {
     if (value === undefined || value === '') throw new TypeError(`purposeFor('${kind}') needs ${what}`);
     return value;
   };
-  const bindingParts = (b: AuthBinding) => ({ resource: b.resource, issuer: b.issuer });
+  const bindingParts = (b: AuthBinding) => ({ server: need(scope.serverId, 'serverId'), resource: b.resource, issuer: b.issuer });
   let parts: Record<string, string>;
   switch (kind) {
     case 'bearer':
@@ -141,6 +142,15 @@ export function purposeFor(kind: SecretKind, scope: PurposeScope): string {
   }
   // JSON of a fixed key order keeps the encoding unambiguous whatever the values contain.
   return `remote-mcp/v1/${kind}:${JSON.stringify(parts)}`;
+}
+
+/**
+ * The purpose storage version 1 sealed refresh tokens and registered client secrets with: the
+ * binding alone. Only the v1→v2 migration uses it, to open them once and seal them again for
+ * their server too.
+ */
+export function bindingOnlyPurpose(kind: 'refresh' | 'client-secret', binding: AuthBinding): string {
+  return `remote-mcp/v1/${kind}:${JSON.stringify({ resource: binding.resource, issuer: binding.issuer })}`;
 }
 
 /**

@@ -11,7 +11,7 @@ import { APP_SANDBOX_PAGE } from '../protocol/mcp-apps.js';
 import { PANEL_PORT, PANEL_RECONNECT, type PanelState } from '../protocol/panel.js';
 import { say } from '../protocol/wording.js';
 import type { ActivityPanelPush } from '../protocol/panel-activity.js';
-import { SERVERS_KEY } from '../storage/config-schema.js';
+import { SERVERS_KEY, type McpServerConfig } from '../storage/config-schema.js';
 import { ConfigStore, type InvalidEntry } from '../storage/config-store.js';
 import { InteractionStore } from '../storage/interaction-store.js';
 import { chromeArea } from '../storage/ports.js';
@@ -61,6 +61,8 @@ const ATTEMPTS_KEY = 'mcp_connect_attempts';
  */
 const configStore = new ConfigStore(chromeArea(chrome.storage.local));
 const configOf = async (id: string) => (await configStore.read()).servers.find((s) => s.id === id);
+/** With the list, so a step-up of one of several accounts on a URL asks for an account choice (S3). */
+const authConfigWithAccounts = async (config: McpServerConfig) => authConfigOf(config, (await configStore.read()).servers);
 
 /** Access tokens in the session area only; refresh tokens and clients sealed in the config (F1, F2). */
 const panels = new Set<chrome.runtime.Port>();
@@ -126,7 +128,7 @@ const request = withOAuthRetry({
   request: loggedRequest,
   auth: authManager,
   configOf,
-  authConfigOf,
+  authConfigOf: authConfigWithAccounts,
 });
 const manager = new McpManager(
   {
@@ -143,7 +145,12 @@ const manager = new McpManager(
   // Views are hosted only when the build carries the sandbox page they render in.
   { appViews: chrome.runtime.getManifest().sandbox?.pages.includes(APP_SANDBOX_PAGE) === true },
 );
-const stepUps = new StepUpTracker({ auth: authManager, configOf, authConfigOf, handOver: request.handTokenToLiveSessions });
+const stepUps = new StepUpTracker({
+  auth: authManager,
+  configOf,
+  authConfigOf: authConfigWithAccounts,
+  handOver: request.handTokenToLiveSessions,
+});
 
 let configErrors: InvalidEntry[] = [];
 /** The stored configuration's version when a newer build wrote it (B1: kept, never written over). */

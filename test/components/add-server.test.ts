@@ -157,6 +157,44 @@ describe('mcp-add-server (guided add)', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('on a saved URL asks whether to add another account, proposes a distinct name and refuses a taken one (S3)', async () => {
+    const el = await fixture<McpAddServerElement>(html`<mcp-add-server></mcp-add-server>`);
+    el.setKnownServers([
+      { name: 'Work', url: 'https://mcp.example.com/mcp' },
+      { name: 'Other', url: 'https://other.example.com/mcp' },
+    ]);
+    await continueWith(el, 'https://MCP.example.com/mcp/', { ok: true, authKind: 'oauth', name: 'Example' });
+    const box = q<HTMLElement>(el, '[data-another-account]');
+    expect(shown(box)).to.equal(true);
+    expect(box.textContent).to.contain('You already have "Work" for this URL — add another account?');
+    expect(box.textContent).to.contain('the sign-in page lets you choose or sign in to the other account');
+    const name = q<HTMLInputElement>(el, 'input[name="name"]');
+    expect(name.value).to.equal('Work (2)');
+    expect(q(el, 'button[name="add"]').textContent).to.equal('Add another account');
+
+    name.value = ' work ';
+    let sent = 0;
+    el.addEventListener(AddServerEvent.type, () => sent++);
+    q<HTMLButtonElement>(el, 'button[name="add"]').click();
+    expect(sent).to.equal(0, 'the same name on the same URL is not sent');
+    expect(el.shadowRoot!.getElementById(name.getAttribute('aria-describedby')!)!.textContent).to.equal(
+      '"Work" already uses this URL under this name: choose another name.',
+    );
+    name.value = 'Personal';
+    const added = oneEvent(el, AddServerEvent.type);
+    q<HTMLButtonElement>(el, 'button[name="add"]').click();
+    expect(((await added) as unknown as AddServerEvent).detail).to.include({ name: 'Personal', url: 'https://mcp.example.com/mcp/' });
+  });
+
+  it('on a new URL shows no another-account note and the plain Add', async () => {
+    const el = await fixture<McpAddServerElement>(html`<mcp-add-server></mcp-add-server>`);
+    el.setKnownServers([{ name: 'Work', url: 'https://mcp.example.com/mcp' }]);
+    await continueWith(el, 'https://mcp.example.com/other', { ok: true, authKind: 'none' });
+    expect(shown(q(el, '[data-another-account]'))).to.equal(false);
+    expect(q(el, 'button[name="add"]').textContent).to.equal('Add');
+    expect(q<HTMLInputElement>(el, 'input[name="name"]').value).to.equal('mcp.example.com');
+  });
+
   it('is accessible in both steps', async () => {
     const el = await fixture<McpAddServerElement>(html`<mcp-add-server></mcp-add-server>`);
     await expect(el).to.be.accessible();

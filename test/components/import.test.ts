@@ -83,6 +83,20 @@ describe('mcp-import', () => {
     expect($(el, 'tr[data-entry="linear"] [data-sign-in]').textContent).to.contain('Needs sign-in');
   });
 
+  it('says which entry is another account on a saved URL, as text, and selects it without a box (S3)', async () => {
+    const el = await fixture<McpImportElement>(html`<mcp-import></mcp-import>`);
+    el.showPreview({
+      dialect: 'cursor',
+      errors: [],
+      entries: [entry({ name: 'github home', url: 'https://gh.example/mcp', status: 'add', anotherAccountOf: '<b>GitHub</b>' })],
+    });
+    const note = $(el, 'tr[data-entry="github home"] [data-another-account]');
+    expect(note.textContent).to.equal('Same URL as "<b>GitHub</b>": added as another account, with its own sign-in.');
+    expect(note.querySelector('b')).to.equal(null);
+    expect(el.shadowRoot!.querySelector('tr[data-entry="github home"] input[data-overwrite]')).to.equal(null);
+    expect($(el, '[data-action="import"]').hidden).to.equal(false);
+  });
+
   it('never selects a conflict until its overwrite box is ticked', async () => {
     const el = await fixture<McpImportElement>(html`<mcp-import></mcp-import>`);
     el.value = 'x';

@@ -27,6 +27,30 @@ describe('mcp-server-list', () => {
     expect(cards(list)).to.have.length(0);
   });
 
+  it('two accounts on one URL keep the end of their names in view; a lone server does not split its name (S3)', async () => {
+    const list = await fixture<McpServerListElement>(html`<mcp-server-list></mcp-server-list>`);
+    const long = 'GitHub (work account, production tenant)';
+    list.servers = [
+      server({ id: 'gh', name: long, url: 'https://gh.example/mcp' }),
+      server({ id: 'gh-2', name: `${long} (2)`, url: 'https://GH.example/mcp/' }),
+      server({ id: 'solo', name: 'Docs server one', url: 'https://docs.example/mcp' }),
+    ];
+    list.style.width = '320px';
+    await list.updateComplete;
+    const [first, second, solo] = cards(list);
+    expect(first!.hasAttribute('shared-url')).to.equal(true);
+    expect(solo!.hasAttribute('shared-url')).to.equal(false);
+    const name = (card: McpServerCardElement) => card.shadowRoot!.querySelector('.name')!;
+    expect(name(second!).textContent).to.equal(`${long} (2)`, 'the whole name is still its text');
+    const tail = name(second!).querySelector<HTMLElement>('.tail')!;
+    expect(tail.textContent).to.equal(' (2)');
+    const box = name(second!).getBoundingClientRect();
+    const end = tail.getBoundingClientRect();
+    expect(end.right).to.be.at.most(box.right + 0.5, 'the account number is not cut off');
+    expect(end.width).to.be.greaterThan(10);
+    expect(name(solo!).querySelector('.tail')).to.equal(null);
+  });
+
   it('renders one row per server: name, status and its switch, named with the server', async () => {
     const list = await fixture<McpServerListElement>(html`<mcp-server-list></mcp-server-list>`);
     list.servers = [server(), server({ id: 'other', name: 'Other', status: 'error', enabled: false, tools: [], disabledTools: [] })];

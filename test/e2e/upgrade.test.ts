@@ -28,6 +28,7 @@ import { nudgePanel, openView, row } from '../support/panel-views.js';
 import { CHAT, lastAssistantText, sendChat } from '../support/chat-panel.js';
 import { evaluateInWorker, stopWorker, workerRunning } from '../support/worker-lifecycle.js';
 import { UPGRADE } from '../support/upgrade-fixture.js';
+import { CURRENT_SCHEMA_VERSION } from '../../src/storage/config-schema.js';
 
 const FIXTURE = 'test/fixtures/upgrade/v1';
 
@@ -189,6 +190,11 @@ test('the refresh token stays sealed and no access token is in chrome.storage.lo
   ).mcp_servers.find((s) => s.id === 'secure')!;
   assert.equal(entry.auth.registration?.clientId, UPGRADE.oauthGrant.clientId);
   assert.deepEqual(Object.keys(entry.auth.tokens!.refresh!).sort(), ['ct', 'iv', 'v'], 'the refresh token is sealed');
+  assert.equal(
+    (dump.local as { mcp_schema_version: number }).mcp_schema_version,
+    CURRENT_SCHEMA_VERSION,
+    'migrated to the current version',
+  );
 });
 
 test('a corrupt server entry is shown as an error and kept; the other servers still work and a write keeps it', async () => {
@@ -227,12 +233,14 @@ test('the newer-version message is translated (zh_CN)', async () => {
   const zh = await launchExtension({ workerDevTools: false, profileDir: dir, locale: 'zh_CN' });
   try {
     const page = await zh.openPanel();
-    const servers = JSON.parse(await readFile(join(FIXTURE, 'WRITTEN-BY.json'), 'utf8')) as { mcp_schema_version: number };
+    const written = JSON.parse(await readFile(join(FIXTURE, 'WRITTEN-BY.json'), 'utf8')) as { mcp_schema_version: number };
+    assert.ok(written.mcp_schema_version < CURRENT_SCHEMA_VERSION, 'the fixture is from an older storage version');
+    const newer = CURRENT_SCHEMA_VERSION + 1;
     await page.evaluate(
-      `chrome.storage.local.set({ mcp_schema_version: ${servers.mcp_schema_version + 1}, mcp_servers: [{ id: 'later', name: 'Later', url: 'http://127.0.0.1:9/mcp', auth: { kind: 'none' }, enabled: false, disabledTools: [], connectOnStartup: false, futureField: true }] }).then(() => true)`,
+      `chrome.storage.local.set({ mcp_schema_version: ${newer}, mcp_servers: [{ id: 'later', name: 'Later', url: 'http://127.0.0.1:9/mcp', auth: { kind: 'none' }, enabled: false, disabledTools: [], connectOnStartup: false, futureField: true }] }).then(() => true)`,
     );
     await until('the translated message', async () => (await configErrorTexts(page)).join(' ').includes('较新版本'));
-    assert.match(await page.$eval('#config-errors p.error', (e) => e.textContent ?? ''), /存储版本 2/);
+    assert.match(await page.$eval('#config-errors p.error', (e) => e.textContent ?? ''), new RegExp(`存储版本 ${newer}`));
   } finally {
     await zh.close();
     await rm(dir, { recursive: true, force: true });

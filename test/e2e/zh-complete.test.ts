@@ -222,7 +222,7 @@ test('every text of every view is Chinese, apart from server strings and terms k
     return status(demo) === 'ready' && status(guard) !== 'connecting' && status(down) === 'error';
   });
 
-  // An import preview with skipped entries (stdio, legacy SSE, a duplicate, an existing server).
+  // An import preview with skipped entries (stdio, legacy SSE, a duplicate name, an existing server's name) and another account on a saved URL (S3).
   await openView(panel, 'import');
   const importer = await waitFor(panel, 'mcp-import');
   await importer.evaluate(
@@ -236,13 +236,26 @@ test('every text of every view is Chinese, apart from server strings and terms k
         Local: { command: 'npx' },
         Legacy: { type: 'sse', url: 'https://legacy.example/sse' },
         Again: { url: ready.url },
+        demo: { url: 'https://again.example/mcp' },
         Twice: { url: 'https://twice.example/mcp' },
-        'Twice copy': { url: 'https://twice.example/mcp' },
+        twice: { url: 'https://twice.example/other' },
         Broken: { url: 'example.com/mcp' },
       },
     }),
   );
-  for (const s of ['Local', 'Legacy', 'Again', 'Twice', 'Twice copy', 'Broken', 'https://legacy.example/sse', 'https://twice.example/mcp'])
+  for (const s of [
+    'Local',
+    'Legacy',
+    'Again',
+    'demo',
+    'Twice',
+    'twice',
+    'Broken',
+    'https://legacy.example/sse',
+    'https://twice.example/mcp',
+    'https://twice.example/other',
+    'https://again.example/mcp',
+  ])
     fixtureStrings.add(s);
   fixtureStrings.add('example.com/mcp');
   await panel.click('mcp-import >>> button[data-action="preview"]');

@@ -21,6 +21,8 @@ export interface DemoServerOptions {
   name?: string;
   /** When set, every request must carry `Authorization: Bearer <token>` (else 401). */
   bearerToken?: string;
+  /** Like `bearerToken`, any one of these (two accounts on one server, each with its own token). */
+  bearerTokens?: string[];
   /** When set, every request must carry this header with this value (else 403): a static header's check. */
   requiredHeader?: { name: string; value: string };
   /**
@@ -77,6 +79,8 @@ interface DemoServerStats {
   methods: Record<string, number>;
   /** GET requests received: standalone event streams opened (or resumed). */
   eventStreams: number;
+  /** The `Authorization` header of every `tools/call` (`''`: none), in order. */
+  callAuthorizations: string[];
 }
 
 export interface DemoServer {
@@ -322,7 +326,11 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     toolCalls: [],
     methods: {},
     eventStreams: 0,
+    callAuthorizations: [],
   };
+  const accepted = [...(options.bearerToken !== undefined ? [options.bearerToken] : []), ...(options.bearerTokens ?? [])].map(
+    (token) => `Bearer ${token}`,
+  );
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
   const extraTools: string[] = [];
   const name = options.name ?? 'demo';
@@ -333,7 +341,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       res.writeHead(404).end('not found');
       return;
     }
-    if (options.bearerToken !== undefined && req.headers.authorization !== `Bearer ${options.bearerToken}`) {
+    if (accepted.length > 0 && !accepted.includes(req.headers.authorization ?? '')) {
       res
         .writeHead(401, { 'www-authenticate': 'Bearer error="invalid_token"', 'content-type': 'application/json' })
         .end(JSON.stringify({ error: 'invalid_token' }));
@@ -350,6 +358,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     const method = (body as { method?: unknown } | undefined)?.method;
     if (typeof method === 'string') {
       stats.methods[method] = (stats.methods[method] ?? 0) + 1;
+      if (method === 'tools/call') stats.callAuthorizations.push(req.headers.authorization ?? '');
       if (demo.hold?.methods.includes(method)) await demo.hold.until;
     }
     if (isInitializeRequest(body)) stats.initializeRequests++;

@@ -3,8 +3,11 @@
  * SDK's McpServer behind requireBearerAuth) on 127.0.0.1, shared by the integration and
  * end-to-end tests. Login is either automatic (`approval: 'auto'`, for Node
  * harnesses that follow redirects by hand) or a real page with an "Approve" button
- * (`approval: 'button'`), which is what the browser's authorization window shows.
- * Every access and refresh token the AS issues is recorded, so a test can look for them at rest.
+ * (`approval: 'button'`), which is what the browser's authorization window shows; that page
+ * signs in as `alice` (`#approve`) or as a second user, `bob` (`#approve-bob`), so two accounts
+ * on one server can be authorized separately.
+ * Every access and refresh token the AS issues is recorded, so a test can look for them at rest;
+ * every tool call, with the subject and token it carried; every authorization request's `prompt`.
  */
 import { createPublicKey, generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -43,6 +46,10 @@ export interface OAuthServers {
     /** Token requests with `grant_type=refresh_token` the provider handled, refused ones included. */
     refreshGrants: number;
   };
+  /** Every call of a tool: which user (the token's `sub`) and which access token it carried. */
+  calls: { tool: string; sub: string; token: string }[];
+  /** The `prompt` parameter of every authorization request (`null`: none). */
+  authorizePrompts: (string | null)[];
   /** `METHOD path` of every request that arrived with a `Cookie` header (refused with 403 outside the authorization window's pages). */
   cookieSightings: string[];
   /** The resource server refuses (401) every access token issued so far, as after a server-side revocation. */
@@ -93,9 +100,13 @@ function verifyJwt(token: string, publicKey: KeyObject, audience: string) {
   return claims;
 }
 
+/** The users the approval page can sign in as; anything else posted signs in as the first. */
+export const OAUTH_USERS = ['alice', 'bob'] as const;
+
 const APPROVE_PAGE = (uid: string) => `<!doctype html><html><head><meta charset="utf-8"><title>Sign in</title></head>
 <body><h1>Test authorization server</h1><p>Allow Remote MCP for Chrome to use the MCP server as alice?</p>
-<form method="post" action="/interaction/${encodeURIComponent(uid)}/approve"><button id="approve" type="submit">Approve</button></form></body></html>`;
+<form method="post" action="/interaction/${encodeURIComponent(uid)}/approve"><button id="approve" type="submit" name="account" value="alice">Approve</button>
+<button id="approve-bob" type="submit" name="account" value="bob">Sign in as bob instead</button></form></body></html>`;
 
 export async function startOAuthServers(options: OAuthServerOptions = {}): Promise<OAuthServers> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -114,14 +125,17 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     refreshGrants: 0,
   };
   const cookieSightings: string[] = [];
+  const calls: OAuthServers['calls'] = [];
+  const authorizePrompts: (string | null)[] = [];
   /**
    * The trap of widely used auth frameworks: a request carrying a cookie gets an `Origin` check,
    * which `chrome-extension://…` fails (403). The authorization window's pages (`/auth`,
-   * `/interaction/…`) keep their cookies; every API request — discovery, registration, token, revocation, MCP — must
-   * arrive without any.
+   * `/interaction/…`, and `/session/end/…`, through which oidc-provider signs the previous user out when the user
+   * signs in as another one) keep their cookies; every API request — discovery, registration, token, revocation,
+   * MCP — must arrive without any.
    */
   const refuseCookies: express.RequestHandler = (req, res, next) => {
-    if (!req.headers.cookie || /^\/(auth|interaction)(\/|$)/.test(req.path)) {
+    if (!req.headers.cookie || /^\/(auth|interaction|session)(\/|$)/.test(req.path)) {
       next();
       return;
     }
@@ -181,8 +195,8 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
       if (ctx.oidc?.params?.['grant_type'] === 'refresh_token') stats.refreshGrants++;
     });
 
-  const finishLogin = (req: express.Request, res: express.Response) =>
-    provider.interactionFinished(req, res, { login: { accountId: 'alice' } }, { mergeWithLastSubmission: false });
+  const finishLogin = (req: express.Request, res: express.Response, account: string = OAUTH_USERS[0]) =>
+    provider.interactionFinished(req, res, { login: { accountId: account } }, { mergeWithLastSubmission: false });
 
   asApp.get('/interaction/:uid', async (req, res, next) => {
     try {
@@ -208,9 +222,14 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
       next(e);
     }
   });
-  asApp.post('/interaction/:uid/approve', async (req, res, next) => {
+  asApp.post('/interaction/:uid/approve', express.urlencoded({ extended: false, limit: '1kb' }), async (req, res, next) => {
     try {
-      await finishLogin(req, res);
+      const chosen = (req.body as { account?: unknown } | undefined)?.account;
+      await finishLogin(
+        req,
+        res,
+        OAUTH_USERS.find((u) => u === chosen),
+      );
     } catch (e) {
       next(e);
     }
@@ -242,7 +261,10 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     next();
   });
   asApp.use((req, _res, next) => {
-    if (req.method === 'GET' && req.path === '/auth') stats.authorizeRequests++;
+    if (req.method === 'GET' && req.path === '/auth') {
+      stats.authorizeRequests++;
+      authorizePrompts.push(typeof req.query['prompt'] === 'string' ? req.query['prompt'] : null);
+    }
     next();
   });
   asApp.use(provider.callback());
@@ -281,7 +303,13 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
           if (rejected.has(token)) throw new InvalidTokenError('token revoked');
           if (options.rejectEveryToken) throw new InvalidTokenError('wrong audience');
           const c = verifyJwt(token, publicKey, mcpUrl);
-          return { token, clientId: String(c['client_id']), scopes: asText(c['scope'] ?? '').split(' '), expiresAt: Number(c['exp']) };
+          return {
+            token,
+            clientId: String(c['client_id']),
+            scopes: asText(c['scope'] ?? '').split(' '),
+            expiresAt: Number(c['exp']),
+            extra: { sub: asText(c['sub'] ?? '') },
+          };
         } catch (e) {
           stats.unauthorized++;
           throw e;
@@ -316,6 +344,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
       const server = new McpServer({ name: 'real-rs', version: '1.0.0' });
       server.registerTool('whoami', { description: 'client id of the caller' }, async (extra) => {
         stats.toolCalls++;
+        calls.push({ tool: 'whoami', sub: asText(extra.authInfo?.extra?.['sub'] ?? ''), token: extra.authInfo?.token ?? '' });
         return { content: [{ type: 'text', text: `client=${extra.authInfo?.clientId}` }] };
       });
       server.registerTool('admin-op', { description: `needs the ${ADMIN_SCOPE} scope` }, async (extra) => {
@@ -337,6 +366,8 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     mcpUrl,
     issued,
     stats,
+    calls,
+    authorizePrompts,
     cookieSightings,
     rejectIssuedAccessTokens() {
       for (const t of issued.accessTokens) rejected.add(t);

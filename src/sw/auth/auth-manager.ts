@@ -19,6 +19,7 @@ import {
   TokenError,
 } from './errors.js';
 import { chooseAuthMethod, resolveClient } from './registration.js';
+import { accountPrompt } from './account-prompt.js';
 import { revokeToken } from './revoke.js';
 import { flowScope, registersAgainForScope } from './flow-scope.js';
 import { exchangeCode, refreshTokens, type TokenSet } from './token.js';
@@ -430,12 +431,13 @@ export class AuthManager {
   ): Promise<AuthorizationGrant> {
     const stored = await this.#storedClient(auth, key, d);
     const client = stored ?? (await this.#registerClient(auth, key, d, scope));
+    const prompt = auth.otherAccounts ? accountPrompt(d.metadata) : undefined;
     try {
-      return { client, ...(await this.#authorizeCode(d, client, scope)) };
+      return { client, ...(await this.#authorizeCode(d, client, scope, prompt)) };
     } catch (e) {
       if (!registersAgainForScope(e, { stepUp, storedRegistration: !!stored, auth, d })) throw e;
       const wider = await this.#registerClient(auth, key, d, scope, false);
-      const grant = { client: wider, ...(await this.#authorizeCode(d, wider, scope)) };
+      const grant = { client: wider, ...(await this.#authorizeCode(d, wider, scope, prompt)) };
       await this.#ports.store.putClient(key, wider);
       return grant;
     }
@@ -471,6 +473,7 @@ export class AuthManager {
     d: DiscoveryResult,
     client: StoredClient,
     scope: string | undefined,
+    prompt: string | undefined,
   ): Promise<{ code: string; codeVerifier: string }> {
     const ports = this.#ports;
     const pkce = await createPkce(ports.random);
@@ -483,6 +486,7 @@ export class AuthManager {
       state,
       ...(scope ? { scope } : {}),
       ...(d.legacy ? {} : { resource: d.indicator }),
+      ...(prompt ? { prompt } : {}),
     });
     let callback: string;
     try {

@@ -16,6 +16,8 @@ export interface AuthorizationRequest {
   scope?: string;
   /** Canonical resource (RFC 8707); omitted only for 2025-03-26 servers without PRM. */
   resource?: string;
+  /** `select_account` or `login` when another entry shares the server's URL (S3, account-prompt.ts). */
+  prompt?: string;
 }
 
 /** The URL to open; the endpoint is checked against the endpoint policy first (N2). */
@@ -32,6 +34,7 @@ export function buildAuthorizationUrl(req: AuthorizationRequest): string {
   p.set('state', req.state);
   if (req.scope) p.set('scope', req.scope);
   if (req.resource) p.set('resource', req.resource);
+  if (req.prompt) p.set('prompt', req.prompt);
   return url.href;
 }
 

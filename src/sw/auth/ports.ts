@@ -105,4 +105,10 @@ export interface OAuthAuth {
   clientMetadataUrl?: string;
   /** The issuer the configured `clientId` was first used with; it is never sent to another (E10). */
   clientIssuer?: string;
+  /**
+   * Another entry shares this server's URL (another account, S3): an authorization asks the AS to
+   * let the user choose or sign in to an account, since the browser's session there may be the
+   * other entry's user.
+   */
+  otherAccounts?: boolean;
 }

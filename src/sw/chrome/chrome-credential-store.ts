@@ -1,12 +1,13 @@
 /**
  * The extension's {@link CredentialStore} (SPEC E10, F1, F2): the AuthManager's credentials
  * filed where the spec wants them.
- * - Access tokens live only in the session area, under a digest of their (resource, issuer)
- *   binding ({@link TokenStore}), so they never reach disk.
+ * - Access tokens live only in the session area, under a digest of their server and its
+ *   (resource, issuer) binding ({@link TokenStore}), so they never reach disk and two entries on
+ *   one URL (two accounts, S3) never share one.
  * - The binding, the dynamically registered client and the refresh token live in the server's
  *   own config entry (`auth.binding`, `auth.registration`, `auth.tokens`), the refresh token and
- *   any client secret sealed with a purpose derived from the binding: a blob copied to another
- *   server or issuer cannot be opened.
+ *   any client secret sealed with a purpose derived from the server and the binding: a blob
+ *   copied to another server (another account on the same URL) or issuer cannot be opened.
  *
  * Invariant of a config entry: `registration` and `tokens` always belong to `binding`. Writing a
  * credential for another binding therefore moves the entry to that binding and drops what the
@@ -15,7 +16,7 @@
 import type { AuthBinding as StoredBinding, McpServerConfig, SealedBlob } from '../../storage/config-schema.js';
 import type { ConfigSnapshot, Updater } from '../../storage/config-store.js';
 import { open, purposeFor, seal } from '../../storage/seal.js';
-import { openRefreshToken, sealRefreshToken, type TokenStore } from '../../storage/token-store.js';
+import { openRefreshToken, sealRefreshToken, type TokenOwner, type TokenStore } from '../../storage/token-store.js';
 import type {
   AuthBinding,
   CredentialKey,
@@ -41,6 +42,7 @@ function sameBinding(a: AuthBinding | undefined, b: AuthBinding | undefined): bo
 }
 
 const bindingOf = (key: AuthBinding): StoredBinding => ({ resource: key.resource, issuer: key.issuer });
+const ownerOf = (key: CredentialKey): TokenOwner => ({ serverId: key.serverId, resource: key.resource, issuer: key.issuer });
 
 export class ChromeCredentialStore implements CredentialStore {
   readonly #config: ConfigAccess;
@@ -109,7 +111,9 @@ export class ChromeCredentialStore implements CredentialStore {
     };
     if (reg.clientSecret) {
       // Unopenable (tampered, moved, or the sealing key is gone): register again rather than fail forever.
-      const secret = await open(reg.clientSecret, purposeFor('client-secret', { binding: key })).catch(() => undefined);
+      const secret = await open(reg.clientSecret, purposeFor('client-secret', { serverId: key.serverId, binding: key })).catch(
+        () => undefined,
+      );
       if (secret === undefined) return undefined;
       client.clientSecret = secret;
     }
@@ -118,7 +122,7 @@ export class ChromeCredentialStore implements CredentialStore {
 
   async putClient(key: CredentialKey, client: StoredClient | undefined): Promise<void> {
     const secret: SealedBlob | undefined = client?.clientSecret
-      ? await seal(client.clientSecret, purposeFor('client-secret', { binding: key }))
+      ? await seal(client.clientSecret, purposeFor('client-secret', { serverId: key.serverId, binding: key }))
       : undefined;
     await this.#edit(key.serverId, (auth) => {
       if (!client) {
@@ -137,7 +141,7 @@ export class ChromeCredentialStore implements CredentialStore {
 
   async getAccessToken(key: CredentialKey): Promise<StoredAccessToken | undefined> {
     if (!(await this.#boundEntry(key))) return undefined;
-    const stored = await this.#tokens.get(key);
+    const stored = await this.#tokens.get(ownerOf(key));
     if (!stored) return undefined;
     return {
       token: stored.accessToken,
@@ -148,10 +152,10 @@ export class ChromeCredentialStore implements CredentialStore {
 
   async putAccessToken(key: CredentialKey, token: StoredAccessToken | undefined): Promise<void> {
     if (!token) {
-      await this.#tokens.remove(key);
+      await this.#tokens.remove(ownerOf(key));
       return;
     }
-    await this.#tokens.put(key.serverId, bindingOf(key), {
+    await this.#tokens.put(ownerOf(key), {
       accessToken: token.token,
       tokenType: 'Bearer',
       ...(token.expiresAt !== undefined ? { expiresAt: token.expiresAt } : {}),
@@ -163,13 +167,13 @@ export class ChromeCredentialStore implements CredentialStore {
     const tokens = (await this.#boundEntry(key))?.tokens;
     if (!tokens?.refresh) return undefined;
     // Unopenable means unusable: the server needs authorization again, never a permanent error.
-    const token = await openRefreshToken(key, tokens.refresh).catch(() => undefined);
+    const token = await openRefreshToken(ownerOf(key), tokens.refresh).catch(() => undefined);
     if (token === undefined) return undefined;
     return { token, ...(tokens.scope !== undefined ? { scope: tokens.scope } : {}) };
   }
 
   async putRefreshToken(key: CredentialKey, token: StoredRefreshToken | undefined): Promise<void> {
-    const sealed = token ? await sealRefreshToken(bindingOf(key), token.token) : undefined;
+    const sealed = token ? await sealRefreshToken(ownerOf(key), token.token) : undefined;
     await this.#edit(key.serverId, (auth) => {
       if (!sealed) {
         if (!sameBinding(auth.binding, key)) return auth;
@@ -190,7 +194,7 @@ export class ChromeCredentialStore implements CredentialStore {
   }
 
   async clear(key: CredentialKey): Promise<void> {
-    await this.#tokens.remove(key);
+    await this.#tokens.remove(ownerOf(key));
     await this.#edit(key.serverId, (auth) => {
       if (!sameBinding(auth.binding, key)) return auth;
       const { registration: _r, tokens: _t, ...rest } = auth;

@@ -8,6 +8,7 @@ import type { McpServerConfig } from '../../storage/config-schema.js';
 import { open, purposeFor, seal } from '../../storage/seal.js';
 import type { AuthManager } from '../auth/auth-manager.js';
 import type { AuthServerConfig } from '../auth/ports.js';
+import { otherAccountsOf } from '../../common/accounts.js';
 
 /** The one AuthManager call background work may make. */
 export type AccessTokens = Pick<AuthManager, 'getAccessToken'>;
@@ -17,8 +18,12 @@ export function sealClientSecret(serverId: string, secret: string) {
   return seal(secret, purposeFor('client-secret', { serverId }));
 }
 
-/** The auth core's view of a stored entry; the configured client secret is unsealed here. */
-export async function authConfigOf(config: McpServerConfig): Promise<AuthServerConfig> {
+/**
+ * The auth core's view of a stored entry; the configured client secret is unsealed here. With the
+ * server list, it says whether another entry shares the URL (another account, S3), so an
+ * authorization asks the AS for an account choice.
+ */
+export async function authConfigOf(config: McpServerConfig, servers?: readonly McpServerConfig[]): Promise<AuthServerConfig> {
   const auth = config.auth;
   if (auth.kind !== 'oauth') return { id: config.id, url: config.url, auth: { kind: 'none' } };
   return {
@@ -31,6 +36,7 @@ export async function authConfigOf(config: McpServerConfig): Promise<AuthServerC
       ...(auth.scopes?.length ? { scopes: auth.scopes } : {}),
       ...(auth.clientMetadataUrl ? { clientMetadataUrl: auth.clientMetadataUrl } : {}),
       ...(auth.clientIssuer ? { clientIssuer: auth.clientIssuer } : {}),
+      ...(servers && otherAccountsOf(servers, config).length > 0 ? { otherAccounts: true } : {}),
     },
   };
 }

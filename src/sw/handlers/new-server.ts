@@ -1,5 +1,6 @@
 /**
- * Adding a server from the panel's form: the URL by the URL rules, a URL already saved refused,
+ * Adding a server from the panel's form: the URL by the URL rules, the same URL under the same
+ * name refused (another name on a saved URL is another account, S3),
  * a stable id slugged from the name (B5), and every secret (bearer token, header values, an OAuth
  * client secret) sealed before it is stored (B1: no plaintext secret at rest).
  */
@@ -10,6 +11,7 @@ import type { McpServerConfig } from '../../storage/config-schema.js';
 import { slugify, type ConfigStore } from '../../storage/config-store.js';
 import { sealHeader } from '../../storage/seal.js';
 import { checkServerUrl } from '../../common/url-rules.js';
+import { duplicateOf } from '../../common/accounts.js';
 import { sealBearer } from '../chrome/credentials.js';
 import { newOAuthAuth } from './panel-oauth.js';
 
@@ -21,9 +23,8 @@ export async function addServer(configStore: Pick<ConfigStore, 'update'>, p: Add
     throw new RemoteError({ code: 'invalid-url', message: checked.message, ...(checked.wording ? { wording: checked.wording } : {}) });
   let serverId = '';
   await configStore.update(async (servers, { takenIds }) => {
-    if (servers.some((s) => s.url === checked.url)) {
-      throw new RemoteError({ code: 'duplicate', ...say('reasonDuplicateUrl') });
-    }
+    const twin = duplicateOf(servers, { name: p.name, url: checked.url });
+    if (twin) throw new RemoteError({ code: 'duplicate', ...say('reasonDuplicateAccount', { name: twin.name.slice(0, 120) }) });
     serverId = slugify(p.name, takenIds);
     return [...servers, await newServerConfig(serverId, checked.url, p)];
   });

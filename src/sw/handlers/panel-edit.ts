@@ -13,6 +13,8 @@ import type { McpServerConfig } from '../../storage/config-schema.js';
 import type { ConfigStore } from '../../storage/config-store.js';
 import { sealHeader } from '../../storage/seal.js';
 import { checkServerUrl } from '../../common/url-rules.js';
+import { duplicateOf } from '../../common/accounts.js';
+import { say } from '../../protocol/wording.js';
 import { editDrops, oauthBindingChanged, originChanged, type EditBefore } from '../../common/edit-drops.js';
 import { sealBearer } from '../chrome/credentials.js';
 import { authConfigOf } from '../chrome/oauth-runtime.js';
@@ -134,9 +136,8 @@ async function updateServer(deps: EditHandlerDeps, p: Update) {
   await deps.configStore.update(async (servers) => {
     const old = servers.find((s) => s.id === p.serverId);
     if (!old) throw new RemoteError({ code: 'unknown-server', message: `No server with id "${p.serverId}".` });
-    if (servers.some((s) => s.id !== p.serverId && s.url === url)) {
-      throw new RemoteError({ code: 'duplicate', message: 'A server with this URL already exists.' });
-    }
+    const twin = duplicateOf(servers, { id: p.serverId, name: p.name, url });
+    if (twin) throw new RemoteError({ code: 'duplicate', ...say('reasonDuplicateAccount', { name: twin.name.slice(0, 120) }) });
     const { connectTimeoutMs: _t, ...rest } = old;
     const headers = await nextHeaders(old, p);
     const next: McpServerConfig = {

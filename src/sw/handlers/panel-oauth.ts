@@ -108,7 +108,8 @@ async function authorizeServer(
   }
   let token: string;
   try {
-    token = await deps.auth.authorize(await authConfigOf(config), { wwwAuthenticate: challenge });
+    const servers = (await deps.configStore.read()).servers;
+    token = await deps.auth.authorize(await authConfigOf(config, servers), { wwwAuthenticate: challenge });
   } catch (e) {
     const failure = authorizeFailure(e);
     manager.authFailed(serverId, failure.reason);

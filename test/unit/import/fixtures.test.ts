@@ -51,15 +51,26 @@ describe('Claude Code .mcp.json', () => {
 describe('Cursor mcp.json', () => {
   const preview = parseImport(fixture('cursor.json'), []);
 
-  it('adds url entries, allows http on localhost and skips a repeated URL and stdio', () => {
+  it('adds url entries, allows http on localhost, adds a repeated URL under another name as another account and skips stdio', () => {
     assert.equal(preview.dialect, 'cursor');
     assert.deepEqual(outcomes(preview), {
       linear: 'add',
       notion: 'add',
       'local-dev': 'add',
-      'Linear copy': `skip: ${DUPLICATE.message}`,
+      'Linear copy': 'add',
       puppeteer: `skip: ${STDIO.message}`,
     });
+    assert.equal(entry(preview, 'Linear copy').anotherAccountOf, 'linear', 'the preview says it is another account (S3)');
+    assert.equal(entry(preview, 'linear').anotherAccountOf, undefined);
+  });
+
+  it('skips a repeated name in the same paste, whatever its URL', () => {
+    const repeated = parseImport('{"mcpServers":{"a":{"url":"https://a.example/mcp"},"A ":{"url":"https://b.example/mcp"}}}', []);
+    assert.deepEqual(
+      repeated.entries.map((e) => `${e.name}: ${e.status}`),
+      ['a: add', 'A: skip'],
+    );
+    assert.equal(repeated.entries[1]!.reason, DUPLICATE.message);
   });
 
   it('extracts a lowercase "bearer" token and keeps the other header', () => {
@@ -224,15 +235,19 @@ describe('single object, list and our export', () => {
 });
 
 describe('conflicts with saved servers', () => {
-  it('marks same URL (case and trailing slash aside) or same name as conflict, never add', () => {
+  it('marks the same name as conflict; the same URL (case and trailing slash aside) under another name is another account (S3)', () => {
     const existing = [
       { name: 'My Linear', url: 'HTTPS://mcp.linear.app/mcp/' },
       { name: 'NOTION', url: 'https://elsewhere.example.com/mcp' },
     ];
     const preview = parseImport(fixture('cursor.json'), existing);
-    assert.equal(entry(preview, 'linear').status, 'conflict');
-    assert.equal(entry(preview, 'linear').reason, EXISTS.message);
-    assert.equal(entry(preview, 'linear').conflictWith, 'My Linear');
+    assert.equal(entry(preview, 'linear').status, 'add');
+    assert.equal(entry(preview, 'linear').anotherAccountOf, 'My Linear');
+    assert.equal(entry(preview, 'Linear copy').anotherAccountOf, 'My Linear');
+    const sameName = parseImport('{"name":"my linear","url":"https://mcp.linear.app/mcp"}', existing).entries[0]!;
+    assert.equal(sameName.status, 'conflict', 'the same URL under the same name still asks');
+    assert.equal(sameName.reason, EXISTS.message);
+    assert.equal(sameName.conflictWith, 'My Linear');
     assert.equal(entry(preview, 'notion').status, 'conflict');
     assert.equal(entry(preview, 'notion').conflictWith, 'NOTION');
     assert.equal(entry(preview, 'local-dev').status, 'add');

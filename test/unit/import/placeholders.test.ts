@@ -141,8 +141,12 @@ describe('applyPlaceholders', () => {
     const raw = only('{"name":"fresh","url":"https://${HOST}/mcp"}');
     const filled = applyPlaceholders(raw, { '${HOST}': 'Saved.example.com' }, [{ name: 'saved', url: 'https://saved.example.com/mcp/' }]);
     assert.ok(filled.ok);
-    assert.equal(filled.entry.status, 'conflict');
-    assert.equal(filled.entry.reason, EXISTS.message);
+    assert.equal(filled.entry.status, 'add', 'another name on a saved URL is another account (S3)');
+    assert.equal(filled.entry.anotherAccountOf, 'saved');
+    const twin = applyPlaceholders(raw, { '${HOST}': 'Saved.example.com' }, [{ name: 'Fresh', url: 'https://saved.example.com/mcp/' }]);
+    assert.ok(twin.ok);
+    assert.equal(twin.entry.status, 'conflict');
+    assert.equal(twin.entry.reason, EXISTS.message);
   });
 
   it('refuses to fill a skipped entry', () => {

@@ -25,7 +25,7 @@ async function serversWithSecrets(): Promise<McpServerConfig[]> {
         binding: { resource: 'https://oauth.example.com/mcp', issuer: 'https://as.example.com' },
         registration: { clientId: 'dcr-id', clientSecret: await s('DCR-SECRET') },
         tokens: {
-          refresh: await seal('REFRESH-SECRET', purposeFor('refresh', { binding: { resource: 'r', issuer: 'i' } })),
+          refresh: await seal('REFRESH-SECRET', purposeFor('refresh', { serverId: 'oauth', binding: { resource: 'r', issuer: 'i' } })),
           scope: 'repo',
         },
       },

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { freshIndexedDb, server } from './helpers.js';
 import { MemoryArea } from '../../support/memory-area.js';
 import { ConfigStore, ConfigStoreError } from '../../../src/storage/config-store.js';
-import { SCHEMA_VERSION_KEY, SERVERS_KEY, type McpServerConfig } from '../../../src/storage/config-schema.js';
-import { open, purposeFor } from '../../../src/storage/seal.js';
+import { CURRENT_SCHEMA_VERSION, SCHEMA_VERSION_KEY, SERVERS_KEY, type McpServerConfig } from '../../../src/storage/config-schema.js';
+import { SealError, bindingOnlyPurpose, open, purposeFor, seal } from '../../../src/storage/seal.js';
 
 beforeEach(freshIndexedDb);
 
@@ -24,7 +24,7 @@ test('an empty area reads as no servers and no errors', async () => {
   assert.deepEqual(await store.read(), { servers: [], invalid: [] });
 });
 
-test('a v0 config is migrated to v1 with every plaintext secret sealed', async () => {
+test('a v0 config is migrated to the current version with every plaintext secret sealed', async () => {
   const { area, store } = await storeWith({
     [SERVERS_KEY]: [
       { name: 'GitHub Copilot', url: 'https://gh.example.com/mcp', auth: { kind: 'bearer', token: 'ghp_PLAINTEXT' } },
@@ -43,7 +43,7 @@ test('a v0 config is migrated to v1 with every plaintext secret sealed', async (
   assert.equal(servers[0]!.connectOnStartup, false);
 
   const dump = area.dump();
-  assert.equal(dump[SCHEMA_VERSION_KEY], 1);
+  assert.equal(dump[SCHEMA_VERSION_KEY], CURRENT_SCHEMA_VERSION);
   assert.ok(!JSON.stringify(dump).includes('PLAINTEXT'), 'no plaintext secret left in storage');
 
   const gh = servers[0]!;
@@ -170,15 +170,15 @@ test('an invalid write is refused and nothing is stored', async () => {
 });
 
 test('a config from a newer version is read but never written over', async () => {
-  const { area, store } = await storeWith({ [SCHEMA_VERSION_KEY]: 2, [SERVERS_KEY]: [server('a')] });
+  const { area, store } = await storeWith({ [SCHEMA_VERSION_KEY]: CURRENT_SCHEMA_VERSION + 1, [SERVERS_KEY]: [server('a')] });
   assert.equal((await store.read()).servers.length, 1);
   await assert.rejects(store.addServer(newServer('B')), ConfigStoreError);
-  assert.equal(area.dump()[SCHEMA_VERSION_KEY], 2);
+  assert.equal(area.dump()[SCHEMA_VERSION_KEY], CURRENT_SCHEMA_VERSION + 1);
 });
 
 test('a read says which newer version stored the config (the panel shows it, B1); a current one says nothing', async () => {
-  const newer = await storeWith({ [SCHEMA_VERSION_KEY]: 2, [SERVERS_KEY]: [server('a')] });
-  assert.equal((await newer.store.read()).newerVersion, '2');
+  const newer = await storeWith({ [SCHEMA_VERSION_KEY]: CURRENT_SCHEMA_VERSION + 1, [SERVERS_KEY]: [server('a')] });
+  assert.equal((await newer.store.read()).newerVersion, String(CURRENT_SCHEMA_VERSION + 1));
   const odd = await storeWith({ [SCHEMA_VERSION_KEY]: 'next', [SERVERS_KEY]: [server('a')] });
   assert.equal((await odd.store.read()).newerVersion, 'next');
   const current = await storeWith({ [SCHEMA_VERSION_KEY]: 1, [SERVERS_KEY]: [server('a')] });
@@ -193,4 +193,53 @@ test('updateServer keeps the id on rename; removeServer reports whether it remov
   assert.equal(renamed.name, 'Beta');
   assert.equal(await store.removeServer('alpha'), true);
   assert.equal(await store.removeServer('alpha'), false);
+});
+
+test('a v1 config is migrated to v2: refresh tokens and registered client secrets are sealed for their server too (S3)', async () => {
+  const binding = { resource: 'https://mcp.example.com/mcp', issuer: 'https://as.example.com' };
+  const v1Refresh = (token: string) => seal(token, bindingOnlyPurpose('refresh', binding));
+  const oauth = async (id: string, token: string) =>
+    server(id, {
+      url: binding.resource,
+      auth: {
+        kind: 'oauth',
+        binding,
+        registration: { clientId: `client-${id}`, clientSecret: await seal(`CS-${id}`, bindingOnlyPurpose('client-secret', binding)) },
+        tokens: { refresh: await v1Refresh(token), scope: 'mcp:tools' },
+      },
+    });
+  const garbage = await seal('unrelated', 'p');
+  const broken = server('broken', { url: binding.resource, auth: { kind: 'oauth', binding, tokens: { refresh: garbage } } });
+  const { area, store } = await storeWith({
+    [SCHEMA_VERSION_KEY]: 1,
+    [SERVERS_KEY]: [await oauth('work', 'RT-work'), server('plain'), broken, { id: 'odd', auth: 'nonsense' }],
+  });
+  const { servers, invalid } = await store.read();
+  assert.equal(area.dump()[SCHEMA_VERSION_KEY], CURRENT_SCHEMA_VERSION);
+  assert.deepEqual(
+    invalid.map((i) => i.id),
+    ['odd'],
+    'an entry the migration cannot read is carried as it was',
+  );
+  const work = servers.find((s) => s.id === 'work')!.auth;
+  if (work.kind !== 'oauth' || !work.tokens?.refresh || !work.registration?.clientSecret)
+    assert.fail('the oauth entry lost its credentials');
+  assert.equal(await open(work.tokens.refresh, purposeFor('refresh', { serverId: 'work', binding })), 'RT-work');
+  assert.equal(await open(work.registration.clientSecret, purposeFor('client-secret', { serverId: 'work', binding })), 'CS-work');
+  await assert.rejects(open(work.tokens.refresh, bindingOnlyPurpose('refresh', binding)), SealError, 'the old purpose opens it no more');
+  await assert.rejects(open(work.tokens.refresh, purposeFor('refresh', { serverId: 'home', binding })), SealError);
+  assert.equal(work.tokens.scope, 'mcp:tools');
+  assert.equal(work.registration.clientId, 'client-work');
+  const kept = servers.find((s) => s.id === 'broken')!.auth;
+  assert.deepEqual(kept.kind === 'oauth' ? kept.tokens?.refresh : undefined, garbage, 'a blob that does not open is kept, not lost');
+  assert.deepEqual(
+    servers.find((s) => s.id === 'plain'),
+    server('plain'),
+  );
+});
+
+test('a v1 area with no server list stays empty after the migration', async () => {
+  const { area, store } = await storeWith({ [SCHEMA_VERSION_KEY]: 1 });
+  assert.deepEqual(await store.read(), { servers: [], invalid: [] });
+  assert.deepEqual(area.dump()[SERVERS_KEY], []);
 });

@@ -2,7 +2,7 @@ import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { freshIndexedDb, simulateWorkerRestart } from './helpers.js';
 import { DB_NAME, STORE_KEYS, idbRequest, openStorageDb } from '../../../src/storage/idb.js';
-import { SealError, open, purposeFor, resetKeyCacheForTests, seal, sealHeader } from '../../../src/storage/seal.js';
+import { SealError, bindingOnlyPurpose, open, purposeFor, resetKeyCacheForTests, seal, sealHeader } from '../../../src/storage/seal.js';
 
 beforeEach(freshIndexedDb);
 
@@ -30,9 +30,11 @@ test('each seal uses a fresh 96-bit IV', async () => {
 });
 
 test('opening with another purpose fails with SealError', async () => {
-  const blob = await seal('refresh-abc', purposeFor('refresh', { binding }));
-  const otherIssuer = purposeFor('refresh', { binding: { ...binding, issuer: 'https://evil.example.com' } });
+  const blob = await seal('refresh-abc', purposeFor('refresh', { serverId: 'x', binding }));
+  const otherIssuer = purposeFor('refresh', { serverId: 'x', binding: { ...binding, issuer: 'https://evil.example.com' } });
   await assert.rejects(open(blob, otherIssuer), SealError);
+  await assert.rejects(open(blob, purposeFor('refresh', { serverId: 'y', binding })), SealError, 'another account on the same URL');
+  await assert.rejects(open(blob, bindingOnlyPurpose('refresh', binding)), SealError, "storage version 1's purpose");
   await assert.rejects(open(blob, purposeFor('bearer', { serverId: 'x' })), { name: 'SealError' });
 });
 
@@ -95,18 +97,21 @@ test('a lost key database makes old blobs fail to open rather than decrypt wrong
 });
 
 test('purposes are deterministic, distinct per kind and owner, and refuse missing parts', () => {
-  assert.equal(purposeFor('refresh', { binding }), purposeFor('refresh', { binding: { ...binding } }));
-  assert.notEqual(purposeFor('refresh', { binding }), purposeFor('client-secret', { binding }));
+  assert.equal(purposeFor('refresh', { serverId: 's', binding }), purposeFor('refresh', { serverId: 's', binding: { ...binding } }));
+  assert.notEqual(purposeFor('refresh', { serverId: 's', binding }), purposeFor('client-secret', { serverId: 's', binding }));
+  assert.notEqual(purposeFor('refresh', { serverId: 's', binding }), purposeFor('refresh', { serverId: 't', binding }));
   assert.notEqual(purposeFor('bearer', { serverId: 'a' }), purposeFor('bearer', { serverId: 'b' }));
   assert.equal(
     purposeFor('header', { serverId: 'a', headerName: 'X-Api-Key' }),
     purposeFor('header', { serverId: 'a', headerName: 'x-api-key' }),
   );
   assert.notEqual(
-    purposeFor('refresh', { binding: { resource: 'a\nb', issuer: 'c' } }),
-    purposeFor('refresh', { binding: { resource: 'a', issuer: 'b\nc' } }),
+    purposeFor('refresh', { serverId: 's', binding: { resource: 'a\nb', issuer: 'c' } }),
+    purposeFor('refresh', { serverId: 's', binding: { resource: 'a', issuer: 'b\nc' } }),
   );
   assert.throws(() => purposeFor('refresh', { serverId: 'a' }), TypeError);
+  assert.throws(() => purposeFor('refresh', { binding }), TypeError, 'a refresh token is sealed for its server too (S3)');
+  assert.throws(() => purposeFor('client-secret', { binding }), TypeError);
   assert.throws(() => purposeFor('header', { serverId: 'a' }), TypeError);
   assert.throws(() => purposeFor('bearer', {}), TypeError);
 });

@@ -50,6 +50,20 @@ test('an interactive flow registers, authorizes with PKCE and resource, and stor
   assert.equal(net.requests.length, before, 'a cached token needs no request');
 });
 
+test('an entry with another account on its URL asks the AS for an account choice; a lone entry does not (S3)', async () => {
+  const lone = setup();
+  await lone.manager.getAccessToken(CFG, { interactive: true });
+  assert.equal(new URL(lone.as.authorizeUrls[0]!).searchParams.get('prompt'), null);
+
+  const chooser = setup({ metadata: { prompt_values_supported: ['none', 'login', 'select_account'] } });
+  await chooser.manager.authorize({ ...CFG, auth: { kind: 'oauth', otherAccounts: true } });
+  assert.equal(new URL(chooser.as.authorizeUrls[0]!).searchParams.get('prompt'), 'select_account');
+
+  const oidc = setup({ metadata: { prompt_values_supported: ['none', 'login', 'consent'] } });
+  await oidc.manager.authorize({ ...CFG, auth: { kind: 'oauth', otherAccounts: true } });
+  assert.equal(new URL(oidc.as.authorizeUrls[0]!).searchParams.get('prompt'), 'login');
+});
+
 test('without credentials and without interaction, the result is needs-auth and no window opens', async () => {
   const { as, manager } = setup();
   await assert.rejects(manager.getAccessToken(CFG), (e: unknown) => e instanceof AuthorizationRequiredError && e.code === 'needs-auth');

@@ -118,6 +118,42 @@ test('a sealed refresh token copied to another server’s entry under another bi
   assert.equal(await store.getRefreshToken(key(AS2, 'other')), undefined, 'unopenable, so unusable: needs-auth, never sent');
 });
 
+test('two entries on the same URL and issuer (two accounts, S3) keep separate tokens, clients and refresh tokens', async () => {
+  const { store, config } = await setup();
+  const binding = { resource: URL_A, issuer: AS1 };
+  await store.putBinding('srv', binding);
+  await store.putBinding('other', binding);
+  await store.putClient(key(AS1), { clientId: 'client-work', clientSecret: 'CS-work', tokenEndpointAuthMethod: 'client_secret_post' });
+  await store.putClient(key(AS1, 'other'), { clientId: 'client-home', tokenEndpointAuthMethod: 'none' });
+  await store.putAccessToken(key(AS1), { token: 'AT-work' });
+  await store.putAccessToken(key(AS1, 'other'), { token: 'AT-home' });
+  await store.putRefreshToken(key(AS1), { token: 'RT-work' });
+  await store.putRefreshToken(key(AS1, 'other'), { token: 'RT-home' });
+  assert.equal((await store.getAccessToken(key(AS1)))?.token, 'AT-work');
+  assert.equal((await store.getAccessToken(key(AS1, 'other')))?.token, 'AT-home');
+  assert.equal((await store.getRefreshToken(key(AS1)))?.token, 'RT-work');
+  assert.equal((await store.getRefreshToken(key(AS1, 'other')))?.token, 'RT-home');
+  assert.equal((await store.getClient(key(AS1)))?.clientId, 'client-work');
+  assert.equal((await store.getClient(key(AS1, 'other')))?.clientId, 'client-home');
+
+  // Forgetting one account leaves the other's credentials where they were.
+  await store.clear(key(AS1));
+  assert.equal(await store.getAccessToken(key(AS1)), undefined);
+  assert.equal((await store.getAccessToken(key(AS1, 'other')))?.token, 'AT-home');
+  assert.equal((await store.getRefreshToken(key(AS1, 'other')))?.token, 'RT-home');
+
+  // A refresh token and client secret copied into the other account's entry, same binding, do not open.
+  await store.putClient(key(AS1), { clientId: 'client-work', clientSecret: 'CS-work', tokenEndpointAuthMethod: 'client_secret_post' });
+  await store.putRefreshToken(key(AS1), { token: 'RT-work' });
+  const work = (await config.read()).servers.find((s) => s.id === 'srv')!.auth;
+  assert.equal(work.kind, 'oauth');
+  await config.update((servers) =>
+    servers.map((s) => (s.id === 'other' && work.kind === 'oauth' ? { ...s, auth: { ...work, binding } } : s)),
+  );
+  assert.equal(await store.getRefreshToken(key(AS1, 'other')), undefined, "another account's refresh token is never used");
+  assert.equal(await store.getClient(key(AS1, 'other')), undefined, "another account's client secret is never sent");
+});
+
 test('clear and putBinding(undefined) remove every credential of the binding', async () => {
   const { store, local, session } = await setup();
   const k = key(AS1);

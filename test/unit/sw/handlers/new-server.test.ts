@@ -33,19 +33,34 @@ test('no auth and no headers store none; no timeout stores none', async () => {
   assert.equal('connectTimeoutMs' in config, false);
 });
 
-test('adding slugs the id from the name, and refuses a bad URL or one already saved', async () => {
+test('adding slugs the id from the name, and refuses a bad URL or the same URL under the same name', async () => {
   const store = new ConfigStore(new MemoryArea());
   const first = await addServer(store, { name: 'My Server', url: 'https://s.example/mcp', auth: { kind: 'none' } });
   assert.deepEqual(first, { serverId: 'my-server' });
   const second = await addServer(store, { name: 'My Server', url: 'https://t.example/mcp', auth: { kind: 'none' } });
   assert.notEqual(second.serverId, 'my-server');
   assert.equal((await store.read()).servers.length, 2);
-  const code = async (url: string) =>
-    addServer(store, { name: 'x', url, auth: { kind: 'none' } }).then(
+  const refusal = async (name: string, url: string) =>
+    addServer(store, { name, url, auth: { kind: 'none' } }).then(
       () => 'added',
-      (e: unknown) => (e instanceof RemoteError ? e.code : 'other'),
+      (e: unknown) => (e instanceof RemoteError ? `${e.code}: ${e.message}` : 'other'),
     );
-  assert.equal(await code('https://s.example/mcp'), 'duplicate');
-  assert.equal(await code('ftp://s.example/'), 'invalid-url');
+  assert.equal(
+    await refusal('  my server ', 'https://S.example/mcp/'),
+    'duplicate: "My Server" already uses this URL under this name. Give another account a different name.',
+    'the same canonical URL under the same name (case and spaces ignored) is a duplicate',
+  );
+  assert.match(await refusal('x', 'ftp://s.example/'), /^invalid-url/);
   assert.equal((await store.read()).servers.length, 2);
+});
+
+test('the same URL under another name is another account, with its own id (S3)', async () => {
+  const store = new ConfigStore(new MemoryArea());
+  await addServer(store, { name: 'GitHub', url: 'https://gh.example/mcp', auth: { kind: 'bearer', token: 'tok-work' } });
+  const other = await addServer(store, { name: 'GitHub (2)', url: 'https://gh.example/mcp', auth: { kind: 'bearer', token: 'tok-home' } });
+  assert.deepEqual(other, { serverId: 'github-2' });
+  const [a, b] = (await store.read()).servers;
+  assert.equal(a!.url, b!.url);
+  assert.deepEqual(await headersFor(a!), { Authorization: 'Bearer tok-work' });
+  assert.deepEqual(await headersFor(b!), { Authorization: 'Bearer tok-home' }, 'each account sends its own token');
 });

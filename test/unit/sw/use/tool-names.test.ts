@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { slugify } from '../../../../src/storage/slug.js';
 import { MAX_AGENT_TOOL_NAME_LENGTH, agentToolName, buildToolNameMap, fnv1a32 } from '../../../../src/sw/use/tool-names.js';
 
 const VALID = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -85,4 +86,15 @@ test('the map does not depend on server or tool order', () => {
   const a = [...buildToolNameMap(servers)].sort();
   const b = [...buildToolNameMap(reversed)].sort();
   assert.deepEqual(a, b);
+});
+
+test('two accounts on one URL expose the same tool under names that say which account (S3)', () => {
+  const work = slugify('GitHub');
+  const home = slugify('GitHub (2)', [work]);
+  const map = buildToolNameMap([
+    { serverId: work, tools: ['search'], disabled: [] },
+    { serverId: home, tools: ['search'], disabled: [] },
+  ]);
+  assert.deepEqual([...map.keys()].sort(), ['mcp__github-2__search', 'mcp__github__search']);
+  assert.deepEqual(map.get('mcp__github-2__search'), { serverId: 'github-2', toolName: 'search' });
 });
