@@ -44,8 +44,8 @@ function fullDiff(a: readonly string[], b: readonly string[]): DiffLine[] {
     if (i < n && j < m && a[i] === b[j]) {
       out.push({ op: '=', text: a[i++]! });
       j++;
-    } else if (j < m && (i === n || lcs[i * (m + 1) + j + 1]! >= lcs[(i + 1) * (m + 1) + j]!)) out.push({ op: '+', text: b[j++]! });
-    else out.push({ op: '-', text: a[i++]! });
+    } else if (i < n && (j === m || lcs[(i + 1) * (m + 1) + j]! >= lcs[i * (m + 1) + j + 1]!)) out.push({ op: '-', text: a[i++]! });
+    else out.push({ op: '+', text: b[j++]! });
   }
   return out;
 }
