@@ -24,7 +24,7 @@ ul.hints { margin: var(--space-1) 0; padding-inline-start: 18px; font-size: var(
 ul.hints li { overflow-wrap: anywhere; }
 pre { margin: var(--space-1) 0; padding: 6px; background: var(--bg-raised); border-radius: 4px; max-height: 260px; overflow: auto;
   white-space: pre-wrap; overflow-wrap: anywhere; font-size: 11px; line-height: 1.45; }
-pre span { display: block; }
+pre span { display: block; padding-inline-start: 2ch; text-indent: -2ch; }
 pre [data-op="-"] { background: var(--danger-soft); color: var(--fg); }
 pre [data-op="+"] { background: var(--ok-soft); color: var(--fg); }
 pre [data-op="…"] { color: var(--fg-muted); font-style: italic; }

@@ -23,7 +23,10 @@ function prettyJson(value: unknown): string {
   return JSON.stringify(JSON.parse(canonicalJson(value, Infinity)), null, 2);
 }
 
-/** The parts of an item that make its definition, by category, in the order the text shows them. */
+/**
+ * The parts of an item that make its definition, by category, in the order the text shows them,
+ * labelled by their wire names: like the JSON keys around them they are not words to translate.
+ */
 function partsOf(category: ListedCategory, item: Record<string, unknown>): [string, unknown][] {
   if (category === 'tools') {
     const tool = item as Tool;
@@ -32,8 +35,8 @@ function partsOf(category: ListedCategory, item: Record<string, unknown>): [stri
       ['title', tool.title],
       ['description', tool.description],
       ['annotations', tool.annotations],
-      ['input schema', tool.inputSchema],
-      ['output schema', tool.outputSchema],
+      ['inputSchema', tool.inputSchema],
+      ['outputSchema', tool.outputSchema],
       ['_meta.ui', ui],
     ];
   }
