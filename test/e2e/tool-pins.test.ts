@@ -4,8 +4,8 @@
  * dropped between two listings is marked changed; its grant is suspended (an agent call shows the
  * card, which says so) but kept; the server detail shows the diff and the hint change in words;
  * the mark and the suspension survive a worker stop; Accept restores the grant (the next agent
- * call runs without a card); Keep disabled keeps a changed tool off; the export carries the pins
- * and no secret.
+ * call runs without a card); Keep disabled keeps a changed tool off; with "review new tools" on a
+ * new tool arrives disabled until accepted; the export carries the pins and no secret.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,6 +36,7 @@ interface StoredPin {
 }
 interface StoredServer {
   disabledTools: string[];
+  reviewNewTools?: boolean;
   pins?: { tools?: StoredPin[] };
 }
 
@@ -158,6 +159,21 @@ test('S2: Keep disabled keeps a changed tool off for agents, and says so until a
   const names = await evaluateInWorker<string[]>(ext, 'globalThis.remoteMcp.agentTools.list().map((t) => t.name)');
   assert.ok(!names.includes(TOOL), 'not offered to agents');
   assert.ok((await notePin())?.held);
+});
+
+test('S2: with "review new tools" on, a tool the server adds later arrives disabled and noted; Accept and enable offers it', async () => {
+  await (await waitFor(panel, 'mcp-server-detail >>> mcp-definition-changes >>> input[data-review-new-tools]')).click();
+  await until('the setting to be stored', async () => (await stored()).reviewNewTools === true);
+  server.addTool('export_all');
+  const NEW = 'mcp-server-detail >>> mcp-definition-changes >>> article[data-name="export_all"]';
+  await waitFor(panel, NEW);
+  assert.match(await textOf(panel, NEW), /New tool “export_all” waits for your review/);
+  assert.ok((await stored()).disabledTools.includes('export_all'));
+  const offered = () => evaluateInWorker<string[]>(ext, 'globalThis.remoteMcp.agentTools.list().map((t) => t.name)');
+  assert.ok(!(await offered()).includes('mcp__demo__export_all'), 'not offered before review');
+  await (await waitFor(panel, `${NEW} >>> button[data-decision="accept"]`)).click();
+  await until('the tool to be offered', async () => (await offered()).includes('mcp__demo__export_all'));
+  assert.equal(await panel.$(NEW), null);
 });
 
 test('S2: the export carries the pins and no secret', async () => {
