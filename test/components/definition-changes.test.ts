@@ -3,7 +3,7 @@
  * words, the diff as text (server strings never parsed as markup), Accept / Keep disabled and the
  * "review new tools" switch as events; nothing shown when nothing changed.
  */
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import './setup.js';
 import type { McpServerDetailElement } from '../../src/components/mcp-server-detail.js';
 import { DefinitionDecisionEvent, ReviewNewToolsEvent } from '../../src/components/mcp-definition-changes.js';
@@ -49,7 +49,7 @@ describe('mcp-definition-changes', () => {
     const changes = await detail({ changes: [changed] });
     const accept = changes.shadowRoot!.querySelector<HTMLButtonElement>('button[data-decision="accept"]')!;
     setTimeout(() => accept.click());
-    const e = (await oneEvent(changes, DefinitionDecisionEvent.type)) as DefinitionDecisionEvent;
+    const e = await new Promise<DefinitionDecisionEvent>((r) => changes.addEventListener(DefinitionDecisionEvent.type, r, { once: true }));
     expect([e.serverId, e.category, e.name, e.decision]).to.deep.equal(['demo', 'tools', 'delete_note', 'accept']);
     expect(accept.disabled).to.equal(true, 'no double answer');
     changes.showError('refused');
@@ -77,7 +77,7 @@ describe('mcp-definition-changes', () => {
     const box = changes.shadowRoot!.querySelector<HTMLInputElement>('input[data-review-new-tools]')!;
     expect(box.checked).to.equal(true);
     setTimeout(() => box.click());
-    const e = (await oneEvent(changes, ReviewNewToolsEvent.type)) as ReviewNewToolsEvent;
+    const e = await new Promise<ReviewNewToolsEvent>((r) => changes.addEventListener(ReviewNewToolsEvent.type, r, { once: true }));
     expect([e.serverId, e.review]).to.deep.equal(['demo', false]);
   });
 });
