@@ -23,6 +23,7 @@ import { McpResultViewElement } from './mcp-result-view.js';
 import { McpAppViewElement } from './mcp-app-view.js';
 import { McpServerSettingsElement } from './mcp-server-settings.js';
 import { McpServerDetailElement } from './mcp-server-detail.js';
+import { McpDefinitionChangesElement } from './mcp-definition-changes.js';
 import { McpToolsViewElement } from './mcp-tools-view.js';
 import { McpToolViewElement } from './mcp-tool-view.js';
 import { McpAppHeaderElement } from './mcp-app-header.js';
@@ -53,6 +54,7 @@ export function defineAll(registry = customElements) {
   McpChatApprovalsElement.define('mcp-chat-approvals', registry);
   McpChatViewElement.define('mcp-chat-view', registry);
   McpServerSettingsElement.define('mcp-server-settings', registry);
+  McpDefinitionChangesElement.define('mcp-definition-changes', registry);
   McpServerDetailElement.define('mcp-server-detail', registry);
   McpToolsViewElement.define('mcp-tools-view', registry);
   McpToolViewElement.define('mcp-tool-view', registry);
@@ -87,6 +89,7 @@ declare global {
     'mcp-app-view': McpAppViewElement;
     'mcp-server-settings': McpServerSettingsElement;
     'mcp-server-detail': McpServerDetailElement;
+    'mcp-definition-changes': McpDefinitionChangesElement;
     'mcp-tools-view': McpToolsViewElement;
     'mcp-tool-view': McpToolViewElement;
     'mcp-app-header': McpAppHeaderElement;

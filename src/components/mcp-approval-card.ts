@@ -7,7 +7,9 @@
  * offers "Allow this view to call … while it is open" (U1), and says when it answers several
  * identical requests of the view.
  * A card whose call is `gone` (the worker restarted while it waited) says that nothing was run
- * and offers only Dismiss. Every server-provided string is text.
+ * and offers only Dismiss. A tool whose definition changed since it was pinned says so (S2): its
+ * "always" grant is suspended until the user accepts the new definition, and "Always" here does
+ * that, behind "More options" whatever the tool claims. Every server-provided string is text.
  */
 import { ElementBase } from './element-base.js';
 import type { ApprovalView } from '../protocol/panel-use.js';
@@ -27,6 +29,7 @@ dd { margin: 0; overflow-wrap: anywhere; white-space: pre-wrap; max-height: 8em;
 pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 12em; overflow: auto; border: 1px solid var(--border); border-radius: var(--radius); padding: var(--space-1); margin: var(--space-1) 0; }
 details { margin: var(--space-1) 0; }
 summary { cursor: pointer; }
+.changed { color: var(--danger); font-weight: 600; margin: var(--space-1) 0; }
 .actions { display: flex; gap: var(--space-2); flex-wrap: wrap; margin-top: var(--space-2); }
 `);
 
@@ -114,6 +117,7 @@ export class McpApprovalCardElement extends ElementBase {
         { id: 'from', class: 'from' },
         t('approvalFrom', tReason({ message: a.agentName, wording: a.agentWording }), tool, a.serverName),
       ),
+      !gone && a.definitionChanged ? el('p', { class: 'changed', 'data-definition-changed': '' }, t('approvalDefinitionChanged')) : null,
       claims.length ? el('ul', { id: 'claims', class: 'claims' }, ...claims.map((c) => el('li', { 'data-claim': c.kind }, c.text))) : null,
       argumentsView(a.argumentsJson),
       !gone && a.repeats ? el('p', { class: 'repeats' }, t('approvalRepeats', String(a.repeats))) : null,
@@ -146,7 +150,7 @@ export class McpApprovalCardElement extends ElementBase {
       return b;
     };
     const forView = a.viewGrant ? button('view', t('allowViewSession', a.toolTitle ?? a.tool)) : null;
-    if (offersAlwaysDirectly(a.annotations))
+    if (!a.definitionChanged && offersAlwaysDirectly(a.annotations))
       return el(
         'div',
         { class: 'actions' },

@@ -1,6 +1,7 @@
 /**
  * A server's detail view (docs/ui.md): the header (`mcp-server-card mode="detail"`: status, reason
- * and the state's action), then sections — Tools (toggles; a tool name opens the tool's view),
+ * and the state's action), then sections — Tools (definitions changed since they were pinned, with
+ * their diff, `mcp-definition-changes`; toggles; a tool name opens the tool's view),
  * Prompts, Resources (server strings as text), Settings (`mcp-server-settings`, then Forget
  * authorization and Delete) and Log (`mcp-activity-log server-id`).
  *
@@ -34,7 +35,15 @@ export class McpServerDetailElement extends ElementBase {
   readonly #tools = document.createElement('mcp-tool-list');
   readonly #noTools = el('p', { class: 'empty muted' });
   readonly #toolsSummary = el('summary');
-  readonly #toolsSection = el('details', { open: true, 'data-section': 'tools' }, this.#toolsSummary, this.#noTools, this.#tools);
+  readonly #changes = document.createElement('mcp-definition-changes');
+  readonly #toolsSection = el(
+    'details',
+    { open: true, 'data-section': 'tools' },
+    this.#toolsSummary,
+    this.#changes,
+    this.#noTools,
+    this.#tools,
+  );
   readonly #promptsSummary = el('summary');
   readonly #prompts = el('ul', { class: 'items' });
   readonly #resourcesSummary = el('summary');
@@ -99,7 +108,7 @@ export class McpServerDetailElement extends ElementBase {
   }
 
   protected override updateParts() {
-    return [this.#header, this.#manage, this.#settings, this.#tools, this.#log];
+    return [this.#header, this.#manage, this.#settings, this.#changes, this.#tools, this.#log];
   }
 
   protected override update() {
@@ -117,6 +126,7 @@ export class McpServerDetailElement extends ElementBase {
 
   #renderTools(s: ServerView) {
     this.#toolsSummary.textContent = t('sectionTools', String(s.tools.length));
+    this.#changes.server = s;
     this.#tools.setAttribute('server-id', s.id);
     this.#tools.setAttribute('server-name', s.name);
     this.#tools.setAttribute('aria-label', t('toolsOf', s.name));

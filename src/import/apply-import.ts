@@ -117,5 +117,7 @@ async function toConfig(id: string, entry: ImportEntry, url: string, seal: Seale
     ...(entry.includeTools !== undefined ? { includeTools: [...entry.includeTools] } : {}),
     connectOnStartup: entry.connectOnStartup,
     ...(entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs } : {}),
+    ...(entry.pins !== undefined ? { pins: structuredClone(entry.pins) } : {}),
+    ...(entry.reviewNewTools !== undefined ? { reviewNewTools: entry.reviewNewTools } : {}),
   };
 }

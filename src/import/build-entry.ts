@@ -13,6 +13,7 @@ import type { RawEntry } from './raw-entry.js';
 import { invalidField, invalidUrl } from './reasons.js';
 import { checkUrl } from '../common/url-rules.js';
 import { checkUrlWithPlaceholders } from './url-placeholders.js';
+import { PinsSchema } from '../storage/pin-schema.js';
 
 /** Token standing for a bearer token our export leaves out. */
 const EXPORT_BEARER_TOKEN = '${bearer-token}';
@@ -64,8 +65,23 @@ export function buildEntry(raw: RawEntry, index: number, context: PlaceholderCon
     ...(include !== undefined ? { includeTools: include } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     connectOnStartup: typeof raw.connectOnStartup === 'boolean' ? raw.connectOnStartup : true,
+    ...pinFields(raw, notes),
     ...(notes.length > 0 ? { notes: notes.slice(0, 16).map((note) => note.slice(0, 500)) } : {}),
   };
+}
+
+/**
+ * Pinned definitions and "review new tools" from our export (S2). Pins that do not validate are
+ * left out with a note — the entry is still imported, and its next listing pins what it finds.
+ */
+function pinFields(raw: RawEntry, notes: string[]): Pick<ImportEntry, 'pins' | 'reviewNewTools'> {
+  const out: Pick<ImportEntry, 'pins' | 'reviewNewTools'> = {};
+  if (typeof raw.reviewNewTools === 'boolean') out.reviewNewTools = raw.reviewNewTools;
+  if (raw.pins === undefined) return out;
+  const pins = PinsSchema.safeParse(raw.pins);
+  if (pins.success) out.pins = pins.data;
+  else notes.push("pins: not valid, left out; the server's next tool list is pinned instead");
+  return out;
 }
 
 /** An entry that will not be imported, with its reason; it keeps the URL when that is not too long to show. */

@@ -80,9 +80,19 @@ function readExport(value: Record<string, unknown>): DialectRead {
     tooMany(value.servers.length, 'export') ??
     plain(
       'export',
-      value.servers.map((item) => readServerEntry(nameOf(item), item, 'standard')),
+      value.servers.map((item) => withPins(readServerEntry(nameOf(item), item, 'standard'), item)),
     )
   );
+}
+
+/** Our export also carries the entry's pinned definitions and its "review new tools" (S2). */
+function withPins(raw: RawEntry, item: unknown): RawEntry {
+  if (raw.skip || !isRecord(item)) return raw;
+  return {
+    ...raw,
+    ...(item.pins !== undefined ? { pins: item.pins } : {}),
+    ...(item.reviewNewTools !== undefined ? { reviewNewTools: item.reviewNewTools } : {}),
+  };
 }
 
 function readVsCode(value: Record<string, unknown>): DialectRead {

@@ -8,6 +8,7 @@
  * validator cannot disagree.
  */
 import { WordingSchema } from '../protocol/wording.js';
+import { PinsSchema } from '../storage/pin-schema.js';
 import * as z from 'zod/mini';
 import { lazySchema } from '../protocol/lazy-schema.js';
 import {
@@ -83,6 +84,9 @@ const ImportEntrySchema = lazySchema(() =>
     includeTools: z.optional(toolList),
     timeoutMs: z.optional(z.number().check(z.int(), z.gte(MIN_TIMEOUT_MS), z.lte(MAX_TIMEOUT_MS))),
     connectOnStartup: z.boolean(),
+    /** Pinned definitions and "review new tools", from our export (S2). */
+    pins: z.optional(PinsSchema),
+    reviewNewTools: z.optional(z.boolean()),
     /** Things the user should know that are not a reason to skip (clamped timeout, …). */
     notes: z.optional(z.array(boundedString(500)).check(z.maxLength(16))),
   }),

@@ -23,6 +23,9 @@ export interface RawEntry {
   scopes?: unknown;
   /** Header names whose values were left out of our export: they become fields to fill. */
   headerNamesToFill?: string[];
+  /** Pinned definitions and "review new tools" (our export only, SPEC S2); validated by build-entry. */
+  pins?: unknown;
+  reviewNewTools?: unknown;
   notes: string[];
 }
 

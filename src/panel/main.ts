@@ -11,6 +11,7 @@ import { setUpAppHost } from './app-host.js';
 import { setUpManagePanel } from './manage-panel.js';
 import { setUpStepUp } from './step-up.js';
 import { setUpServerActions } from './server-actions.js';
+import { setUpDefinitionActions } from './definition-actions.js';
 import { setUpShell } from './shell.js';
 import { setUpPanelPort } from './panel-port.js';
 import { wireChatPanel } from './chat.js';
@@ -58,6 +59,7 @@ setUpServerForms({
 setUpDirectory({ call, directory: $('mcp-directory'), addForm: $('mcp-add-server') });
 const ping = setUpManagePanel({ call, importer: $('mcp-import') });
 setUpServerActions({ call, servers: () => shell.servers, runner, stepUp, ping });
+setUpDefinitionActions(call);
 
 /** Every push type and its one handler (push-router.ts); a type left out does not compile. */
 const router = new PushRouter(PanelPushSchemas, {

@@ -37,6 +37,8 @@ const ApprovalViewSchema = lazySchema(() =>
     requestedAt: z.number(),
     /** An MCP App view asks: the card offers "Allow this view to call … while it is open" (U1). */
     viewGrant: z.optional(z.literal(true)),
+    /** The tool's definition changed since it was pinned: its "always" grant is suspended (S2). */
+    definitionChanged: z.optional(z.literal(true)),
     /** How many identical requests of the view this one card answers (U1: coalesced, not queued). */
     repeats: z.optional(z.number().check(z.int(), z.gte(2))),
     /**

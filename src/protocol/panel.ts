@@ -16,6 +16,7 @@ import { WordingSchema } from './wording.js';
 import { UsePanelPushSchemas, UsePanelRequestSchemas, UsePanelResponseSchemas } from './panel-use.js';
 import { OAuthPanelRequestSchemas, OAuthPanelResponseSchemas } from './panel-oauth.js';
 import { ManagePanelRequestSchemas, ManagePanelResponseSchemas } from './panel-manage.js';
+import { DefinitionChangeSchema, MAX_CHANGES_SHOWN, PinsPanelRequestSchemas, PinsPanelResponseSchemas } from './panel-pins.js';
 import { ChatPanelPushSchemas, ChatPanelRequestSchemas, ChatPanelResponseSchemas } from './panel-chat.js';
 import { EditPanelRequestSchemas, EditPanelResponseSchemas } from './panel-edit.js';
 import { ActivityPanelPushSchemas, ActivityPanelRequestSchemas, ActivityPanelResponseSchemas } from './panel-activity.js';
@@ -77,6 +78,10 @@ export const ServerViewSchema = lazySchema(() =>
      * until the server connects again, or a category's refresh failed and its last list is kept.
      */
     staleSince: z.optional(z.number()),
+    /** Definitions that differ from their pins, and new tools held for review (SPEC S2). */
+    changes: z.optional(z.array(DefinitionChangeSchema).check(z.maxLength(MAX_CHANGES_SHOWN))),
+    /** Whether new tools of this server wait for review (the setting, or its default). */
+    reviewNewTools: z.optional(z.boolean()),
   }),
 );
 export type ServerView = z.infer<typeof ServerViewSchema>;
@@ -154,6 +159,7 @@ export const PanelRequestSchemas = {
   ...UsePanelRequestSchemas,
   ...OAuthPanelRequestSchemas,
   ...ManagePanelRequestSchemas,
+  ...PinsPanelRequestSchemas,
   ...ChatPanelRequestSchemas,
   ...EditPanelRequestSchemas,
   ...ActivityPanelRequestSchemas,
@@ -175,6 +181,7 @@ const PanelResponseSchemas = {
   ...UsePanelResponseSchemas,
   ...OAuthPanelResponseSchemas,
   ...ManagePanelResponseSchemas,
+  ...PinsPanelResponseSchemas,
   ...ChatPanelResponseSchemas,
   ...EditPanelResponseSchemas,
   ...ActivityPanelResponseSchemas,

@@ -5,6 +5,7 @@
  * importer can ask the user for their values; tokens must be entered or authorized again.
  */
 import type { McpServerConfig } from './config-schema.js';
+import type { Pins } from './pin-schema.js';
 
 /** The export document's format and version, which the importer reads back (src/import/dialects.ts). */
 export const EXPORT_FORMAT = 'remote-mcp-for-chrome';
@@ -22,6 +23,9 @@ interface ExportedServer {
   includeTools?: string[];
   connectOnStartup: boolean;
   timeoutMs?: number;
+  /** Pinned definitions (S2): what the user approved of the server's tools, prompts and resources. */
+  pins?: Pins;
+  reviewNewTools?: boolean;
 }
 
 export interface ExportDocument {
@@ -52,6 +56,8 @@ export function exportConfig(servers: readonly McpServerConfig[]): ExportDocumen
       if (s.headers && s.headers.length > 0) out.headerNames = s.headers.map((h) => h.name);
       if (s.timeoutMs !== undefined) out.timeoutMs = s.timeoutMs;
       if (s.includeTools !== undefined) out.includeTools = [...s.includeTools];
+      if (s.pins !== undefined) out.pins = structuredClone(s.pins);
+      if (s.reviewNewTools !== undefined) out.reviewNewTools = s.reviewNewTools;
       return out;
     }),
   };

@@ -9,6 +9,7 @@
 import * as z from 'zod/mini';
 import { lazySchema } from '../protocol/lazy-schema.js';
 import { ServerIdSchema } from '../protocol/server-id.js';
+import { PinsSchema } from './pin-schema.js';
 
 /** Key of the server array in `chrome.storage.local`. */
 export const SERVERS_KEY = 'mcp_servers';
@@ -97,6 +98,14 @@ export const McpServerConfigSchema = lazySchema(() =>
     timeoutMs: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(3_600_000))),
     /** Limit of one connect attempt, measured from its start across worker restarts (SPEC C7). */
     connectTimeoutMs: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))),
+    /**
+     * Pinned definitions of the server's tools, prompts and resources (SPEC S2). Optional, so
+     * entries stored before pins existed read unchanged (no schema version bump): their next
+     * listing pins what it finds.
+     */
+    pins: z.optional(PinsSchema),
+    /** New tools of a known server start disabled until reviewed (S2); absent: on unless the server is loopback. */
+    reviewNewTools: z.optional(z.boolean()),
   }),
 );
 export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;

@@ -31,6 +31,8 @@ import { authConfigOf, headersWithOAuth } from './chrome/oauth-runtime.js';
 import { createPanelApi } from './handlers/panel.js';
 import { answerPanelRequests, fromPanelPage } from './handlers/panel-port.js';
 import { settleIncludeTools } from './manager/include-tools.js';
+import { applyListing } from './manager/pins.js';
+import { pinsPanelHandlers } from './handlers/panel-pins.js';
 import { McpManager, type StartFindings } from './manager/mcp-manager.js';
 import { ImportChannel } from './offscreen-link/import-channel.js';
 import { withOAuthRetry } from './offscreen-link/oauth-requests.js';
@@ -141,6 +143,10 @@ const manager = new McpManager(
       void configStore
         .update((servers) => servers.map((s) => (s.id === serverId ? settleIncludeTools(s, toolNames) : s)))
         .catch((e) => console.warn('[sw] the imported tool selection could not be saved', e)),
+    savePins: (serverId, category, items, now) =>
+      void configStore
+        .update((servers) => servers.map((s) => (s.id === serverId ? applyListing(s, category, items, now) : s)))
+        .catch((e) => console.warn('[sw] the pinned definitions could not be saved', e)),
   },
   // Views are hosted only when the build carries the sandbox page they render in.
   { appViews: chrome.runtime.getManifest().sandbox?.pages.includes(APP_SANDBOX_PAGE) === true },
@@ -252,6 +258,8 @@ const use = setUpUseService({
     for (const p of panels) p.postMessage(message);
   },
   newId,
+  acceptDefinition: (serverId, name) =>
+    pinsPanelHandlers({ manager, configStore, approvals })['panel:accept-definition']({ serverId, category: 'tools', name }),
 });
 /**
  * The chat engine runs here, beside the registry and the approval broker it uses (docs/architecture.md

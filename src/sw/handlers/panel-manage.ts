@@ -11,6 +11,7 @@ import type { ConfigStore } from '../../storage/config-store.js';
 import { sealBearer } from '../chrome/credentials.js';
 import { applyImport, type ImportOutcome } from '../../import/apply-import.js';
 import type { ImportChannel } from '../offscreen-link/import-channel.js';
+import { approveEnabled } from '../manager/pins.js';
 
 type Req = typeof ManagePanelRequestSchemas;
 type Res = typeof ManagePanelResponseSchemas;
@@ -27,7 +28,10 @@ export function managePanelHandlers({ configStore, importChannel }: ManageHandle
   return {
     'panel:set-disabled-tools': async (p) => {
       const disabledTools = [...new Set(p.disabledTools)];
-      await configStore.updateServer(p.serverId, { disabledTools });
+      // Tools enabled here are approved as they are listed now: their pins follow (S2).
+      await configStore.update((servers) =>
+        servers.map((s) => (s.id === p.serverId ? approveEnabled({ ...s, disabledTools }, s.disabledTools) : s)),
+      );
       return { disabledTools };
     },
     'panel:import-preview': async (p) => importChannel.preview(p.text, await existing()),

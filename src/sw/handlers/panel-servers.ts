@@ -13,6 +13,7 @@ import type { McpManager } from '../manager/mcp-manager.js';
 import { truncateToolResult } from '../use/truncate.js';
 import { addServer } from './new-server.js';
 import { removeServer, type RemoveServerDeps } from './remove-server.js';
+import { approveEnabled } from '../manager/pins.js';
 
 type ServerMethod =
   | 'panel:add-server'
@@ -58,12 +59,15 @@ export function serverPanelHandlers(deps: ServerHandlerDeps): ServerHandlers {
   };
 }
 
-/** The servers with one tool of one server enabled or disabled (it stays listed once at most). */
+/**
+ * The servers with one tool of one server enabled or disabled (it stays listed once at most).
+ * Enabling a tool approves it as it is listed now: its pin follows (S2).
+ */
 export function withToolEnabled(servers: McpServerConfig[], p: PanelParams<'panel:set-tool-enabled'>): McpServerConfig[] {
   return servers.map((s) => {
     if (s.id !== p.serverId) return s;
     const rest = s.disabledTools.filter((t) => t !== p.tool);
-    return { ...s, disabledTools: p.enabled ? rest : [...rest, p.tool] };
+    return p.enabled ? approveEnabled({ ...s, disabledTools: rest }, [p.tool]) : { ...s, disabledTools: [...rest, p.tool] };
   });
 }
 

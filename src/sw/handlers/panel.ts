@@ -19,6 +19,7 @@ import type { ApprovalStore } from '../use/approval-store.js';
 import type { RequestLogBatch } from '../offscreen-link/request-log-batch.js';
 import { serverPanelHandlers } from './panel-servers.js';
 import { panelDispatcher } from './panel-dispatch.js';
+import { pinsPanelHandlers } from './panel-pins.js';
 
 /** Everything the panel's handlers use; main.ts builds each object and hands them in here. */
 export interface PanelApiDeps extends OAuthHandlerDeps, ManageHandlerDeps, Omit<EditHandlerDeps, 'auth' | 'configStore'> {
@@ -32,6 +33,8 @@ export interface PanelApiDeps extends OAuthHandlerDeps, ManageHandlerDeps, Omit<
   chatHandlers: ChatHandlers;
   /** "Always allow" grants, listed and revoked from the Activity view. */
   grants: Pick<ApprovalStore, 'list' | 'revoke' | 'revokeAll'>;
+  /** Grants are listed for the edit form and restored when a changed definition is accepted (S2). */
+  approvals: Pick<ApprovalStore, 'list' | 'restore'>;
   /** The request-log rows not stored yet (request-log-batch.ts): stored before the log is read or cleared. */
   requestLog: Pick<RequestLogBatch, 'flush'>;
   /** "Copy diagnostics" (V3, panel-diagnostics.ts). */
@@ -57,6 +60,7 @@ export function createPanelApi(deps: PanelApiDeps) {
     ...stepUpPanelHandlers(deps),
     ...managePanelHandlers(deps),
     ...editPanelHandlers(deps),
+    ...pinsPanelHandlers(deps),
     ...activityPanelHandlers({ grants: deps.grants, views: () => deps.manager.views(), requestLog: deps.requestLog }),
     ...deps.diagnosticsHandlers,
     ...deps.directoryHandlers,

@@ -75,6 +75,8 @@ export interface MirrorPorts {
   authLost(connectionId: string, error: WireError): void;
   /** A listing of the tools committed (an imported allow-list is settled against it). */
   toolsCommitted(): void;
+  /** Listings of these categories were committed (after {@link toolsCommitted}): pins compare them (S2). */
+  committed?(categories: readonly CatalogCategory[]): void;
 }
 
 export interface MirrorOptions {
@@ -140,6 +142,7 @@ export class CatalogMirror {
         this.#warnings.set(category, warnings);
     });
     if (categories.includes('tools')) this.ports.toolsCommitted();
+    this.ports.committed?.(categories);
   }
 
   /** A list_changed: the category (with its templates, for resources) is refreshed, paced (D2, N5). */

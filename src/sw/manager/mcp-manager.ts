@@ -35,6 +35,8 @@ import { CatalogMirror, listingRefusal, LOST_CODES } from './catalog-mirror.js';
 import { runsOnlyAsTask, wireNameOf } from './catalog-limits.js';
 import { cancelledBeforeSending, UnsentCalls, unlessAborted } from './unsent-calls.js';
 import { settleIncludeTools } from './include-tools.js';
+import { applyListing, definitionChanged, reviewsNewTools } from './pins.js';
+import { changesOf } from './pin-changes.js';
 
 export type Reason = ErrorReason;
 
@@ -58,6 +60,11 @@ export interface ManagerPorts {
    * (the manager already uses the result), so the stored entry is settled the same way.
    */
   saveIncludeTools?(serverId: string, toolNames: string[]): void;
+  /**
+   * Told when a committed listing changed the server's pins (SPEC S2; the manager already uses
+   * the result), so the stored entry gets the same {@link applyListing} with the same time.
+   */
+  savePins?(serverId: string, category: CatalogCategory, items: readonly Record<string, unknown>[], now: number): void;
 }
 
 /** What a new worker instance found in the offscreen document it claimed (SPEC C6, C7). */
@@ -284,6 +291,7 @@ export class McpManager {
         changed: () => this.#changed(),
         authLost: (connectionId, w) => this.#authLost(runtime(), connectionId, reasonOf(w, runtime().config.auth.kind)),
         toolsCommitted: () => this.#settleIncludeTools(runtime()),
+        committed: (categories) => this.#applyPins(runtime(), categories),
       },
       { refreshIntervalMs: this.#refreshIntervalMs, now: this.#now },
     );
@@ -344,8 +352,9 @@ export class McpManager {
       }
       const before = rt.config;
       rt.config = config;
-      // The stored entry may not have caught up yet with an allow-list settled in memory.
+      // The stored entry may not have caught up yet with an allow-list settled or pins moved in memory.
       this.#settleIncludeTools(rt);
+      this.#applyPins(rt, CATALOG_CATEGORIES);
       if (!config.enabled) {
         if (rt.state.status !== 'disconnected' || this.#queue.isBusy(config.id) || rt.cachedSince !== undefined) void this.#disconnect(rt);
       } else if (!before.enabled) {
@@ -776,6 +785,28 @@ export class McpManager {
     this.ports.saveIncludeTools?.(rt.config.id, names);
   }
 
+  /**
+   * Compares every committed list with the server's pins (S2) before any view or agent sees it:
+   * a changed tool's grants are suspended from the moment its new definition is known.
+   */
+  #applyPins(rt: Runtime, categories: readonly CatalogCategory[]) {
+    const now = this.#now();
+    for (const category of categories) {
+      const items = rt.catalog.get<Record<string, unknown>>(category).items;
+      if (items === null) continue;
+      const next = applyListing(rt.config, category, items, now);
+      if (next === rt.config) continue;
+      rt.config = next;
+      this.ports.savePins?.(rt.config.id, category, items, now);
+    }
+  }
+
+  /** Whether the tool's definition changed since it was pinned: its "always" grants do not apply (S2). */
+  definitionChanged(serverId: string, tool: string): boolean {
+    const rt = this.#servers.get(serverId);
+    return rt !== undefined && definitionChanged(rt.config, tool);
+  }
+
   #items<T>(rt: Runtime, category: CatalogCategory): T[] {
     // Tools are hidden unless the server is ready, recovering a lost session, or disconnected with
     // a catalog kept from its last session that first use will refresh (C1, C2).
@@ -832,7 +863,13 @@ export class McpManager {
         .slice(0, MAX_SERVER_WARNINGS)
         .map((w) => (w.message.length > MAX_WARNING_LENGTH ? { ...w, message: `${w.message.slice(0, MAX_WARNING_LENGTH - 1)}…` } : w)),
       ...this.#staleView(rt),
+      ...this.#pinView(rt),
     }));
+  }
+
+  #pinView(rt: Runtime): Pick<ServerView, 'changes' | 'reviewNewTools'> {
+    const changes = changesOf(rt.config);
+    return { reviewNewTools: reviewsNewTools(rt.config), ...(changes.length ? { changes } : {}) };
   }
 
   #staleView(rt: Runtime): { staleSince?: number } {

@@ -40,6 +40,16 @@ export interface ApprovalRequest {
   onCard?: (open: boolean) => void;
 }
 
+/**
+ * Pinned definitions (S2): a tool whose listed definition differs from its pin has its "always"
+ * and per-view grants suspended — its calls ask, and the card says the definition changed.
+ * Choosing "always" on such a card approves the new definition (it is pinned again).
+ */
+export interface DefinitionPins {
+  changed(serverId: string, tool: string): boolean;
+  accept(serverId: string, tool: string): Promise<unknown>;
+}
+
 interface Waiter {
   resolve: (decision: ApprovalDecision) => void;
   signal: AbortSignal | undefined;
@@ -69,7 +79,7 @@ function coalesceKeyOf(request: ApprovalRequest, fingerprint: string): string | 
   return canonicalJson([request.viewSession, request.serverId, request.tool.name, fingerprint, request.arguments], Infinity);
 }
 
-function cardOf(id: string, request: ApprovalRequest, requestedAt: number): ApprovalView {
+function cardOf(id: string, request: ApprovalRequest, requestedAt: number, changed: boolean): ApprovalView {
   const { tool } = request;
   return {
     id,
@@ -83,6 +93,7 @@ function cardOf(id: string, request: ApprovalRequest, requestedAt: number): Appr
     argumentsJson: argumentsForDisplay(request.arguments),
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
     ...(request.viewSession !== undefined ? { viewGrant: true as const } : {}),
+    ...(changed ? { definitionChanged: true as const } : {}),
     requestedAt,
     status: 'pending',
   };
@@ -101,6 +112,7 @@ export class ApprovalBroker {
     private readonly now: () => number = Date.now,
     private readonly kept?: PendingApprovals,
     private readonly viewGrants?: ViewGrants,
+    private readonly pins?: DefinitionPins,
   ) {
     this.#loaded = (kept?.loadGone() ?? Promise.resolve([]))
       .then((gone) => {
@@ -157,13 +169,21 @@ export class ApprovalBroker {
     // A schema too large to keep was replaced by a placeholder (catalog limits): its fingerprint
     // cannot notice the server changing it, so no grant is honoured or stored for such a tool.
     const grantable = (tool as { schemaTooLarge?: boolean }).schemaTooLarge !== true;
-    if (grantable && (await this.store.isAlwaysAllowed(serverId, tool, serverUrl))) return true;
+    // A suspended grant is not consulted at all: consulting would delete it for its old fingerprint.
+    const changed = this.pins?.changed(serverId, tool.name) === true;
+    if (!changed && grantable && (await this.store.isAlwaysAllowed(serverId, tool, serverUrl))) return true;
     // Only a view's call has a session: an agent's call needs no fingerprint here.
     const fingerprint = viewSession === undefined ? '' : this.store.fingerprintOf(tool);
-    if (grantable && viewSession !== undefined && (await this.viewGrants?.allows(viewSession, serverId, tool.name, fingerprint)))
+    if (
+      !changed &&
+      grantable &&
+      viewSession !== undefined &&
+      (await this.viewGrants?.allows(viewSession, serverId, tool.name, fingerprint))
+    )
       return true;
     if (signal?.aborted) return false;
-    const decision = await this.#ask(request, coalesceKeyOf(request, fingerprint), signal);
+    const decision = await this.#ask(request, coalesceKeyOf(request, fingerprint), signal, changed);
+    if (decision === 'always' && changed) await this.pins?.accept(serverId, tool.name);
     if (decision === 'always' && grantable) await this.store.grant(serverId, tool, serverUrl);
     if (decision === 'view' && grantable && viewSession !== undefined)
       await this.viewGrants?.grant(viewSession, serverId, tool.name, fingerprint);
@@ -171,10 +191,15 @@ export class ApprovalBroker {
   }
 
   /** Waits on the open card with the same key, or opens one; an abort takes this caller off it. */
-  #ask(request: ApprovalRequest, coalesceKey: string | undefined, signal: AbortSignal | undefined): Promise<ApprovalDecision> {
+  #ask(
+    request: ApprovalRequest,
+    coalesceKey: string | undefined,
+    signal: AbortSignal | undefined,
+    changed: boolean,
+  ): Promise<ApprovalDecision> {
     return new Promise<ApprovalDecision>((resolve) => {
       const same = coalesceKey === undefined ? undefined : [...this.#pending.values()].find((p) => p.coalesceKey === coalesceKey);
-      const pending = same ?? this.#open(request, coalesceKey);
+      const pending = same ?? this.#open(request, coalesceKey, changed);
       // Each caller hears when its card opens and closes, also on a coalesced card (the chat's step state, T1).
       request.onCard?.(true);
       const done = (d: ApprovalDecision) => {
@@ -199,13 +224,13 @@ export class ApprovalBroker {
     });
   }
 
-  #open(request: ApprovalRequest, coalesceKey: string | undefined): Pending {
+  #open(request: ApprovalRequest, coalesceKey: string | undefined, changed: boolean): Pending {
     const id = this.newId();
     const pending: Pending = {
       request,
       coalesceKey,
       waiters: new Set(),
-      view: cardOf(id, request, this.now()),
+      view: cardOf(id, request, this.now(), changed),
       settle: (d) => {
         if (!this.#pending.delete(id)) return;
         for (const w of pending.waiters) {

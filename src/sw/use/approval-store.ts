@@ -156,6 +156,20 @@ export class ApprovalStore {
     return false;
   }
 
+  /**
+   * The user accepted the tool's new definition (S2): a grant suspended while it differed from its
+   * pin is given back, for the tool as it is now. Resolves whether there was one to restore.
+   */
+  restore(serverId: string, tool: FingerprintedTool, url: string): Promise<boolean> {
+    const fingerprint = this.fingerprintOf(tool);
+    return this.#mutate((grants) => {
+      const grant = grants[keyOf(serverId, tool.name)];
+      if (!grant || grant.url !== url) return false;
+      grants[keyOf(serverId, tool.name)] = { ...grant, fingerprint, grantedAt: this.now() };
+      return true;
+    });
+  }
+
   /** Resolves whether there was such a grant. */
   revoke(serverId: string, tool: string): Promise<boolean> {
     return this.#mutate((grants) => keyOf(serverId, tool) in grants && delete grants[keyOf(serverId, tool)]);

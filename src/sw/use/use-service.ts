@@ -42,12 +42,17 @@ export interface UseServiceDeps {
   /** Sends a push message to every open panel. */
   push(message: UsePanelPush): void;
   newId: () => string;
+  /** "Always" on the card of a tool whose definition changed accepts the new definition (S2). */
+  acceptDefinition?(serverId: string, tool: string): Promise<unknown>;
 }
 
 export function setUpUseService(deps: UseServiceDeps) {
   const { manager } = deps;
   const store = deps.approvals;
-  const broker = new ApprovalBroker(store, deps.newId, Date.now, new PendingApprovals(deps.session), new ViewGrants(deps.session));
+  const broker = new ApprovalBroker(store, deps.newId, Date.now, new PendingApprovals(deps.session), new ViewGrants(deps.session), {
+    changed: (serverId, tool) => manager.definitionChanged(serverId, tool),
+    accept: (serverId, tool) => deps.acceptDefinition?.(serverId, tool) ?? Promise.resolve(),
+  });
   const waits = new WaitingForUser();
   const calls = new CallsInFlight((operationId, error) => {
     // One task later, after the answer has gone out: expiring this call's open questions reads
