@@ -74,6 +74,7 @@ const english: StoreListing = {
         items: [
           'To each MCP server you add: the MCP requests you or your chat make (tool arguments, prompt and resource requests) and the credential you gave for that server. Never your browser cookies.',
           'To the authorization servers your MCP servers name: the OAuth requests needed to sign in (registration, authorization, token and revocation requests).',
+          'To the MCP Registry you search with "Add from directory" (the official one unless you set another), only when you search: the search text. Never your browser cookies.',
           'To the model provider you configure for the chat: your messages, the tool definitions you let the model see, and tool results, with your API key for that provider.',
           'Nothing goes to the extension’s authors or to anyone else.',
         ],
@@ -127,6 +128,7 @@ const chinese: StoreListing = {
         items: [
           '发给你添加的每个 MCP 服务器：你或聊天发出的 MCP 请求（工具参数、提示词和资源请求），以及你为该服务器提供的凭据。从不发送浏览器 Cookie。',
           '发给 MCP 服务器指定的授权服务器：登录所需的 OAuth 请求（注册、授权、令牌和撤销请求）。',
+          '发给你用“从目录添加”搜索的 MCP 注册表（除非你另行设置，否则为官方注册表），仅在你搜索时：搜索文字。绝不发送你的浏览器 Cookie。',
           '发给你为聊天配置的模型服务商：你的消息、你允许模型看到的工具定义和工具结果，以及该服务商的 API 密钥。',
           '不向扩展作者或任何其他人发送任何内容。',
         ],

@@ -22,7 +22,7 @@ before(async () => {
   server = await startDemoServer({
     rawTools: [
       { name: 'echo', inputSchema: { type: 'object' } },
-      { name: 'batch_job', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' } },
+      { name: 'bad name!', inputSchema: { type: 'object' } },
     ],
   });
   ext = await launchExtension();
@@ -59,7 +59,7 @@ test('N8: the card explains the tools the catalog left out, as text', async () =
   const summary = await textOf(panel, `${DETAIL} >>> .warnings p`);
   assert.equal(summary, 'Catalog warnings (2)');
   const items = await panel.$$eval(`${DETAIL} >>> .warnings li`, (lis) => lis.map((li) => li.textContent));
-  assert.match(items.join('\n'), /only run as a task \(taskSupport "required"\).*"batch_job"/);
+  assert.match(items.join('\n'), /invalid names .*"bad name!"/);
   assert.match(items.join('\n'), /another tool already has: "echo"/);
   assert.equal(await textOf(panel, `${DETAIL} >>> .tool-count`), '3 of 3 tools enabled');
 });
