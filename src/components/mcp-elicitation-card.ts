@@ -1,7 +1,8 @@
 /**
  * A server's question during a tool call (SPEC I1, K3): the server's message as text, the
  * server's name as provenance, a form generated from its `requestedSchema`, and Send / Decline /
- * Cancel. An open question says that the server may stop waiting, and for how long it has waited
+ * Cancel — or, for a URL-mode question (R5), the page's full address with its origin emphasized
+ * and a link that opens it in a new tab. An open question says that the server may stop waiting, and for how long it has waited
  * (the server's own limit is not announced; the SDKs default to 60 s). A question whose call the
  * server ended says in plain words that the server stopped waiting after N s (I1), never the raw
  * error it sent. A question that could not be answered because the extension restarted (I3) shows
@@ -12,6 +13,7 @@ import type { ElicitationView } from '../protocol/panel-use.js';
 import { el, sheet } from './dom.js';
 import { ElicitationAnswerEvent, InteractionActionEvent } from './events.js';
 import { t } from './i18n.js';
+import { openableElicitationUrl } from '../common/elicitation-url.js';
 
 const css = sheet(`
 :host { border: 2px solid var(--accent); border-radius: var(--radius); padding: var(--space-2); margin: var(--space-1) 0; }
@@ -25,6 +27,10 @@ label.confirm { display: flex; gap: 6px; align-items: center; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 12em; overflow: auto; }
 .may-stop { margin: 4px 0; font-size: var(--text-small); }
 .waited { font-variant-numeric: tabular-nums; }
+.url { font-family: ui-monospace, monospace; overflow-wrap: anywhere; margin: 4px 0; }
+.url .origin { font-weight: 700; }
+a.open-url { display: inline-block; padding: 4px 10px; border-radius: var(--radius); background: var(--accent); color: var(--accent-fg); text-decoration: none; }
+a.open-url:focus-visible { outline: 2px solid var(--focus); outline-offset: 2px; }
 `);
 
 export class McpElicitationCardElement extends ElementBase {
@@ -96,6 +102,7 @@ export class McpElicitationCardElement extends ElementBase {
   }
 
   #pending(v: ElicitationView, from: HTMLElement) {
+    if (v.url !== undefined) return this.#pendingUrl(v, from);
     const form = document.createElement('mcp-schema-form');
     form.schema = v.requestedSchema;
     const buttons: HTMLButtonElement[] = [];
@@ -133,6 +140,56 @@ export class McpElicitationCardElement extends ElementBase {
         button('decline', t('elicitationDecline')),
         button('cancel', t('elicitationCancel')),
       ),
+    );
+  }
+
+  /**
+   * A URL-mode question (R5): the full address as text with its origin emphasized, opened in a new
+   * tab only by the user's click on the link (a real link: the browser opens it, `noopener
+   * noreferrer`), which also answers "accept"; Decline and Cancel as for a form.
+   */
+  #pendingUrl(v: ElicitationView, from: HTMLElement) {
+    const url = openableElicitationUrl(v.url);
+    const buttons: HTMLElement[] = [];
+    const send = (action: 'accept' | 'decline' | 'cancel') => {
+      for (const b of buttons) b.setAttribute('aria-disabled', 'true');
+      this.emit(new ElicitationAnswerEvent(v.id, action));
+    };
+    const button = (action: 'decline' | 'cancel', label: string) => {
+      const b = el('button', { type: 'button', 'data-action': action }, label);
+      b.addEventListener('click', () => send(action));
+      buttons.push(b);
+      return b;
+    };
+    let open: HTMLElement | null = null;
+    if (url) {
+      open = el(
+        'a',
+        {
+          class: 'open-url',
+          href: url.href,
+          target: '_blank',
+          rel: 'noopener noreferrer',
+          'data-action': 'accept',
+          'aria-label': t('elicitationUrlOpenNamed', url.href),
+        },
+        t('elicitationUrlOpen'),
+      );
+      open.addEventListener('click', () => send('accept'));
+      buttons.push(open);
+    }
+    const shown = url
+      ? el('p', { class: 'url' }, el('strong', { class: 'origin' }, url.origin), url.href.slice(url.origin.length))
+      : el('p', { class: 'error' }, t('elicitationUrlRefused'));
+    return el(
+      'section',
+      { role: 'dialog', 'aria-labelledby': 'message', 'aria-describedby': 'from', tabindex: '-1' },
+      el('p', { class: 'message', id: 'message' }, v.message),
+      from,
+      url ? el('p', { class: 'url-intro' }, t('elicitationUrlIntro', url.origin)) : null,
+      shown,
+      el('p', { class: 'may-stop muted' }, t('elicitationMayStop', v.serverName)),
+      el('div', { class: 'actions' }, open, button('decline', t('elicitationDecline')), button('cancel', t('elicitationCancel'))),
     );
   }
 

@@ -1,5 +1,5 @@
 /**
- * Carries a server's form-mode `elicitation/create` to the worker and back (SPEC I1). Each
+ * Carries a server's `elicitation/create` (form mode, and URL mode: R5) to the worker and back (SPEC I1). Each
  * question is a pending object that owns its resolver and settles exactly once: by the user's
  * answer, by the server cancelling its request (abort signal), or by its connection closing.
  * A question is attributed to the tool call in flight on its connection when there is exactly
@@ -9,6 +9,7 @@ import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/type
 import type { OffscreenEvent, OffscreenParams, OffscreenValue } from '../protocol/offscreen.js';
 import { MAX_ELICITATION_MESSAGE } from '../protocol/offscreen-elicitation.js';
 import { randomId } from '../common/random-id.js';
+import { openableElicitationUrl } from '../common/elicitation-url.js';
 
 /** A schema bigger than this is declined rather than shipped to the panel (SPEC N8). */
 export const MAX_SCHEMA_JSON = 64 * 1024;
@@ -17,7 +18,23 @@ export const MAX_PENDING_PER_CONNECTION = 4;
 
 interface Question {
   connectionId: string;
+  /** A URL-mode question (R5). */
+  url: boolean;
   settle(result: ElicitResult | Error): void;
+}
+
+/**
+ * What the panel gets of a question, or undefined when it is declined at once: a form needs a
+ * schema of bounded size (N8); a URL-mode page must be one the card may open (R5).
+ */
+function questionOf(params: ElicitRequest['params']): { requestedSchema: Record<string, unknown>; url?: string } | undefined {
+  if ((params as { mode?: unknown }).mode === 'url') {
+    const url = openableElicitationUrl((params as { url?: unknown }).url);
+    return url ? { requestedSchema: {}, url: url.href } : undefined;
+  }
+  const requestedSchema = (params as { requestedSchema?: unknown }).requestedSchema;
+  if (!requestedSchema || typeof requestedSchema !== 'object' || JSON.stringify(requestedSchema).length > MAX_SCHEMA_JSON) return undefined;
+  return { requestedSchema: requestedSchema as Record<string, unknown> };
 }
 
 export class ElicitationRelay {
@@ -40,10 +57,8 @@ export class ElicitationRelay {
 
   /** The session's `onElicitation`: resolves when the user answers in the panel. */
   ask(connectionId: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
-    const requestedSchema = (params as { requestedSchema?: unknown }).requestedSchema;
-    if (!requestedSchema || typeof requestedSchema !== 'object' || JSON.stringify(requestedSchema).length > MAX_SCHEMA_JSON) {
-      return Promise.resolve({ action: 'decline' });
-    }
+    const question = questionOf(params);
+    if (!question) return Promise.resolve({ action: 'decline' });
     // Questions belong to a tool call the user started (SPEC I1); a server cannot raise cards
     // out of the blue, nor stack more than a few on one connection.
     if (!this.#calls.get(connectionId)?.size || this.pendingOn(connectionId) >= MAX_PENDING_PER_CONNECTION) {
@@ -56,6 +71,7 @@ export class ElicitationRelay {
       const onAbort = () => q.settle(new Error('The server withdrew its question.'));
       const q: Question = {
         connectionId,
+        url: question.url !== undefined,
         settle: (result) => {
           if (!this.#questions.delete(elicitationId)) return;
           signal.removeEventListener('abort', onAbort);
@@ -71,7 +87,7 @@ export class ElicitationRelay {
         ...(operationId ? { operationId } : {}),
         elicitationId,
         message: String(params.message ?? '').slice(0, MAX_ELICITATION_MESSAGE),
-        requestedSchema: requestedSchema as Record<string, unknown>,
+        ...question,
       });
     });
   }
@@ -79,7 +95,11 @@ export class ElicitationRelay {
   answer(p: OffscreenParams<'offscreen:answer-elicitation'>): OffscreenValue<'offscreen:answer-elicitation'> {
     const q = this.#questions.get(p.elicitationId);
     if (!q) return { delivered: false };
-    q.settle(p.action === 'accept' ? { action: 'accept', content: (p.content ?? {}) as ElicitResult['content'] } : { action: p.action });
+    // A URL-mode "accept" carries no content: the user opened the page (R5).
+    const accepted: ElicitResult = q.url
+      ? { action: 'accept' }
+      : { action: 'accept', content: (p.content ?? {}) as ElicitResult['content'] };
+    q.settle(p.action === 'accept' ? accepted : { action: p.action });
     return { delivered: true };
   }
 

@@ -43,7 +43,7 @@ export interface SessionOptions {
   /** The fetch the transport uses instead of the global one (the conformance harness authorizes with it). */
   fetch?: FetchFn;
   /**
-   * Answers form-mode `elicitation/create` (SPEC I1). Without it, elicitation is not declared.
+   * Answers `elicitation/create`, form and URL mode (SPEC I1, R5). Without it, elicitation is not declared.
    * Defaults of omitted fields are filled in by the SDK before the answer is sent.
    */
   onElicitation?: (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
@@ -82,7 +82,8 @@ export class McpSession {
     const onElicitation = options.onElicitation;
     this.client = new Client(EXTENSION_INFO, {
       capabilities: {
-        ...(onElicitation ? { elicitation: { form: { applyDefaults: true } } } : {}),
+        // URL mode too (R5): the relay declines a page that is not https (or loopback http) or carries a credential.
+        ...(onElicitation ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}),
         // MCP Apps: only when the panel can host views (SEP-1865, client capability `extensions`).
         ...(options.appViews ? { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } } : {}),
       },
@@ -109,12 +110,9 @@ export class McpSession {
     });
     this.#guard = new JsonRpcGuard(this.transport, {
       onDropped: (dropped) => options.onDroppedResponse?.(dropped),
-      // URL mode is not declared; a server that asks anyway is declined, not answered with an
-      // error (SPEC I2). The SDK would refuse it before any handler of ours runs.
-      answerLocally: (request) =>
-        request.method === 'elicitation/create' && (request.params as { mode?: unknown } | undefined)?.mode === 'url'
-          ? { action: 'decline' }
-          : undefined,
+      // Without a question handler elicitation is not declared; a server that asks anyway (URL
+      // mode too) is declined, not answered with an error (SPEC I2). The SDK would refuse it first.
+      answerLocally: (request) => (!onElicitation && request.method === 'elicitation/create' ? { action: 'decline' } : undefined),
     });
     this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onListChanged('tools'));
     this.client.setNotificationHandler(PromptListChangedNotificationSchema, () => options.onListChanged('prompts'));

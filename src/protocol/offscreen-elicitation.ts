@@ -24,6 +24,8 @@ export const ElicitationEventSchema = lazySchema(() =>
     elicitationId: id,
     message: z.string().check(z.maxLength(MAX_ELICITATION_MESSAGE)),
     requestedSchema: jsonObject,
+    /** A URL-mode question (R5): the page to open, already checked (common/elicitation-url.ts). */
+    url: z.optional(z.string().check(z.maxLength(2048))),
   }),
 );
 

@@ -70,6 +70,8 @@ const ElicitationViewSchema = lazySchema(() =>
     operationId: z.optional(z.string().check(z.maxLength(128))),
     message: z.string().check(z.maxLength(4096)),
     requestedSchema: z.unknown(),
+    /** A URL-mode question (R5): the page the server asks the user to open; the card checks it again. */
+    url: z.optional(z.string().check(z.maxLength(2048))),
     status: z.enum(['pending', 'failed']),
     reason: z.optional(z.string().check(z.maxLength(2048))),
     /** Whether the original call is known, so it can be re-run after the user's confirmation. */

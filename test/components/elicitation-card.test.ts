@@ -29,6 +29,41 @@ const button = (el: McpElicitationCardElement, action: string) =>
   el.shadowRoot!.querySelector<HTMLButtonElement>(`button[data-action="${action}"]`)!;
 
 describe('mcp-elicitation-card', () => {
+  it('R5: a URL-mode question shows the whole address as text with its origin emphasized; the link opens it in a new tab and answers accept', async () => {
+    const el = await card({
+      ...pending,
+      requestedSchema: {},
+      url: 'https://signup.example.com/start?ref=<b>x</b>',
+      message: 'Finish signing up',
+    });
+    const url = el.shadowRoot!.querySelector('.url')!;
+    expect(url.querySelector('strong.origin')!.textContent).to.equal('https://signup.example.com');
+    expect(url.textContent).to.equal('https://signup.example.com/start?ref=%3Cb%3Ex%3C/b%3E');
+    expect(url.querySelector('b')).to.equal(null);
+    expect(el.shadowRoot!.querySelector('mcp-schema-form')).to.equal(null);
+    const link = el.shadowRoot!.querySelector<HTMLAnchorElement>('a.open-url')!;
+    expect([link.target, link.rel, link.href]).to.deep.equal([
+      '_blank',
+      'noopener noreferrer',
+      'https://signup.example.com/start?ref=%3Cb%3Ex%3C/b%3E',
+    ]);
+    // The click's default (a new tab) is the browser's; the test keeps it from leaving the page.
+    link.addEventListener('click', (e) => e.preventDefault(), { once: true });
+    setTimeout(() => link.click());
+    const answer = await oneEvent<ElicitationAnswerEvent>(el, ElicitationAnswerEvent.type);
+    expect([answer.interactionId, answer.action, answer.content]).to.deep.equal(['q1', 'accept', undefined]);
+    await expect(el).to.be.accessible();
+  });
+
+  it('R5: a page the card may not open (javascript:, a credential in it) is never a link, and can only be declined', async () => {
+    for (const url of ['javascript:alert(1)', 'https://user:pw@example.com/']) {
+      const el = await card({ ...pending, requestedSchema: {}, url });
+      expect(el.shadowRoot!.querySelector('a')).to.equal(null);
+      expect(el.shadowRoot!.querySelector('.error')!.textContent).to.contain('cannot be opened from here');
+      expect(button(el, 'decline')).to.not.equal(null);
+    }
+  });
+
   it('an open question says the server may stop waiting and how long it has waited', async () => {
     const el = await card({ ...pending, askedAt: Date.now() - 12_500 });
     const line = el.shadowRoot!.querySelector('.may-stop')!;

@@ -224,19 +224,26 @@ function registerConfirmBooking(server: McpServer, stats: DemoServerStats, onCal
       return { content: [{ type: 'text', text: `booking ${answer.action}: ${JSON.stringify(answer.content ?? {})}` }] };
     },
   );
-  server.registerTool('open_link', { description: 'Asks the user to open a page (URL-mode elicitation).', inputSchema: {} }, async () => {
-    stats.toolCalls.push('open_link');
-    // Sent although the client declared only form mode: elicitInput would refuse to, a raw request does not.
-    const answer = await server.server.request(
-      {
-        method: 'elicitation/create',
-        params: { mode: 'url', message: 'Open the sign-up page', url: 'https://example.com/signup', elicitationId: 'e1' },
-      },
-      ElicitResultSchema,
-    );
-    (stats.elicitations ??= []).push({ action: answer.action });
-    return { content: [{ type: 'text', text: `link ${answer.action}` }] };
-  });
+  server.registerTool(
+    'open_link',
+    {
+      description: 'Asks the user to open a page (URL-mode elicitation).',
+      inputSchema: { url: z.string().default('https://example.com/signup') },
+    },
+    async ({ url }) => {
+      stats.toolCalls.push('open_link');
+      // A raw request: it reaches a client that declared only form mode too (elicitInput would refuse to send it).
+      const answer = await server.server.request(
+        {
+          method: 'elicitation/create',
+          params: { mode: 'url', message: 'Open the sign-up page', url, elicitationId: 'e1' },
+        },
+        ElicitResultSchema,
+      );
+      (stats.elicitations ??= []).push({ action: answer.action });
+      return { content: [{ type: 'text', text: `link ${answer.action}` }] };
+    },
+  );
 }
 
 // ---- Results viewer and schema forms (section K): a many-part result and a multi-select question ----

@@ -1,5 +1,5 @@
 /**
- * Elicitation interactions in the worker (SPEC I1–I3). A server's form-mode question arrives as
+ * Elicitation interactions in the worker (SPEC I1–I3, R5). A server's question (a form, or a page to open) arrives as
  * `offscreen:elicitation`; it is stored as a persistent `mcp_elicitation` interaction before the
  * panel sees it, and the user's answer is recorded (exactly once, by the store's transaction)
  * before it is sent back, so a double click or two panels cannot answer twice.
@@ -40,6 +40,8 @@ export interface CallInfo {
 interface StoredRequest {
   message: string;
   requestedSchema: Record<string, unknown>;
+  /** A URL-mode question's page (R5). */
+  url?: string;
   call?: CallInfo;
 }
 
@@ -109,6 +111,7 @@ export class Elicitations {
       ...(i.operationId && i.operationId !== UNKNOWN_OPERATION ? { operationId: i.operationId.slice(0, 128) } : {}),
       message: String(r.message ?? '').slice(0, 4096),
       requestedSchema: r.requestedSchema ?? {},
+      ...(typeof r.url === 'string' ? { url: r.url.slice(0, 2048) } : {}),
       status: i.status === 'pending' ? 'pending' : 'failed',
       ...(i.reason && i.status !== 'pending' ? { reason: i.reason } : {}),
       canRerun: !!r.call,
@@ -134,7 +137,12 @@ export class Elicitations {
     }
     if (event.operationId) this.#asked.add(event.operationId);
     const call = event.operationId ? this.deps.callOf(event.operationId) : undefined;
-    const request: StoredRequest = { message: event.message, requestedSchema: event.requestedSchema, ...(call ? { call } : {}) };
+    const request: StoredRequest = {
+      message: event.message,
+      requestedSchema: event.requestedSchema,
+      ...(event.url !== undefined ? { url: event.url } : {}),
+      ...(call ? { call } : {}),
+    };
     await this.deps.store.put({
       id: event.elicitationId,
       serverId: server.serverId,

@@ -69,3 +69,39 @@ test('a question with no tool call in flight, or beyond the per-connection cap, 
   assert.equal(events.length, MAX_PENDING_PER_CONNECTION, 'the extra question raised no card');
   r.dropConnection('c1');
 });
+
+const urlParams = (url: unknown) => ({ mode: 'url', message: 'Sign up', url, elicitationId: 'srv-1' }) as never;
+
+test('R5: a URL-mode question reaches the panel with its page; accepting it answers accept without content', async () => {
+  const { r, events } = relay();
+  r.callStarted('c1', 'op1');
+  const answer = r.ask('c1', urlParams('https://example.com/signup?step=1'), new AbortController().signal);
+  const event = events[0] as { url?: string; requestedSchema: unknown; message: string };
+  assert.equal(event.url, 'https://example.com/signup?step=1');
+  assert.deepEqual(event.requestedSchema, {});
+  assert.equal(event.message, 'Sign up');
+  assert.deepEqual(r.answer({ elicitationId: idOf(events[0]), action: 'accept', content: { injected: true } }), { delivered: true });
+  assert.deepEqual(await answer, { action: 'accept' });
+});
+
+test('R5/N2: a page that is not https (or loopback http), carries a credential, or is too long is declined before any card', async () => {
+  const { r, events } = relay();
+  r.callStarted('c1', 'op1');
+  for (const url of [
+    'javascript:alert(1)',
+    'http://example.com/plain',
+    'https://user:secret@example.com/',
+    'https://token@example.com/',
+    'data:text/html,<p>x',
+    `https://example.com/${'a'.repeat(2100)}`,
+    42,
+    undefined,
+  ]) {
+    assert.deepEqual(await r.ask('c1', urlParams(url), new AbortController().signal), { action: 'decline' }, String(url));
+  }
+  assert.equal(events.length, 0);
+  const loopback = r.ask('c1', urlParams('http://127.0.0.1:8080/consent'), new AbortController().signal);
+  assert.equal((events[0] as { url?: string }).url, 'http://127.0.0.1:8080/consent');
+  r.answer({ elicitationId: idOf(events[0]), action: 'decline' });
+  assert.deepEqual(await loopback, { action: 'decline' });
+});

@@ -186,7 +186,7 @@ test('N10: an MCP error from the server carries one "MCP error" prefix', async (
   await session.close();
 });
 
-test('I2: a real server that asks through URL-mode elicitation gets a clean decline, not an error', async () => {
+test('R5: a real server that asks through URL-mode elicitation reaches the question handler with its page; the answer goes back', async () => {
   const demo = await startDemoServer({ elicitation: true });
   try {
     const session = new McpSession({
@@ -195,14 +195,22 @@ test('I2: a real server that asks through URL-mode elicitation gets a clean decl
       timeoutMs: 10_000,
       onListChanged: () => undefined,
       onClosed: () => undefined,
-      onElicitation: async () => ({ action: 'accept', content: {} }),
+      onElicitation: async (p) => {
+        asked.push(p);
+        return { action: 'accept' };
+      },
     });
+    const asked: { mode?: string; url?: string }[] = [];
     await session.connect();
     const capabilities = (session.client as unknown as { _capabilities: { elicitation?: Record<string, unknown> } })._capabilities;
-    assert.equal(capabilities.elicitation?.['url'], undefined, 'URL mode is not declared');
+    assert.deepEqual(capabilities.elicitation?.['url'], {}, 'URL mode is declared');
     const result = await session.callTool('open_link', {}, new AbortController().signal, () => undefined);
-    assert.deepEqual(result.content, [{ type: 'text', text: 'link decline' }]);
-    assert.deepEqual(demo.stats.elicitations, [{ action: 'decline' }]);
+    assert.deepEqual(result.content, [{ type: 'text', text: 'link accept' }]);
+    assert.deepEqual(
+      asked.map((p) => [p.mode, p.url]),
+      [['url', 'https://example.com/signup']],
+    );
+    assert.deepEqual(demo.stats.elicitations, [{ action: 'accept' }]);
     await session.close();
   } finally {
     await demo.close();
