@@ -59,15 +59,16 @@ async function openThroughCard(page: string) {
   assert.match(await panel.$eval(`${CARD} >>> .from`, (el) => el.textContent ?? ''), /Demo/);
   const opened = ext.browser.waitForTarget((t) => t.url() === page, { timeout: 20_000 });
   await panel.click(`${CARD} >>> a.open-url`);
-  await opened;
+  const tab = await opened;
+  // The opened tab took the foreground: close it and come back to the panel, as a user would.
+  await (await tab.page())?.close();
+  await panel.bringToFront();
   assert.equal(await runnerText(), 'link accept');
 }
 
 test('R5: the card shows the page with its origin emphasized; the click opens it in a new tab and answers accept', async () => {
-  const before = ext.browser.targets().length;
   const page = `${new URL(demo.url).origin}/consent?step=1`;
   await openThroughCard(page);
-  assert.ok(ext.browser.targets().length > before, 'a tab was opened');
   assert.deepEqual(demo.stats.elicitations?.at(-1), { action: 'accept' });
 });
 
