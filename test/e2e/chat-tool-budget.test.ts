@@ -14,7 +14,7 @@ import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { startProviderServer, toolNamesOf, type ProviderServer } from '../support/provider-server.js';
 import { stopWorker, workerRunning } from '../support/worker-lifecycle.js';
 import { lastAssistantText, newChat, saveOpenAiProvider, sendChat } from '../support/chat-panel.js';
-import { openView, storeServersFromPanel } from '../support/panel-views.js';
+import { clickFresh, openView, storeServersFromPanel } from '../support/panel-views.js';
 
 let big: DemoServer;
 let demo: DemoServer;
@@ -62,7 +62,8 @@ test('the estimate and the limit show before sending; a tool-search turn loads e
   });
   assert.match(limit, /^This chat offers 1,0\d\d tools; OpenAI-compatible accepts at most 128\. Choose servers or turn on tool search\.$/);
   assert.match(await budgetText(), /^Tool search: 1 search tool at first, ≈ [\d,]+ tokens \(bytes of the tool definitions as sent ÷ 4\)/);
-  await panel.click(`${V}.tool-limit button.use-search`);
+  // The view may draw the message again while the first listing settles (its pins are written): click the current button.
+  await clickFresh(panel, `${V}.tool-limit button.use-search`);
   await until(
     'the limit message to go',
     async () => (await panel.$eval(`${V}.tool-limit`, (el) => (el as HTMLElement).hidden)) || undefined,

@@ -143,7 +143,8 @@ async function testConnection() {
   const pings = demo.stats.methods['ping'] ?? 0;
   await openServer(panel, 'demo');
   await panel.$eval(`${DETAIL} >>> .ping`, (el) => (el.textContent = ''));
-  await panel.click(`${DETAIL} >>> button[data-action="ping"]`);
+  // The detail may be drawn again as the woken worker settles the adopted session: click the current button.
+  await clickFresh(panel, `${DETAIL} >>> button[data-action="ping"]`);
   // "Testing…" while it runs; then the latency or "No answer: …".
   const text = await until('the outcome of the test', async () => {
     const t = await textOf(panel, `${DETAIL} >>> .ping`);
