@@ -63,6 +63,15 @@ const ATTEMPTS_KEY = 'mcp_connect_attempts';
  */
 const configStore = new ConfigStore(chromeArea(chrome.storage.local));
 const configOf = async (id: string) => (await configStore.read()).servers.find((s) => s.id === id);
+/**
+ * Writes to one stored entry what the manager already settled in memory (an imported allow-list,
+ * pins): in the background, a failure only logged, since the manager already uses the result.
+ */
+function storeSettled(serverId: string, settle: (entry: McpServerConfig) => McpServerConfig, what: string): void {
+  void configStore
+    .update((servers) => servers.map((s) => (s.id === serverId ? settle(s) : s)))
+    .catch((e) => console.warn(`[sw] ${what} could not be saved`, e));
+}
 /** With the list, so a step-up of one of several accounts on a URL asks for an account choice (S3). */
 const authConfigWithAccounts = async (config: McpServerConfig) => authConfigOf(config, (await configStore.read()).servers);
 
@@ -140,13 +149,9 @@ const manager = new McpManager(
     newId,
     saveAttempts: (attempts) => void chrome.storage.session.set({ [ATTEMPTS_KEY]: attempts }).catch(() => undefined),
     saveIncludeTools: (serverId, toolNames) =>
-      void configStore
-        .update((servers) => servers.map((s) => (s.id === serverId ? settleIncludeTools(s, toolNames) : s)))
-        .catch((e) => console.warn('[sw] the imported tool selection could not be saved', e)),
+      storeSettled(serverId, (s) => settleIncludeTools(s, toolNames), 'the imported tool selection'),
     savePins: (serverId, category, items, now) =>
-      void configStore
-        .update((servers) => servers.map((s) => (s.id === serverId ? applyListing(s, category, items, now) : s)))
-        .catch((e) => console.warn('[sw] the pinned definitions could not be saved', e)),
+      storeSettled(serverId, (s) => applyListing(s, category, items, now), 'the pinned definitions'),
   },
   // Views are hosted only when the build carries the sandbox page they render in.
   { appViews: chrome.runtime.getManifest().sandbox?.pages.includes(APP_SANDBOX_PAGE) === true },
