@@ -14,6 +14,7 @@ import { addServerInPanel, launchExtension, runToolInPanel, until, waitFor, type
 import { freePort, startEverything, stopEverything } from '../support/server-everything.js';
 import { assertNewWorker, sleepWorker } from '../support/worker-sleep.js';
 import { evaluateInWorker } from '../support/worker-lifecycle.js';
+import { agentOutcome, startAgentCall } from '../support/agent-call.js';
 
 const TOOL = 'simulate-research-query';
 const CARD = 'mcp-server-list >>> mcp-server-card[server-id="everything"]';
@@ -74,35 +75,13 @@ test('a task that needs input asks through the elicitation card; the answer reac
   assert.match(out.text ?? '', new RegExp(`Clarification\\*\\*: ${choice.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
 });
 
-/** Starts an agent call in the worker; its outcome lands in a global the test polls. */
-async function startAgentCall(name: string, args: unknown, key: string) {
-  await evaluateInWorker(
-    ext,
-    `(() => { const g = globalThis; g[${JSON.stringify(key)}] = undefined;
-      void g.remoteMcp.agentTools.call(${JSON.stringify(name)}, ${JSON.stringify(args)}).then(
-        (r) => (g[${JSON.stringify(key)}] = { ok: true, text: r.result.content.map((c) => c.text ?? '').join('\\n') }),
-        (e) => (g[${JSON.stringify(key)}] = { ok: false, code: e.code, message: e.message }));
-      return true; })()`,
-  );
-}
-
-const outcome = (key: string) =>
-  until(
-    `the outcome of ${key}`,
-    () =>
-      evaluateInWorker<{ ok: boolean; text?: string; message?: string } | null>(ext, `globalThis[${JSON.stringify(key)}] ?? null`).then(
-        (v) => v ?? undefined,
-      ),
-    30_000,
-  );
-
 test('an agent call of the task tool waits for the card, then resolves with the task result, fenced', async () => {
   const name = (await agentTools()).find((t) => t.toolName === TOOL)!.name;
-  await startAgentCall(name, { topic: 'glaciers' }, '__task');
+  await startAgentCall(ext, name, { topic: 'glaciers' }, '__task');
   await panel.click(
     (await waitFor(panel, 'mcp-approval-card >>> button[data-decision="once"]')) && 'mcp-approval-card >>> button[data-decision="once"]',
   );
-  const r = await outcome('__task');
+  const r = await agentOutcome(ext, '__task', 30_000);
   assert.equal(r.ok, true, r.message);
   assert.match(r.text ?? '', /Untrusted data/);
   assert.match(r.text ?? '', /# Research Report: glaciers/);

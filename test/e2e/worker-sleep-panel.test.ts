@@ -16,6 +16,7 @@ import { DETAIL, SETTINGS, clickFresh, openServer, openTool, openView, row, stor
 import { evaluateInWorker, workerRunning } from '../support/worker-lifecycle.js';
 import { assertNewWorker, sleepWorker } from '../support/worker-sleep.js';
 import { panelRequest } from '../support/panel-request.js';
+import { agentOutcome, startAgentCall } from '../support/agent-call.js';
 
 let demo: DemoServer;
 let app: AppServer;
@@ -268,17 +269,9 @@ async function agentCallApproved(text: string) {
       (await evaluateInWorker<number>(ext, 'globalThis.remoteMcp.agentTools.list().length').catch(() => 0)) > 0,
   );
   const before = calls('echo');
-  await evaluateInWorker(
-    ext,
-    `globalThis.__agent = undefined; void globalThis.remoteMcp.agentTools.call('mcp__demo__echo', ${JSON.stringify({ text })}).then(
-      (r) => (globalThis.__agent = { ok: true, text: r.result.content[0].text }),
-      (e) => (globalThis.__agent = { ok: false, message: e.message }),
-    ); true`,
-  );
+  await startAgentCall(ext, 'mcp__demo__echo', { text }, '__agent');
   await clickFresh(panel, 'mcp-approval-card >>> button[data-decision="once"]');
-  const outcome = await until('the agent call outcome', () =>
-    evaluateInWorker<{ ok: boolean; text?: string; message?: string } | undefined>(ext, 'globalThis.__agent'),
-  );
+  const outcome = await agentOutcome(ext, '__agent');
   assert.equal(outcome.ok, true, outcome.message);
   // The agent gets the result fenced as untrusted data (T4): the echo is inside the fence.
   assert.match(outcome.text ?? '', new RegExp(`\n<<mcp-untrusted-[0-9a-f]{32}>>\necho: ${text}\n<</mcp-untrusted-`));
