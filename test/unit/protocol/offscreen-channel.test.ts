@@ -21,7 +21,20 @@ type Listeners = { message: ((m: unknown) => void)[]; disconnect: (() => void)[]
 function portPair(delayMs: number) {
   const a: Listeners = { message: [], disconnect: [] };
   const b: Listeners = { message: [], disconnect: [] };
-  let last = 0;
+  // One FIFO queue drained by one timer: a timer per message could fire out of order, since Node
+  // schedules a timer from its cached loop time while the delay was computed from Date.now().
+  const queue: { due: number; deliver: () => void }[] = [];
+  let armed = false;
+  const drain = () => {
+    armed = false;
+    while (queue.length > 0 && queue[0]!.due <= Date.now()) queue.shift()!.deliver();
+    if (queue.length > 0) arm();
+  };
+  const arm = () => {
+    if (armed) return;
+    armed = true;
+    setTimeout(drain, Math.max(0, queue[0]!.due - Date.now()));
+  };
   const end = (mine: Listeners, other: Listeners): LinkPort & { sent: unknown[]; disconnect(): void } => {
     const sent: unknown[] = [];
     return {
@@ -29,9 +42,10 @@ function portPair(delayMs: number) {
       postMessage: (m) => {
         sent.push(m);
         const copy = JSON.parse(JSON.stringify(m)) as unknown;
-        // Each message takes `delayMs`, never overtaking an earlier one (timers due in order fire in order).
-        last = Math.max(last, Date.now() + delayMs);
-        setTimeout(() => other.message.forEach((cb) => cb(copy)), last - Date.now());
+        // Each message takes at least `delayMs` and never overtakes an earlier one.
+        const due = Math.max(queue.at(-1)?.due ?? 0, Date.now() + delayMs);
+        queue.push({ due, deliver: () => other.message.forEach((cb) => cb(copy)) });
+        arm();
       },
       onMessage: { addListener: (cb) => void mine.message.push(cb) },
       onDisconnect: { addListener: (cb) => void mine.disconnect.push(cb) },
