@@ -38,13 +38,23 @@ export async function startRig({ spki, workerDevTools }: { spki?: string; worker
  * page (extension pages share `chrome.storage.local`), so it attaches nothing to the worker.
  */
 export async function addServers(rig: Rig, servers: BenchServer[]): Promise<void> {
-  await rig.panel.evaluate(async (list: BenchServer[]) => {
-    const got = await chrome.storage.local.get('mcp_servers');
-    const stored = Array.isArray(got.mcp_servers) ? got.mcp_servers : [];
-    for (const s of list)
-      stored.push({ id: s.id, name: s.id, url: s.url, auth: { kind: 'none' }, enabled: true, disabledTools: [], connectOnStartup: true });
-    await chrome.storage.local.set({ mcp_servers: stored });
-  }, servers);
+  // Written straight to storage, beside the worker's own writes (the pins of a first listing): a
+  // worker write that read the list before this one lands drops what was added, so it is checked
+  // and written again until every entry is there.
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const missing = await rig.panel.evaluate(async (list: BenchServer[]) => {
+      const got = await chrome.storage.local.get('mcp_servers');
+      const stored = Array.isArray(got.mcp_servers) ? got.mcp_servers : [];
+      const absent = list.filter((s) => !stored.some((e: { id?: unknown }) => e.id === s.id));
+      for (const s of absent)
+        stored.push({ id: s.id, name: s.id, url: s.url, auth: { kind: 'none' }, enabled: true, disabledTools: [], connectOnStartup: true });
+      if (absent.length > 0) await chrome.storage.local.set({ mcp_servers: stored });
+      return absent.length;
+    }, servers);
+    if (missing === 0 && attempt > 0) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`the bench servers could not be stored: ${servers.map((s) => s.id).join(', ')}`);
 }
 
 interface StateServer {
