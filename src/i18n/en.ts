@@ -226,6 +226,10 @@ export const en = {
   },
   reasonMalformedJson: { message: '$ORIGIN$ sent a malformed answer (not valid JSON).', placeholders: { origin: { content: '$1' } } },
   reasonServerSaid: { message: '$ORIGIN$: $DETAIL$', placeholders: { origin: { content: '$1' }, detail: { content: '$2' } } },
+  reasonModernRefused: {
+    message: '$ORIGIN$ speaks MCP 2026-07-28 but refused this client ($CODE$: $DETAIL$).',
+    placeholders: { origin: { content: '$1' }, code: { content: '$2' }, detail: { content: '$3' } },
+  },
   reasonSessionUnknown: {
     message: '$ORIGIN$ no longer knows this MCP session ($LOSS$); it may have restarted. The request was refused, not run.',
     placeholders: { origin: { content: '$1' }, loss: { content: '$2' } },

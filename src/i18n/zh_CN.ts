@@ -201,6 +201,10 @@ export const zh_CN: Catalog = {
   reasonMalformedMcp: { message: '$ORIGIN$ 返回的响应格式错误（不是有效的 MCP 消息）。', placeholders: { origin: { content: '$1' } } },
   reasonMalformedJson: { message: '$ORIGIN$ 返回的响应格式错误（不是有效的 JSON）。', placeholders: { origin: { content: '$1' } } },
   reasonServerSaid: { message: '$ORIGIN$：$DETAIL$', placeholders: { origin: { content: '$1' }, detail: { content: '$2' } } },
+  reasonModernRefused: {
+    message: '$ORIGIN$ 使用 MCP 2026-07-28，但拒绝了此客户端（$CODE$：$DETAIL$）。',
+    placeholders: { origin: { content: '$1' }, code: { content: '$2' }, detail: { content: '$3' } },
+  },
   reasonSessionUnknown: {
     message: '$ORIGIN$ 已不再识别此 MCP 会话（$LOSS$），它可能已重启。请求被拒绝，未执行。',
     placeholders: { origin: { content: '$1' }, loss: { content: '$2' } },

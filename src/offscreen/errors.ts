@@ -4,6 +4,7 @@
  */
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { describeModernError } from './modern-errors.js';
 import { RemoteError, type WireError } from '../protocol/result.js';
 import { say, type Said } from '../protocol/wording.js';
 import { QuestionExpiredError } from './call-timers.js';
@@ -46,9 +47,12 @@ export function describeSdkError(e: unknown, url: string): WireError {
   if (e instanceof ResponseLimitError || e instanceof RedirectRefusedError) return { code: e.code, message: e.message };
   if (e instanceof MalformedAnswerError) return { code: 'protocol', message: e.message };
   if (e instanceof McpError) return describeMcpError(e, origin);
+  const modern = describeModernError(e, origin);
+  if (modern) return modern;
   if (e instanceof TypeError && /fetch/i.test(e.message)) {
     return { code: 'network', ...say('reasonUnreachable', { origin }) };
   }
+  if (e instanceof DOMException && e.name === 'TimeoutError') return { code: 'timeout', ...say('reasonNoAnswerInTime', { origin }) };
   if (e instanceof DOMException && e.name === 'AbortError') {
     return { code: 'cancelled', ...say('reasonRequestCancelled') };
   }

@@ -13,7 +13,9 @@ import { say } from '../protocol/wording.js';
 import { dispatch, reply, type Handlers } from './dispatcher.js';
 import { saidError, sdkFailure } from './errors.js';
 import { OwnerFence } from './owner-fence.js';
-import { McpSession } from './session.js';
+import { McpSession, type SessionOptions } from './session.js';
+import { ModernSession } from './modern-session.js';
+import { openSession, type EraCache } from './open-session.js';
 import { SessionTable, type Held } from './session-table.js';
 import { ElicitationRelay } from './elicitation-relay.js';
 import { droppedResponseLogger } from './dropped-log.js';
@@ -44,7 +46,9 @@ async function offerToServiceWorker(channel: MessagePort, nonce: string): Promis
 const defaultOffer: OfferChannel | undefined =
   typeof navigator !== 'undefined' && 'serviceWorker' in navigator ? offerToServiceWorker : undefined;
 
-type HeldMcp = Held<McpSession>;
+/** A session of either era: the 2025 SDK's (stateful or not) or the v2 client's (2026-07-28, stateless). */
+type AnySession = McpSession | ModernSession;
+type HeldMcp = Held<AnySession>;
 
 /** A request that failed because its session died says so, instead of e.g. "404: check the URL". */
 function lostOr(h: HeldMcp, e: RemoteError): RemoteError {
@@ -79,7 +83,9 @@ class OffscreenHost {
   readonly #documentId = randomId();
   /** Form-mode elicitation questions waiting for the user's answer in the panel (SPEC I1). */
   readonly #elicitations = new ElicitationRelay((event) => this.#emit(event));
-  readonly #table = new SessionTable<McpSession>((connectionId) => this.#elicitations.dropConnection(connectionId));
+  /** Each server URL's era, learnt once per document (versioning: clients SHOULD cache it per origin). */
+  readonly #eras: EraCache = new Map();
+  readonly #table = new SessionTable<AnySession>((connectionId) => this.#elicitations.dropConnection(connectionId));
   readonly #handlers: Handlers = this.#handlerTable();
 
   constructor(runtime: HostRuntime, offerChannel: OfferChannel | undefined) {
@@ -119,7 +125,7 @@ class OffscreenHost {
     };
   }
 
-  async #onSession<T>(connectionId: string, run: (session: McpSession) => Promise<T>): Promise<T> {
+  async #onSession<T>(connectionId: string, run: (session: AnySession) => Promise<T>): Promise<T> {
     const h = this.#table.held(connectionId);
     return run(h.session).catch((e: unknown) => Promise.reject(failureOn(h, e)));
   }
@@ -131,26 +137,29 @@ class OffscreenHost {
     const previous = table.open(p.serverId, p.connectionId);
     if (previous) void table.drop(previous, 'Superseded by a newer connection.');
     const via = this.#port;
-    const session = this.#newSession(p);
+    let session: AnySession | undefined;
     try {
+      session = await openSession(this.#eras, p, (modern) => this.#newSession(p, modern));
       const info = await session.connect();
       this.#checkStillWanted(p, session, via);
       table.commit(p.connectionId, { serverId: p.serverId, url: p.url, fingerprint: p.fingerprint, session });
       return info;
     } catch (e) {
       table.abandon(p.serverId, p.connectionId);
-      await session.close().catch(() => undefined);
+      // The era is asked again next time: a server may have been upgraded or moved (versioning: re-probe when the cached assumption fails).
+      this.#eras.delete(p.url);
+      await session?.close().catch(() => undefined);
       const code = (e as { code?: unknown }).code;
-      if (code === 'stale-connection' || code === 'session-lost') throw e;
+      if (code === 'stale-connection' || code === 'session-lost' || e instanceof RemoteError) throw e;
       // The server forgot the session under the handshake (SPEC C7): the attempt fails and is
       // retried, never committed. Any other failure (a 401, a refused initialize) says what it is:
       // the SDK closes the transport on a failed initialize, so `lost` alone does not mean that.
-      throw session.lostCode === 'session-lost' ? handshakeLost() : sdkFailure(e, p.url, session.lastChallenge);
+      throw session?.lostCode === 'session-lost' ? handshakeLost() : sdkFailure(e, p.url, session?.lastChallenge);
     }
   }
 
   /** A handshake that succeeded is committed only while its session, its connection and its worker are all still there. */
-  #checkStillWanted(p: OffscreenParams<'offscreen:connect'>, session: McpSession, via: ChannelLink | undefined) {
+  #checkStillWanted(p: OffscreenParams<'offscreen:connect'>, session: AnySession, via: ChannelLink | undefined) {
     if (session.lost) throw handshakeLost();
     if (!this.#table.isCurrent(p.serverId, p.connectionId)) {
       throw new RemoteError({ code: 'stale-connection', message: 'A newer connection to this server was opened meanwhile.' });
@@ -159,8 +168,8 @@ class OffscreenHost {
     if (this.#port !== via) throw new RemoteError({ code: 'stale-connection', message: 'The worker that opened this connection stopped.' });
   }
 
-  #newSession(p: OffscreenParams<'offscreen:connect'>): McpSession {
-    const session: McpSession = new McpSession({
+  #newSession(p: OffscreenParams<'offscreen:connect'>, modern: Record<string, unknown> | undefined): AnySession {
+    const options: SessionOptions = {
       url: p.url,
       headers: p.headers,
       timeoutMs: p.timeoutMs,
@@ -169,12 +178,13 @@ class OffscreenHost {
       onDroppedResponse: droppedResponseLogger(p.serverId, appendRequestLog),
       onListChanged: (category) => this.#listChanged(p.connectionId, session, category),
       onClosed: (reason) => this.#sessionClosed(p, session, reason),
-    });
+    };
+    const session: AnySession = modern ? new ModernSession(options, modern) : new McpSession(options);
     return session;
   }
 
   /** A list_changed of a committed session marks the category stale; a worker away is woken to hear it. */
-  #listChanged(connectionId: string, session: McpSession, category: 'tools' | 'prompts' | 'resources') {
+  #listChanged(connectionId: string, session: AnySession, category: 'tools' | 'prompts' | 'resources') {
     const entry = this.#table.entryOf(connectionId, session);
     if (!entry) return;
     entry.catalogGeneration++;
@@ -185,7 +195,7 @@ class OffscreenHost {
   }
 
   /** A session that ended on its own is dropped and reported; while no worker listens, remembered for the next claim. */
-  #sessionClosed(p: { serverId: string; connectionId: string }, session: McpSession, reason: WireError) {
+  #sessionClosed(p: { serverId: string; connectionId: string }, session: AnySession, reason: WireError) {
     if (!this.#table.entryOf(p.connectionId, session)) return;
     void this.#table.drop(p.connectionId, reason.message);
     if (this.#port) return this.#emit({ type: 'offscreen:session-lost', connectionId: p.connectionId, error: reason });

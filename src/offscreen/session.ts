@@ -211,6 +211,7 @@ export class McpSession {
       serverInfo: this.client.getServerVersion(),
       capabilities: (this.client.getServerCapabilities() ?? {}) as Record<string, unknown>,
       instructions: this.client.getInstructions(),
+      ...(this.transport.protocolVersion ? { protocolVersion: this.transport.protocolVersion } : {}),
     };
   }
 

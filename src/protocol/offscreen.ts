@@ -97,6 +97,8 @@ const OffscreenResponseSchemas = {
       serverInfo: z.optional(ServerInfoSchema),
       capabilities: jsonObject,
       instructions: z.optional(z.string().check(z.maxLength(16384))),
+      /** The revision the session speaks: 2026-07-28 for a stateless server, else what `initialize` agreed (SPEC R1). */
+      protocolVersion: z.optional(z.string().check(z.maxLength(32))),
     }),
   ),
   // Items are checked one by one by the manager (catalog-items.ts): one malformed or oversized

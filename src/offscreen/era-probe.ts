@@ -1,0 +1,125 @@
+/**
+ * Which era a server speaks (MCP 2026-07-28, versioning: backward compatibility; Streamable HTTP:
+ * backward compatibility; SPEC R1). The probe is a `server/discover` with the per-request `_meta`
+ * and the standard headers, sent without following redirects and read within bounds:
+ *
+ * - a result naming `2026-07-28` among its `supportedVersions` → modern, and the result is kept:
+ *   the v2 client adopts it instead of asking again;
+ * - a recognized modern error (-32020 header mismatch, -32021 missing capability, -32022
+ *   unsupported version) in the answer → modern: the server speaks the new wire but refused this
+ *   request, and falling back to `initialize` would hide why;
+ * - anything else — a 4xx without such a body, a JSON-RPC error of the 2025 era, an HTML page —
+ *   → legacy: the 2025 `initialize` handshake follows.
+ *
+ * A 401/403 decides nothing (the same refusal will come to `initialize`, whose path carries the
+ * challenge to authorization); nor does a network failure, which rejects.
+ */
+import { EXTENSION_INFO } from '../protocol/extension-info.js';
+import { limitResponse, withManualRedirect } from './response-limits.js';
+
+export const MODERN_VERSION = '2026-07-28';
+const MODERN_ERRORS = new Set([-32020, -32021, -32022]);
+/** A discover answer is small; more than this is not one. */
+const MAX_PROBE_BODY = 256 * 1024;
+
+export type EraVerdict =
+  | { era: 'modern'; discover: Record<string, unknown> }
+  | { era: 'modern-refused'; code: number; message: string }
+  | { era: 'legacy' };
+
+type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+export function discoverBody(capabilities: Record<string, unknown>, id: number | string = 'discover'): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'server/discover',
+    params: {
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+        'io.modelcontextprotocol/clientInfo': EXTENSION_INFO,
+        'io.modelcontextprotocol/clientCapabilities': capabilities,
+      },
+    },
+  });
+}
+
+export async function probeEra(
+  fetchFn: FetchFn,
+  url: string,
+  headers: Record<string, string>,
+  capabilities: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<EraVerdict> {
+  const raw = await fetchFn(
+    url,
+    withManualRedirect({
+      method: 'POST',
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': MODERN_VERSION,
+        'mcp-method': 'server/discover',
+      },
+      body: discoverBody(capabilities),
+      signal,
+    }),
+  );
+  if (raw.status === 401 || raw.status === 403 || (raw.status >= 300 && raw.status < 400)) {
+    await raw.body?.cancel().catch(() => undefined);
+    return { era: 'legacy' };
+  }
+  const text = await bodyText(limitResponse(raw, new URL(url).origin, { maxBodyBytes: MAX_PROBE_BODY }));
+  return verdictOf(firstMessage(text, raw.headers.get('content-type') ?? ''));
+}
+
+async function bodyText(response: Response): Promise<string> {
+  try {
+    return await response.text();
+  } catch {
+    return '';
+  }
+}
+
+/** The first JSON-RPC message of a JSON body or of an event stream's `data:` lines. */
+export function firstMessage(text: string, contentType: string): unknown {
+  const candidates = contentType.toLowerCase().includes('text/event-stream') ? sseData(text) : [text];
+  for (const candidate of candidates) {
+    try {
+      const parsed: unknown = JSON.parse(candidate);
+      if (parsed && typeof parsed === 'object' && ('result' in parsed || 'error' in parsed)) return parsed;
+    } catch {
+      // Not JSON: look at the next event.
+    }
+  }
+  return undefined;
+}
+
+function sseData(text: string): string[] {
+  return text.split(/\r?\n\r?\n/).flatMap((event) => {
+    const data = event
+      .split(/\r?\n/)
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(5).replace(/^ /, ''));
+    return data.length ? [data.join('\n')] : [];
+  });
+}
+
+export function verdictOf(message: unknown): EraVerdict {
+  const m = message as { result?: { supportedVersions?: unknown }; error?: { code?: unknown; message?: unknown } } | undefined;
+  const versions = m?.result?.supportedVersions;
+  if (Array.isArray(versions) && versions.includes(MODERN_VERSION)) return { era: 'modern', discover: m!.result as Record<string, unknown> };
+  const code = m?.error?.code;
+  // A server that names only 2025-era versions it would speak is answered with `initialize`.
+  if (code === -32022 && !supportsModern((m?.error as { data?: { supported?: unknown } }).data?.supported)) return { era: 'legacy' };
+  if (typeof code === 'number' && MODERN_ERRORS.has(code)) {
+    return { era: 'modern-refused', code, message: String(m?.error?.message ?? '').slice(0, 500) };
+  }
+  return { era: 'legacy' };
+}
+
+function supportsModern(supported: unknown): boolean {
+  if (!Array.isArray(supported)) return true;
+  return supported.some((v) => typeof v === 'string' && v >= MODERN_VERSION);
+}

@@ -1,0 +1,203 @@
+/**
+ * SPEC R1–R4 against real servers: the official SDK v2 server package in its stateless
+ * 2026-07-28 mode (modern-only and dual-era) and the SDK v1 demo server (2025-11-25, stateful).
+ * The era is chosen by the `server/discover` probe; a modern server is spoken to statelessly by
+ * the v2 client (headers, `_meta`, `x-mcp-header` mirroring, multi round-trip questions,
+ * `subscriptions/listen`), a legacy one through the 2025 handshake as before.
+ */
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openSession, type EraCache } from '../../../src/offscreen/open-session.js';
+import { McpSession, type SessionOptions } from '../../../src/offscreen/session.js';
+import { ModernSession } from '../../../src/offscreen/modern-session.js';
+import { describeSdkError } from '../../../src/offscreen/errors.js';
+import { verdictOf } from '../../../src/offscreen/era-probe.js';
+import { RemoteError } from '../../../src/protocol/result.js';
+import { startModernServer } from '../../support/modern-mcp.js';
+import { startDemoServer } from '../../support/demo-server.js';
+
+const modern = await startModernServer({ legacy: 'reject' });
+const dual = await startModernServer({ legacy: 'stateless' });
+const legacy = await startDemoServer();
+after(() => Promise.all([modern.close(), dual.close(), legacy.close()]));
+
+type AnySession = McpSession | ModernSession;
+
+async function open(url: string, extra: Partial<SessionOptions> = {}, eras: EraCache = new Map()): Promise<AnySession> {
+  const options: SessionOptions = { url, headers: {}, timeoutMs: 10_000, onListChanged: () => undefined, onClosed: () => undefined, ...extra };
+  const p = { serverId: 's', connectionId: 'c', url, headers: {}, timeoutMs: 10_000, fingerprint: 'f' };
+  return openSession(eras, p, (discover) => (discover ? new ModernSession(options, discover) : new McpSession(options)));
+}
+
+const text = (r: unknown) => ((r as { content: { text?: string }[] }).content[0]?.text ?? '');
+
+test('R1: a modern-only server is spoken to at 2026-07-28: no initialize, no session id, the standard headers and _meta on every request', async () => {
+  modern.seen.length = 0;
+  const s = await open(modern.url);
+  assert.ok(s instanceof ModernSession);
+  const info = await s.connect();
+  assert.equal(info.protocolVersion, '2026-07-28');
+  assert.equal(info.serverInfo?.name, 'modern-demo');
+  const tools = (await s.listCategory('tools')) as { name: string }[];
+  assert.ok(tools.some((t) => t.name === 'echo'));
+  assert.equal(text(await s.callTool('echo', { text: 'hi' }, new AbortController().signal, () => undefined)), 'echo: hi');
+  await s.close();
+  const methods = modern.seen.map((r) => r.method);
+  assert.ok(!methods.includes('initialize'), `no initialize: ${methods.join(', ')}`);
+  assert.deepEqual(methods.slice(0, 1), ['server/discover']);
+  for (const r of modern.seen) {
+    assert.equal(r.headers['mcp-protocol-version'], '2026-07-28', `${r.method} carries the version header`);
+    // Mcp-Method is required on every request (Streamable HTTP, standard headers); notifications are not requests.
+    if ((r.body as { id?: unknown }).id !== undefined) assert.equal(r.headers['mcp-method'], r.method, `${r.method} carries Mcp-Method`);
+    assert.equal(r.headers['mcp-session-id'], undefined);
+    const meta = (r.body as { params?: { _meta?: Record<string, unknown> } }).params?._meta ?? {};
+    assert.equal(meta['io.modelcontextprotocol/protocolVersion'], '2026-07-28', `${r.method} carries _meta`);
+    assert.ok(meta['io.modelcontextprotocol/clientInfo'], `${r.method} names the client`);
+  }
+  const call = modern.seen.find((r) => r.method === 'tools/call');
+  assert.equal(call?.headers['mcp-name'], 'echo');
+});
+
+test('R2: an x-mcp-header argument is mirrored to Mcp-Param-*; a tool whose header annotation is invalid is left out', async () => {
+  const s = await open(modern.url);
+  await s.connect();
+  const names = ((await s.listCategory('tools')) as { name: string }[]).map((t) => t.name);
+  assert.ok(names.includes('regional'));
+  assert.ok(!names.includes('broken-header'), `left out: ${names.join(', ')}`);
+  const r = await s.callTool('regional', { region: 'eu-west' }, new AbortController().signal, () => undefined);
+  assert.equal(text(r), 'region eu-west via header eu-west');
+  await s.close();
+});
+
+test('R4: a question comes back as input_required; the answer is sent with the exact requestState on a new request', async () => {
+  const asked: unknown[] = [];
+  const s = await open(modern.url, {
+    onElicitation: async (params) => {
+      asked.push(params);
+      return { action: 'accept', content: { name: 'Ada' } };
+    },
+  });
+  await s.connect();
+  modern.seen.length = 0;
+  const r = await s.callTool('ask-name', {}, new AbortController().signal, () => undefined);
+  assert.equal(text(r), 'Hello, Ada!');
+  assert.equal(asked.length, 1);
+  assert.equal((asked[0] as { message: string }).message, 'What is your name?');
+  assert.deepEqual(modern.statesEchoed.slice(-1), modern.statesSent.slice(-1));
+  const calls = modern.seen.filter((x) => x.method === 'tools/call').map((x) => x.body as { id: unknown; params: Record<string, unknown> });
+  assert.equal(calls.length, 2);
+  assert.notEqual(calls[0]!.id, calls[1]!.id, 'the retry is a new request');
+  assert.equal(calls[1]!.params['requestState'], modern.statesSent.at(-1));
+  assert.deepEqual(calls[1]!.params['inputResponses'], { name: { action: 'accept', content: { name: 'Ada' } } });
+  await s.close();
+});
+
+test('R4: a declined question ends the call with the server’s own answer, not a hang', async () => {
+  const s = await open(modern.url, { onElicitation: async () => ({ action: 'decline' }) });
+  await s.connect();
+  // The demo tool asks again when it got no name; the client stops after its round limit.
+  await assert.rejects(s.callTool('ask-name', {}, new AbortController().signal, () => undefined));
+  await s.close();
+});
+
+test('R3: list changes arrive through subscriptions/listen; the new tool is listed', async () => {
+  const changed: string[] = [];
+  const s = await open(modern.url, { onListChanged: (c) => changed.push(c) });
+  await s.connect();
+  await waitFor(() => (s as ModernSession).listening, 'the listen stream is open');
+  assert.ok(modern.seen.some((r) => r.method === 'subscriptions/listen'));
+  modern.addTool('late-tool');
+  await waitFor(() => changed.includes('tools'), 'tools list_changed');
+  const names = ((await s.listCategory('tools')) as { name: string }[]).map((t) => t.name);
+  assert.ok(names.includes('late-tool'), names.join(', '));
+  await s.close();
+});
+
+test('R1: a dual-era v2 server is spoken to at 2026-07-28; a 2025 SDK server through initialize, as before', async () => {
+  const d = await open(dual.url);
+  assert.ok(d instanceof ModernSession);
+  assert.equal((await d.connect()).protocolVersion, '2026-07-28');
+  await d.close();
+  const eras: EraCache = new Map();
+  const l = await open(legacy.url, {}, eras);
+  assert.ok(l instanceof McpSession);
+  const info = await l.connect();
+  assert.equal(info.protocolVersion, '2025-11-25');
+  assert.equal(eras.get(legacy.url)?.era, 'legacy');
+  const tools = (await l.listCategory('tools')) as { name: string }[];
+  assert.ok(tools.length > 0);
+  await l.close();
+});
+
+test('R1: the era is asked once per URL: a second connect sends no second server/discover', async () => {
+  const eras: EraCache = new Map();
+  modern.seen.length = 0;
+  for (let i = 0; i < 2; i++) {
+    const s = await open(modern.url, {}, eras);
+    await s.connect();
+    await s.close();
+  }
+  assert.equal(modern.seen.filter((r) => r.method === 'server/discover').length, 1);
+});
+
+test('R1 (N): probe answers decide the era as the specification says', () => {
+  assert.equal(verdictOf({ jsonrpc: '2.0', id: 1, result: { supportedVersions: ['2026-07-28'] } }).era, 'modern');
+  assert.equal(verdictOf({ jsonrpc: '2.0', id: 1, result: { supportedVersions: ['2027-01-01'] } }).era, 'legacy');
+  assert.equal(verdictOf({ jsonrpc: '2.0', id: 1, error: { code: -32020, message: 'header mismatch' } }).era, 'modern-refused');
+  assert.equal(verdictOf({ jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'x', data: { supported: ['2025-11-25'] } } }).era, 'legacy');
+  assert.equal(verdictOf({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } }).era, 'legacy');
+  assert.equal(verdictOf({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Server not initialized' } }).era, 'legacy');
+  assert.equal(verdictOf(undefined).era, 'legacy');
+});
+
+test('R1 (N): a server that speaks 2026-07-28 but refuses us says so in words, not raw JSON', async () => {
+  const http = createServer((req, res) => {
+    req.resume();
+    res.writeHead(400, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', id: 'discover', error: { code: -32021, message: 'Missing required client capability: sampling' } }));
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  try {
+    const e = await open(url).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    assert.ok(e instanceof RemoteError);
+    assert.match(e.message, /speaks MCP 2026-07-28 but refused this client \(-32021: Missing required client capability: sampling\)/);
+  } finally {
+    http.close();
+  }
+});
+
+test('R1 (N): a 401 from a modern server keeps its status and challenge for authorization', async () => {
+  const http = createServer((req, res) => {
+    req.resume();
+    res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"' });
+    res.end();
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  try {
+    const s = await open(url);
+    const e = await s.connect().then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    const w = describeSdkError(e, url);
+    assert.equal(w.httpStatus, 401);
+    assert.match(s.lastChallenge ?? '', /resource_metadata/);
+  } finally {
+    http.close();
+  }
+});
+
+async function waitFor(check: () => boolean, what: string, ms = 5_000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
