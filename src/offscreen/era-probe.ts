@@ -14,35 +14,18 @@
  * A 401/403 decides nothing (the same refusal will come to `initialize`, whose path carries the
  * challenge to authorization); nor does a network failure, which rejects.
  */
-import { EXTENSION_INFO } from '../protocol/extension-info.js';
+import { MODERN_VERSION, modernHeaders, modernRequest } from '../protocol/modern-wire.js';
 import { limitResponse, withManualRedirect } from './response-limits.js';
 
-export const MODERN_VERSION = '2026-07-28';
+export { MODERN_VERSION };
 const MODERN_ERRORS = new Set([-32020, -32021, -32022]);
 /** A discover answer is small; more than this is not one. */
 const MAX_PROBE_BODY = 256 * 1024;
 
 export type EraVerdict =
-  | { era: 'modern'; discover: Record<string, unknown> }
-  | { era: 'modern-refused'; code: number; message: string }
-  | { era: 'legacy' };
+  { era: 'modern'; discover: Record<string, unknown> } | { era: 'modern-refused'; code: number; message: string } | { era: 'legacy' };
 
 type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-
-export function discoverBody(capabilities: Record<string, unknown>, id: number | string = 'discover'): string {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    id,
-    method: 'server/discover',
-    params: {
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
-        'io.modelcontextprotocol/clientInfo': EXTENSION_INFO,
-        'io.modelcontextprotocol/clientCapabilities': capabilities,
-      },
-    },
-  });
-}
 
 export async function probeEra(
   fetchFn: FetchFn,
@@ -55,14 +38,8 @@ export async function probeEra(
     url,
     withManualRedirect({
       method: 'POST',
-      headers: {
-        ...headers,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': MODERN_VERSION,
-        'mcp-method': 'server/discover',
-      },
-      body: discoverBody(capabilities),
+      headers: { ...headers, ...modernHeaders('server/discover') },
+      body: modernRequest('server/discover', 'discover', capabilities),
       signal,
     }),
   );
@@ -109,7 +86,8 @@ function sseData(text: string): string[] {
 export function verdictOf(message: unknown): EraVerdict {
   const m = message as { result?: { supportedVersions?: unknown }; error?: { code?: unknown; message?: unknown } } | undefined;
   const versions = m?.result?.supportedVersions;
-  if (Array.isArray(versions) && versions.includes(MODERN_VERSION)) return { era: 'modern', discover: m!.result as Record<string, unknown> };
+  if (Array.isArray(versions) && versions.includes(MODERN_VERSION))
+    return { era: 'modern', discover: m!.result as Record<string, unknown> };
   const code = m?.error?.code;
   // A server that names only 2025-era versions it would speak is answered with `initialize`.
   if (code === -32022 && !supportsModern((m?.error as { data?: { supported?: unknown } }).data?.supported)) return { era: 'legacy' };

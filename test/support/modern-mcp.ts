@@ -12,7 +12,14 @@
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { acceptedContent, createMcpHandler, fromJsonSchema, inputRequired, McpServer, type JsonSchemaType } from '@modelcontextprotocol/server';
+import {
+  acceptedContent,
+  createMcpHandler,
+  fromJsonSchema,
+  inputRequired,
+  McpServer,
+  type JsonSchemaType,
+} from '@modelcontextprotocol/server';
 
 export interface SeenRequest {
   method: string | undefined;
@@ -39,28 +46,36 @@ export async function startModernServer(options: { legacy?: 'stateless' | 'rejec
   const statesEchoed: string[] = [];
   const build = () => {
     const server = new McpServer({ name: 'modern-demo', version: '2.4.0' }, { capabilities: { tools: { listChanged: true } } });
-    server.registerTool('echo', { description: 'Echoes its text.', inputSchema: fromJsonSchema(objectOf({ text: { type: 'string' } })) }, (args) => ({
-      content: [{ type: 'text', text: `echo: ${String((args as { text?: unknown }).text)}` }],
-    }));
-    server.registerTool('ask-name', { description: 'Asks the user for a name, then greets them.', inputSchema: fromJsonSchema(objectOf({})) }, (_args, ctx) => {
-      const echoed = ctx.mcpReq.requestState<string>();
-      const answer = acceptedContent<{ name?: string }>(ctx.mcpReq.inputResponses, 'name');
-      if (answer?.name) {
-        if (typeof echoed === 'string') statesEchoed.push(echoed);
-        return { content: [{ type: 'text', text: `Hello, ${answer.name}!` }] };
-      }
-      const state = `round-1:${statesSent.length}:ünïcode+/=`;
-      statesSent.push(state);
-      return inputRequired({
-        inputRequests: {
-          name: inputRequired.elicit({
-            message: 'What is your name?',
-            requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] },
-          }),
-        },
-        requestState: state,
-      });
-    });
+    server.registerTool(
+      'echo',
+      { description: 'Echoes its text.', inputSchema: fromJsonSchema(objectOf({ text: { type: 'string' } })) },
+      (args) => ({
+        content: [{ type: 'text', text: `echo: ${String((args as { text?: unknown }).text)}` }],
+      }),
+    );
+    server.registerTool(
+      'ask-name',
+      { description: 'Asks the user for a name, then greets them.', inputSchema: fromJsonSchema(objectOf({})) },
+      (_args, ctx) => {
+        const echoed = ctx.mcpReq.requestState<string>();
+        const answer = acceptedContent<{ name?: string }>(ctx.mcpReq.inputResponses, 'name');
+        if (answer?.name) {
+          if (typeof echoed === 'string') statesEchoed.push(echoed);
+          return { content: [{ type: 'text', text: `Hello, ${answer.name}!` }] };
+        }
+        const state = `round-1:${statesSent.length}:ünïcode+/=`;
+        statesSent.push(state);
+        return inputRequired({
+          inputRequests: {
+            name: inputRequired.elicit({
+              message: 'What is your name?',
+              requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] },
+            }),
+          },
+          requestState: state,
+        });
+      },
+    );
     server.registerTool(
       'regional',
       {
@@ -74,7 +89,10 @@ export async function startModernServer(options: { legacy?: 'stateless' | 'rejec
     );
     server.registerTool(
       'broken-header',
-      { description: 'Its header annotation is invalid.', inputSchema: fromJsonSchema(objectOf({ n: { type: 'number', 'x-mcp-header': 'Bad Name' } })) },
+      {
+        description: 'Its header annotation is invalid.',
+        inputSchema: fromJsonSchema(objectOf({ n: { type: 'number', 'x-mcp-header': 'Bad Name' } })),
+      },
       () => ({ content: [{ type: 'text', text: 'should never run' }] }),
     );
     for (const name of extraTools)

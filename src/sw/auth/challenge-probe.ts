@@ -7,7 +7,7 @@
  * — a 404, a network error, no answer in time, a server that needs nothing — just means "no
  * hints", and discovery goes on from the well-known URLs.
  */
-import { endSession, postFirstListing, postInitialize, PROBE_TIMEOUT_MS } from './initialize-probe.js';
+import { endSession, postFirstListing, postInitialize, postModern, PROBE_TIMEOUT_MS } from './initialize-probe.js';
 import type { FetchLike } from './ports.js';
 
 /** The `WWW-Authenticate` of the server's 401 to an unauthenticated `initialize` (or its first listing), if it sent one. */
@@ -20,7 +20,23 @@ export async function probeChallenge(fetchFn: FetchLike, mcpUrl: string, timeout
   }
   await res.body?.cancel().catch(() => undefined);
   if (res.ok) return challengeAfterInitialize(fetchFn, mcpUrl, res.headers.get('mcp-session-id'), timeoutMs);
+  // A server of the 2026-07-28 era refuses `initialize` with 400: its discover, then its tools, carry the challenge (SPEC R1, E7).
+  if (res.status === 400) return modernChallenge(fetchFn, mcpUrl, timeoutMs);
   return challengeOf(res);
+}
+
+async function modernChallenge(fetchFn: FetchLike, mcpUrl: string, timeoutMs: number): Promise<string | undefined> {
+  try {
+    for (const method of ['server/discover', 'tools/list'] as const) {
+      const res = await postModern(fetchFn, mcpUrl, method, timeoutMs);
+      await res.body?.cancel().catch(() => undefined);
+      const challenge = challengeOf(res);
+      if (challenge || !res.ok) return challenge;
+    }
+  } catch {
+    // No hints: discovery goes on from the well-known URLs.
+  }
+  return undefined;
 }
 
 const challengeOf = (res: Response) =>

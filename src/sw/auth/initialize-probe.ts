@@ -8,6 +8,7 @@
 import { guardedFetch } from './bounded-fetch.js';
 import type { FetchLike } from './ports.js';
 import { EXTENSION_INFO } from '../../protocol/extension-info.js';
+import { modernHeaders, modernRequest } from '../../protocol/modern-wire.js';
 
 /** The revision the probe asks for (the SDK's own sessions negotiate theirs in the offscreen document). */
 const PROBE_PROTOCOL_VERSION = '2025-11-25';
@@ -35,6 +36,16 @@ export function postInitialize(fetchFn: FetchLike, mcpUrl: string, timeoutMs = P
     },
     'MCP endpoint',
   );
+}
+
+/**
+ * The same question to a server of the 2026-07-28 era, which refuses `initialize` (HTTP 400): its
+ * `server/discover`, and after that its `tools/list`, without credentials (SPEC R1, E3, E7). Rejects
+ * like postInitialize.
+ */
+export function postModern(fetchFn: FetchLike, mcpUrl: string, method: 'server/discover' | 'tools/list', timeoutMs = PROBE_TIMEOUT_MS) {
+  const init = { method: 'POST', headers: modernHeaders(method), body: modernRequest(method, 0), signal: AbortSignal.timeout(timeoutMs) };
+  return guardedFetch(fetchFn, mcpUrl, init, 'MCP endpoint');
 }
 
 /**

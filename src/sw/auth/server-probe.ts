@@ -7,7 +7,7 @@
  */
 import { RemoteError } from '../../protocol/result.js';
 import { errorText, readBodyCapped } from './bounded-fetch.js';
-import { endSession, postInitialize } from './initialize-probe.js';
+import { endSession, postInitialize, postModern } from './initialize-probe.js';
 import { fetchProtectedResourceMetadata } from './discovery.js';
 import type { FetchLike } from './ports.js';
 import { parseBearerChallenge } from './www-authenticate.js';
@@ -20,7 +20,10 @@ export interface ProbeResult {
 const MAX_PROBE_BODY = 256 * 1024;
 const MAX_NAME = 120;
 
-/** `serverInfo.title ?? serverInfo.name` of an initialize result, in JSON or in an SSE `data:` line. */
+/**
+ * `serverInfo.title ?? serverInfo.name` of an initialize result — or of a 2026-07-28 discover
+ * result, which names it in `_meta` — in JSON or in an SSE `data:` line.
+ */
 export function serverNameOf(body: string): string | undefined {
   const candidates = [body, ...body.split(/\r?\n/).flatMap((line) => (line.startsWith('data:') ? [line.slice(5).trim()] : []))];
   for (const text of candidates) {
@@ -30,7 +33,9 @@ export function serverNameOf(body: string): string | undefined {
     } catch {
       continue;
     }
-    const info = (json as { result?: { serverInfo?: { title?: unknown; name?: unknown } } } | null)?.result?.serverInfo;
+    type Info = { title?: unknown; name?: unknown };
+    const result = (json as { result?: { serverInfo?: Info; _meta?: Record<string, Info | undefined> } } | null)?.result;
+    const info = result?.serverInfo ?? result?._meta?.['io.modelcontextprotocol/serverInfo'];
     const name = [info?.title, info?.name].find((v): v is string => typeof v === 'string' && v.trim() !== '');
     if (name) return name.trim().replace(/\s+/g, ' ').slice(0, MAX_NAME);
   }
@@ -71,6 +76,11 @@ export async function probeServer(fetchFn: FetchLike, url: string): Promise<Prob
   let res: Response;
   try {
     res = await postInitialize(fetchFn, url);
+    // A server of the 2026-07-28 era only refuses `initialize`: ask it the modern way (SPEC R1).
+    if (res.status === 400) {
+      await res.body?.cancel().catch(() => undefined);
+      res = await postModern(fetchFn, url, 'server/discover');
+    }
   } catch (e) {
     throw new RemoteError({ code: 'network', message: `Could not reach ${origin}: ${errorText(e)}` });
   }

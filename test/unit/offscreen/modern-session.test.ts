@@ -26,12 +26,19 @@ after(() => Promise.all([modern.close(), dual.close(), legacy.close()]));
 type AnySession = McpSession | ModernSession;
 
 async function open(url: string, extra: Partial<SessionOptions> = {}, eras: EraCache = new Map()): Promise<AnySession> {
-  const options: SessionOptions = { url, headers: {}, timeoutMs: 10_000, onListChanged: () => undefined, onClosed: () => undefined, ...extra };
+  const options: SessionOptions = {
+    url,
+    headers: {},
+    timeoutMs: 10_000,
+    onListChanged: () => undefined,
+    onClosed: () => undefined,
+    ...extra,
+  };
   const p = { serverId: 's', connectionId: 'c', url, headers: {}, timeoutMs: 10_000, fingerprint: 'f' };
   return openSession(eras, p, (discover) => (discover ? new ModernSession(options, discover) : new McpSession(options)));
 }
 
-const text = (r: unknown) => ((r as { content: { text?: string }[] }).content[0]?.text ?? '');
+const text = (r: unknown) => (r as { content: { text?: string }[] }).content[0]?.text ?? '';
 
 test('R1: a modern-only server is spoken to at 2026-07-28: no initialize, no session id, the standard headers and _meta on every request', async () => {
   modern.seen.length = 0;
@@ -146,9 +153,15 @@ test('R1 (N): probe answers decide the era as the specification says', () => {
   assert.equal(verdictOf({ jsonrpc: '2.0', id: 1, result: { supportedVersions: ['2026-07-28'] } }).era, 'modern');
   assert.equal(verdictOf({ jsonrpc: '2.0', id: 1, result: { supportedVersions: ['2027-01-01'] } }).era, 'legacy');
   assert.equal(verdictOf({ jsonrpc: '2.0', id: 1, error: { code: -32020, message: 'header mismatch' } }).era, 'modern-refused');
-  assert.equal(verdictOf({ jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'x', data: { supported: ['2025-11-25'] } } }).era, 'legacy');
+  assert.equal(
+    verdictOf({ jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'x', data: { supported: ['2025-11-25'] } } }).era,
+    'legacy',
+  );
   assert.equal(verdictOf({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } }).era, 'legacy');
-  assert.equal(verdictOf({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Server not initialized' } }).era, 'legacy');
+  assert.equal(
+    verdictOf({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Server not initialized' } }).era,
+    'legacy',
+  );
   assert.equal(verdictOf(undefined).era, 'legacy');
 });
 
@@ -156,7 +169,9 @@ test('R1 (N): a server that speaks 2026-07-28 but refuses us says so in words, n
   const http = createServer((req, res) => {
     req.resume();
     res.writeHead(400, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', id: 'discover', error: { code: -32021, message: 'Missing required client capability: sampling' } }));
+    res.end(
+      JSON.stringify({ jsonrpc: '2.0', id: 'discover', error: { code: -32021, message: 'Missing required client capability: sampling' } }),
+    );
   });
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
