@@ -298,6 +298,10 @@ export class McpServerCardElement extends ElementBase {
     this.#count.hidden = !known;
     const enabledTools = s.tools.filter((tool) => !s.disabledTools.includes(tool.name)).length;
     this.#count.textContent = known ? t('toolCount', String(enabledTools), String(s.tools.length)) : '';
+    // The revision the live session speaks (SPEC R1); 2026-07-28 and later hold no session on the server.
+    const version = s.status === 'ready' ? s.protocolVersion : undefined;
+    this.#version.hidden = version === undefined;
+    this.#version.textContent = version === undefined ? '' : t(version >= '2026-07-28' ? 'protocolStateless' : 'protocolSession', version);
     this.#renderWarnings(s.warnings ?? []);
     // A catalog kept from an earlier session, or whose refresh failed, may no longer be what the server offers.
     this.#stale.hidden = s.staleSince === undefined;
@@ -401,7 +405,8 @@ export class McpServerCardElement extends ElementBase {
   readonly #detailSwitch = el('button', { type: 'button', role: 'switch', class: 'switch', 'data-action': 'toggle-enabled' });
   readonly #elapsed: HTMLSpanElement = el('span', { class: 'elapsed muted', role: 'timer', hidden: true });
   readonly #count = el('span', { class: 'tool-count muted' });
-  readonly #status = el('div', { class: 'status' }, this.#elapsed, this.#count);
+  readonly #version = el('span', { class: 'protocol-version muted', 'data-part': 'protocol-version' });
+  readonly #status = el('div', { class: 'status' }, this.#elapsed, this.#count, this.#version);
   readonly #url = el('div', { class: 'url muted' });
   readonly #reason = el('p', { class: 'reason' });
   readonly #stale = el('p', { class: 'stale muted' });

@@ -24,6 +24,8 @@ export const en = {
   toolsOf: { message: 'Tools of $NAME$', placeholders: { name: { content: '$1' } } },
   toolCount: { message: '$ON$ of $ALL$ tools enabled', placeholders: { on: { content: '$1' }, all: { content: '$2' } } },
   catalogWarnings: { message: 'Catalog warnings ($COUNT$)', placeholders: { count: { content: '$1' } } },
+  protocolStateless: { message: 'MCP $VERSION$ · stateless', placeholders: { version: { content: '$1' } } },
+  protocolSession: { message: 'MCP $VERSION$', placeholders: { version: { content: '$1' } } },
   catalogStale: { message: 'The catalog may be out of date (since $TIME$).', placeholders: { time: { content: '$1' } } },
   // Panel shell: views, server rows and detail, tools view (section K).
   views: { message: 'Views' },

@@ -23,6 +23,8 @@ export const zh_CN: Catalog = {
   toolsOf: { message: '$NAME$ 的工具', placeholders: { name: { content: '$1' } } },
   toolCount: { message: '已启用 $ON$ / $ALL$ 个工具', placeholders: { on: { content: '$1' }, all: { content: '$2' } } },
   catalogWarnings: { message: '目录警告（$COUNT$ 条）', placeholders: { count: { content: '$1' } } },
+  protocolStateless: { message: 'MCP $VERSION$ · 无状态', placeholders: { version: { content: '$1' } } },
+  protocolSession: { message: 'MCP $VERSION$', placeholders: { version: { content: '$1' } } },
   catalogStale: { message: '目录可能已过时（自 $TIME$ 起）。', placeholders: { time: { content: '$1' } } },
   // Panel shell: views, server rows and detail, tools view (section K).
   views: { message: '视图' },

@@ -92,7 +92,7 @@ export function verdictOf(message: unknown): EraVerdict {
   // A server that names only 2025-era versions it would speak is answered with `initialize`.
   if (code === -32022 && !supportsModern((m?.error as { data?: { supported?: unknown } }).data?.supported)) return { era: 'legacy' };
   if (typeof code === 'number' && MODERN_ERRORS.has(code)) {
-    return { era: 'modern-refused', code, message: String(m?.error?.message ?? '').slice(0, 500) };
+    return { era: 'modern-refused', code, message: typeof m?.error?.message === 'string' ? m.error.message.slice(0, 500) : '' };
   }
   return { era: 'legacy' };
 }

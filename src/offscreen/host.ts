@@ -142,7 +142,13 @@ class OffscreenHost {
       session = await openSession(this.#eras, p, (modern) => this.#newSession(p, modern));
       const info = await session.connect();
       this.#checkStillWanted(p, session, via);
-      table.commit(p.connectionId, { serverId: p.serverId, url: p.url, fingerprint: p.fingerprint, session });
+      table.commit(p.connectionId, {
+        serverId: p.serverId,
+        url: p.url,
+        fingerprint: p.fingerprint,
+        ...(info.protocolVersion ? { protocolVersion: info.protocolVersion } : {}),
+        session,
+      });
       return info;
     } catch (e) {
       table.abandon(p.serverId, p.connectionId);

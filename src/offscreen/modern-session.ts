@@ -11,7 +11,7 @@
  * Cancelling a request closes its response stream (no `notifications/cancelled` on this wire).
  */
 import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { DiscoverResult, ElicitRequest, ElicitResult, McpSubscription } from '@modelcontextprotocol/client';
+import type { DiscoverResult, McpSubscription, Tool } from '@modelcontextprotocol/client';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
 import { EXTENSION_INFO } from '../protocol/extension-info.js';
 import { APP_MIME_TYPE, UI_EXTENSION } from '../protocol/mcp-apps.js';
@@ -21,7 +21,8 @@ import { outgoingFetch } from '../common/outgoing-fetch.js';
 import { CallTimers, QuestionExpiredError } from './call-timers.js';
 import { limitResponse, withManualRedirect } from './response-limits.js';
 import { MODERN_VERSION } from './era-probe.js';
-import type { CatalogCategory, FetchFn, SessionOptions } from './session.js';
+import { paramHeaders } from './param-headers.js';
+import type { CatalogCategory, SessionOptions } from './session.js';
 
 /** Rounds of questions one request may ask before it is refused (N5: a server cannot ask forever). */
 export const MAX_INPUT_ROUNDS = 8;
@@ -41,6 +42,8 @@ export class ModernSession {
   #subscription: McpSubscription | undefined;
   #listenFailures = 0;
   #listenTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The last listing's tools by name: a call mirrors its `x-mcp-header` arguments from the definition the catalog shows (R2). */
+  #tools = new Map<string, Tool>();
 
   constructor(
     private readonly options: SessionOptions,
@@ -76,7 +79,7 @@ export class ModernSession {
       const settle = this.#callTimers.questionOpened(() => expired.abort());
       try {
         const signals = [expired.signal, ...(ctx.mcpReq.signal ? [ctx.mcpReq.signal] : [])];
-        return (await onElicitation(request.params as ElicitRequest['params'], AbortSignal.any(signals))) as ElicitResult;
+        return await onElicitation(request.params, AbortSignal.any(signals));
       } catch (e) {
         if (expired.signal.aborted) return { action: 'cancel' };
         throw e;
@@ -90,7 +93,7 @@ export class ModernSession {
   async #fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
     const headers = new Headers(init?.headers);
     if (this.#authorization !== undefined) headers.set('authorization', this.#authorization);
-    const raw = await (this.options.fetch ?? (outgoingFetch as FetchFn))(input, withManualRedirect({ ...init, headers }));
+    const raw = await (this.options.fetch ?? outgoingFetch)(input, withManualRedirect({ ...init, headers }));
     if (raw.status === 401 || raw.status === 403) this.#challenge = raw.headers.get('www-authenticate')?.slice(0, 4096) ?? undefined;
     return limitResponse(raw, this.#origin, { cutLongStrings: headers.get('mcp-method') === 'tools/call' });
   }
@@ -169,7 +172,11 @@ export class ModernSession {
     const opts = { timeout: this.#timeoutMs };
     const c = this.client;
     const lists: { [C in CatalogCategory]: () => Promise<unknown[]> } = {
-      tools: async () => (await c.listTools(undefined, opts)).tools,
+      tools: async () => {
+        const tools = (await c.listTools(undefined, opts)).tools;
+        this.#tools = new Map(tools.map((t) => [t.name, t]));
+        return tools;
+      },
       prompts: async () => (await c.listPrompts(undefined, opts)).prompts,
       resources: async () => (await c.listResources(undefined, opts)).resources,
       resourceTemplates: async () => (await c.listResourceTemplates(undefined, opts)).resourceTemplates,
@@ -194,10 +201,12 @@ export class ModernSession {
       () => stop.abort(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out')),
       (expired) => stop.abort(expired),
     );
+    const tool = this.#tools.get(name);
     try {
       return await this.client.callTool(
         { name, arguments: args },
         {
+          ...(tool ? { toolDefinition: tool, headers: paramHeaders(tool.inputSchema, args) } : {}),
           signal: stop.signal,
           timeout: NO_SDK_TIMEOUT,
           onprogress: (p) => {

@@ -18,6 +18,8 @@ export interface Held<S extends ClosableSession> {
   serverId: string;
   url: string;
   fingerprint: string;
+  /** The revision the session speaks (SPEC R1), told to a worker that adopts it. */
+  protocolVersion?: string;
   session: S;
   cancels: CancelRecords;
   /** Calls in flight: cancelled when the worker that asked for them goes away. */
@@ -88,7 +90,7 @@ export class SessionTable<S extends ClosableSession> {
   }
 
   /** Records the session of a handshake that succeeded. */
-  commit(connectionId: string, entry: { serverId: string; url: string; fingerprint: string; session: S }): void {
+  commit(connectionId: string, entry: { serverId: string; url: string; fingerprint: string; protocolVersion?: string; session: S }): void {
     this.#sessions.set(connectionId, {
       ...entry,
       cancels: new CancelRecords(),
@@ -132,6 +134,7 @@ export class SessionTable<S extends ClosableSession> {
         serverId: h.serverId,
         connectionId,
         fingerprint: h.fingerprint,
+        ...(h.protocolVersion ? { protocolVersion: h.protocolVersion } : {}),
         catalogGeneration: h.catalogGeneration,
         catalog: h.catalog,
         stale: [...h.stale],

@@ -77,6 +77,8 @@ const HeldSessionSchema = lazySchema(() =>
     serverId: id,
     connectionId: id,
     fingerprint,
+    /** The revision the session speaks (SPEC R1). */
+    protocolVersion: z.optional(z.string().check(z.maxLength(32))),
     /** How many listings and list_changed notifications the document has seen on this session. */
     catalogGeneration: z.number().check(z.int(), z.gte(0)),
     catalog: z.object({

@@ -64,6 +64,8 @@ export const ServerViewSchema = lazySchema(() =>
     connectOnStartup: z.boolean(),
     status: ServerStatusSchema,
     reason: z.optional(StateReasonSchema),
+    /** The MCP revision the live session speaks (SPEC R1): 2026-07-28 for a stateless server, else what `initialize` agreed. */
+    protocolVersion: z.optional(z.string().check(z.maxLength(32))),
     /** Epoch ms the current connect attempt started (while `connecting`); it may predate this worker instance. */
     connectingSince: z.optional(z.number()),
     tools: z.array(ToolSchema),

@@ -128,6 +128,8 @@ interface Runtime {
   resumeSince?: number;
   /** Bumped when an attempt runs out of time: a handshake of an older value commits nothing. */
   attemptSeq: number;
+  /** The revision the live session speaks (SPEC R1): from its connect, or from the document that held it. */
+  protocolVersion?: string;
 }
 
 /**
@@ -320,6 +322,7 @@ export class McpManager {
         listed,
         listed.map((c) => ({ ok: true, items: held.catalog[c]! })),
       );
+      rt.protocolVersion = held.protocolVersion;
       this.#setState(rt, { status: 'ready', connectionId: held.connectionId });
       for (const c of CATALOG_CATEGORIES) if (held.stale.includes(c) || held.catalog[c] === undefined) rt.catalog.markDirty(c);
     }
@@ -478,6 +481,7 @@ export class McpManager {
       const next = transition(rt.state, { type: 'connected', connectionId });
       if (next === rt.state) throw superseded();
       rt.catalog.commit(generation, CATALOG_CATEGORIES, results);
+      rt.protocolVersion = info.protocolVersion;
       this.#commitCandidate(rt, next);
     } catch (e) {
       if (rt.candidate === connectionId) rt.candidate = undefined;
@@ -853,6 +857,7 @@ export class McpManager {
       connectOnStartup: rt.config.connectOnStartup,
       status: rt.state.status,
       ...('reason' in rt.state ? { reason: rt.state.reason } : {}),
+      ...(rt.state.status === 'ready' && rt.protocolVersion ? { protocolVersion: rt.protocolVersion } : {}),
       ...(rt.state.status === 'connecting' && rt.connectingSince !== undefined ? { connectingSince: rt.connectingSince } : {}),
       tools: this.#items<Tool>(rt, 'tools'),
       prompts: this.#items<Prompt>(rt, 'prompts'),
