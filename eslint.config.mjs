@@ -6,7 +6,10 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const sdk = { regex: '^@modelcontextprotocol/sdk', message: 'The SDK lives only in the offscreen document (src/offscreen).' };
+const sdk = {
+  regex: '^@modelcontextprotocol/(sdk|client|core)',
+  message: 'The SDKs (the 2025 one and the v2 client) live only in the offscreen document (src/offscreen).',
+};
 const context = (name, why) => ({ regex: `(^|/)(src/)?${name}/`, message: why });
 const sw = context('sw', 'Only the service worker imports src/sw.');
 const offscreen = context('offscreen', 'Only the offscreen document imports src/offscreen.');

@@ -82,7 +82,7 @@ class RequestLogger {
     if (method === 'offscreen:answer-elicitation') return this.#answered(method, params, p);
     const serverId = connectionId ? this.#serverOf.get(connectionId) : undefined;
     const shown = loggable(method, p);
-    const named = jsonRpcName(method, p);
+    let named = jsonRpcName(method, p);
     const at = this.#now();
     const record = (outcome: () => Outcome) => {
       if (!serverId) return;
@@ -92,6 +92,8 @@ class RequestLogger {
     try {
       const value = await this.#request(method, params);
       if (method === 'offscreen:claim') this.#adopted(value as OffscreenValue<'offscreen:claim'>);
+      // A 2026-07-28 server was reached with `server/discover`, not `initialize` (SPEC R1, J2).
+      if (method === 'offscreen:connect' && isModernConnect(value)) named = { ...named, method: 'server/discover' };
       record(() => succeeded(value));
       return value;
     } catch (e) {
@@ -140,4 +142,9 @@ export function withRequestLogging(
   const logger = new RequestLogger(request, bestEffort(append, schedule), now);
   const logged = <M extends OffscreenMethod>(method: M, params: OffscreenParams<M>) => logger.send(method, params);
   return Object.assign(logged, { observe: (event: OffscreenEvent) => logger.observe(event) });
+}
+
+function isModernConnect(value: unknown): boolean {
+  const version = (value as { protocolVersion?: unknown } | null)?.protocolVersion;
+  return typeof version === 'string' && version >= '2026-07-28';
 }

@@ -43,6 +43,24 @@ describe('request logging (SPEC J2)', () => {
     assert.ok(log[1]!.entry.requestBytes > 0);
   });
 
+  it('R1: a connect to a 2026-07-28 server is logged as server/discover, with the revision in its response', async () => {
+    const { request, log } = harness(() => ({ capabilities: {}, protocolVersion: '2026-07-28' }));
+    const legacy = harness(() => ({ capabilities: {}, protocolVersion: '2025-11-25' }));
+    const params = {
+      serverId: 'demo',
+      connectionId: 'c1',
+      url: 'http://127.0.0.1/mcp',
+      headers: {},
+      timeoutMs: 5000,
+      fingerprint: 'f'.repeat(64),
+    };
+    await request('offscreen:connect', params);
+    await legacy.request('offscreen:connect', params);
+    assert.equal(log[0]!.entry.method, 'server/discover');
+    assert.equal((log[0]!.entry.response as { protocolVersion: string }).protocolVersion, '2026-07-28');
+    assert.equal(legacy.log[0]!.entry.method, 'initialize');
+  });
+
   it('never logs the credentials a connect or token update carries', async () => {
     const { request, log } = harness(() => ({ capabilities: {}, updated: true }));
     await request('offscreen:connect', {
