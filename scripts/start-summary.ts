@@ -7,6 +7,7 @@ export interface StartFacts {
   panelUrl: string;
   demoUrl: string;
   oauthUrl: string;
+  modernUrl: string;
   issuer: string;
   devtoolsPort: number;
   chat: string | undefined;
@@ -38,7 +39,9 @@ function browserLines(f: StartFacts): string[] {
 }
 
 export function summary(f: StartFacts): string {
-  const importPaste = JSON.stringify({ mcpServers: { Demo: { url: f.demoUrl }, 'Demo with sign-in': { url: f.oauthUrl } } });
+  const importPaste = JSON.stringify({
+    mcpServers: { Demo: { url: f.demoUrl }, 'Demo with sign-in': { url: f.oauthUrl }, 'Demo 2026-07-28': { url: f.modernUrl } },
+  });
   return [
     '',
     `Remote MCP for Chrome is running (ready in ${f.seconds} s; ${f.build.built ? `built dist/ in ${f.build.seconds} s` : 'dist/ was up to date, not rebuilt'}).`,
@@ -53,10 +56,13 @@ export function summary(f: StartFacts): string {
     `  Demo with sign-in ${f.oauthUrl}   added as "Demo with sign-in", OAuth: needs authorization.`,
     `    Try: Servers → "Demo with sign-in" → Authorize → "Approve" in the sign-in window (authorization server`,
     `    ${f.issuer}); then its tools whoami and admin-op (asks for more scope: step-up).`,
+    `  Demo 2026-07-28   ${f.modernUrl}   added as "Demo 2026-07-28": MCP 2026-07-28, stateless (no initialize, no session).`,
+    '    Try: its detail says "MCP 2026-07-28 · stateless"; tools echo, ask-name (a multi round-trip question),',
+    '           regional (its argument travels as the Mcp-Param-Region header).',
     '',
     '  To add them yourself: remove them, then paste this under Import (the ports are fixed, so it stays valid):',
     `    ${importPaste}`,
-    '  or use "Add server" with either URL: it detects that the second needs OAuth.',
+    '  or use "Add server" with any of these URLs: it detects that the second needs OAuth.',
     `  Chat provider   : ${f.chat ?? 'none (set CHAT_BASE_URL, see README "Chat")'}`,
     'Press Ctrl+C to stop the browser and the servers.',
   ].join('\n');

@@ -7,7 +7,9 @@
  * Its tools: `echo`; `ask-name`, which asks for the user's name through a multi round-trip
  * request (`input_required` with a form elicitation and a `requestState` that must come back
  * exactly); `regional`, whose `region` argument carries `x-mcp-header` (mirrored by the client to
- * `Mcp-Param-Region`); `broken-header`, whose annotation is invalid (a client must leave it out).
+ * `Mcp-Param-Region`); `broken-header`, whose annotation is invalid (a client must leave it out);
+ * `consent`, which asks the user to open a page (URL-mode elicitation in an `input_required`);
+ * `slow`, which waits until its request is aborted (counted in `aborted`).
  * `addTool()` adds one more and announces it to every listening client.
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
@@ -34,6 +36,8 @@ export interface ModernServer {
   /** The `requestState` values the server handed out, and the ones clients sent back. */
   statesSent: string[];
   statesEchoed: string[];
+  /** How many `slow` calls saw their request end before they answered (the client closed the stream). */
+  aborted: number;
   addTool(name: string): void;
   close(): Promise<void>;
 }
@@ -44,6 +48,7 @@ export async function startModernServer(options: { legacy?: 'stateless' | 'rejec
   const extraTools: string[] = [];
   const statesSent: string[] = [];
   const statesEchoed: string[] = [];
+  const state = { aborted: 0 };
   const build = () => {
     const server = new McpServer({ name: 'modern-demo', version: '2.4.0' }, { capabilities: { tools: { listChanged: true } } });
     server.registerTool(
@@ -95,6 +100,32 @@ export async function startModernServer(options: { legacy?: 'stateless' | 'rejec
       },
       () => ({ content: [{ type: 'text', text: 'should never run' }] }),
     );
+    server.registerTool(
+      'consent',
+      { description: 'Asks the user to open a consent page.', inputSchema: fromJsonSchema(objectOf({})) },
+      (_args, ctx) => {
+        const answer = ctx.mcpReq.inputResponses?.['consent'] as { action?: string } | undefined;
+        if (answer) return { content: [{ type: 'text', text: `consent ${String(answer.action)}` }] };
+        return inputRequired({
+          inputRequests: {
+            consent: inputRequired.elicitUrl({ message: 'Please approve access.', url: 'https://example.com/consent?step=1' }),
+          },
+        });
+      },
+    );
+    server.registerTool(
+      'slow',
+      { description: 'Waits until the call is cancelled.', inputSchema: fromJsonSchema(objectOf({})) },
+      (_args, ctx) => {
+        const signal = ctx.http?.req?.signal;
+        return new Promise((resolve) => {
+          signal?.addEventListener('abort', () => {
+            state.aborted++;
+            resolve({ content: [{ type: 'text', text: 'too late' }] });
+          });
+        });
+      },
+    );
     for (const name of extraTools)
       server.registerTool(name, { description: `Added later: ${name}.`, inputSchema: fromJsonSchema(objectOf({})) }, () => ({
         content: [{ type: 'text', text: `${name} ran` }],
@@ -111,6 +142,9 @@ export async function startModernServer(options: { legacy?: 'stateless' | 'rejec
     seen,
     statesSent,
     statesEchoed,
+    get aborted() {
+      return state.aborted;
+    },
     addTool(name) {
       extraTools.push(name);
       void handler.notify.toolsChanged();

@@ -109,6 +109,37 @@ test('R4: a declined question ends the call with the server’s own answer, not 
   await s.close();
 });
 
+test('R4/R5: a URL-mode question in an input_required reaches the same relay; the answer completes the call', async () => {
+  const asked: { mode?: string; url?: string }[] = [];
+  const s = await open(modern.url, {
+    onElicitation: async (params) => {
+      asked.push(params as { mode?: string; url?: string });
+      return { action: 'accept' };
+    },
+  });
+  await s.connect();
+  const r = await s.callTool('consent', {}, new AbortController().signal, () => undefined);
+  assert.equal(text(r), 'consent accept');
+  assert.deepEqual(
+    asked.map((a) => [a.mode, a.url]),
+    [['url', 'https://example.com/consent?step=1']],
+  );
+  await s.close();
+});
+
+test('R1: cancelling a modern call closes its stream: the server sees the request end, the call says cancelled', async () => {
+  const s = await open(modern.url);
+  await s.connect();
+  const stop = new AbortController();
+  const before = modern.aborted;
+  const call = s.callTool('slow', {}, stop.signal, () => undefined);
+  await waitFor(() => modern.seen.some((r) => r.method === 'tools/call' && r.headers['mcp-name'] === 'slow'), 'the slow call sent');
+  stop.abort(new DOMException('stopped by the user', 'AbortError'));
+  await assert.rejects(call);
+  await waitFor(() => modern.aborted === before + 1, 'the server seeing the stream closed');
+  await s.close();
+});
+
 test('R3: list changes arrive through subscriptions/listen; the new tool is listed', async () => {
   const changed: string[] = [];
   const s = await open(modern.url, { onListChanged: (c) => changed.push(c) });
