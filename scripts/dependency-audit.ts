@@ -42,7 +42,18 @@ interface BundleAudit {
   file: string;
   bytes: number;
   ownRenderedBytes: number;
+  /** Our own code by source folder (`src/sw/manager`, …), rendered bytes, largest first: where a bundle's weight is ours. */
+  ownByFolder: { folder: string; renderedBytes: number; minifiedBytesEstimate: number }[];
   packages: PackageUse[];
+}
+
+/** The folder a module of ours counts under: `src/<context>/<area>` (or `src/<layer>` for a file at that level). */
+export function ownFolderOf(id: string): string {
+  const path = id.replace(/\\/g, '/');
+  const at = path.lastIndexOf('/src/');
+  if (at < 0) return '(other)';
+  const parts = path.slice(at + 1).split('/');
+  return parts.length > 3 ? parts.slice(0, 3).join('/') : parts.slice(0, 2).join('/');
 }
 
 export interface AuditResult {
@@ -140,11 +151,14 @@ export function auditBundles(bundles: { file: string; bytes: number; modules: Bu
     const scale = b.bytes / rendered;
     const byKey = new Map<string, PackageUse>();
     let own = 0;
+    const folders = new Map<string, number>();
     for (const m of b.modules) {
       const dir = packageDirOf(m.id);
       const info = dir ? readPackage(dir) : undefined;
       if (!info) {
         own += m.renderedLength;
+        const folder = ownFolderOf(m.id);
+        folders.set(folder, (folders.get(folder) ?? 0) + m.renderedLength);
         continue;
       }
       const key = `${info.name}@${info.version}`;
@@ -171,7 +185,11 @@ export function auditBundles(bundles: { file: string; bytes: number; modules: Bu
       if (!licenseAllowed(p.license))
         errors.push(`${b.file} contains ${p.name}@${p.version} under license "${p.license}", not one of ${ALLOWED_LICENSES.join(', ')}`);
     }
-    out.push({ file: b.file, bytes: b.bytes, ownRenderedBytes: own, packages });
+    const ownByFolder = [...folders]
+      .filter(([, bytes]) => bytes > 0)
+      .sort((x, y) => y[1] - x[1])
+      .map(([folder, renderedBytes]) => ({ folder, renderedBytes, minifiedBytesEstimate: Math.round(renderedBytes * scale) }));
+    out.push({ file: b.file, bytes: b.bytes, ownRenderedBytes: own, ownByFolder, packages });
   }
   return { allowlist, bundles: out, errors };
 }
@@ -188,13 +206,17 @@ export function auditMarkdown(result: AuditResult): string {
   ];
   for (const b of result.bundles) {
     lines.push('', `## ${b.file} (${kib(b.bytes)} KiB minified; own code ${kib(b.ownRenderedBytes)} KiB rendered)`, '');
-    if (b.packages.length === 0) {
-      lines.push('No third-party package.');
-      continue;
+    if (b.packages.length === 0) lines.push('No third-party package.');
+    else {
+      lines.push('| Package | Version | License | Modules | Rendered KiB | Minified ≈ KiB |', '|---|---|---|---:|---:|---:|');
+      for (const p of b.packages)
+        lines.push(
+          `| ${p.name} | ${p.version} | ${p.license} | ${p.modules} | ${kib(p.renderedBytes)} | ${kib(p.minifiedBytesEstimate)} |`,
+        );
     }
-    lines.push('| Package | Version | License | Modules | Rendered KiB | Minified ≈ KiB |', '|---|---|---|---:|---:|---:|');
-    for (const p of b.packages)
-      lines.push(`| ${p.name} | ${p.version} | ${p.license} | ${p.modules} | ${kib(p.renderedBytes)} | ${kib(p.minifiedBytesEstimate)} |`);
+    if (b.ownByFolder.length === 0) continue;
+    lines.push('', 'Own code by folder:', '', '| Folder | Rendered KiB | Minified ≈ KiB |', '|---|---:|---:|');
+    for (const f of b.ownByFolder) lines.push(`| ${f.folder} | ${kib(f.renderedBytes)} | ${kib(f.minifiedBytesEstimate)} |`);
   }
   return lines.join('\n') + '\n';
 }
