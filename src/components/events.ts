@@ -262,6 +262,25 @@ export class ComposerRequestEvent extends Event {
   }
 }
 
+/**
+ * A form field asks the server for suggestions (`completion/complete`, SPEC R8); the receiver
+ * answers through `respond` — with nothing when the server has none or the request failed.
+ */
+export class CompletionRequestEvent extends Event {
+  static readonly type = 'mcp-completion-request';
+  constructor(
+    readonly detail: {
+      serverId: string;
+      ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+      argument: { name: string; value: string };
+      context?: Record<string, string>;
+    },
+    readonly respond: (values: string[]) => void,
+  ) {
+    super(CompletionRequestEvent.type, { bubbles: true, composed: true });
+  }
+}
+
 /** A result's resource link is to be read; the receiver answers with the viewer's `showResource`. */
 export class ReadResourceEvent extends Event {
   static readonly type = 'mcp-read-resource';
@@ -328,6 +347,7 @@ interface PanelEventMap {
   'mcp-elicitation-answer': ElicitationAnswerEvent;
   'mcp-interaction-action': InteractionActionEvent;
   'mcp-composer-request': ComposerRequestEvent;
+  'mcp-completion-request': CompletionRequestEvent;
   'mcp-read-resource': ReadResourceEvent;
   'mcp-app-host': AppHostRequestEvent;
   'mcp-cancel-tool': CancelToolEvent;

@@ -18,7 +18,9 @@ import type { ServerView } from '../protocol/panel.js';
 import type { ContextBlockView } from '../protocol/panel-composer.js';
 import { messageObject, promptArgumentSchema, suggestionsFor, triggerAt, type Suggestion, type Trigger } from './composer-model.js';
 import { el, sheet } from './dom.js';
-import { ComposerRequestEvent } from './events.js';
+import { CompletionRequestEvent, ComposerRequestEvent } from './events.js';
+import { withCompletion } from './completion-field.js';
+import { expandTemplate, templateVariables } from './uri-template.js';
 import { t } from './i18n.js';
 import { ComposerSendEvent } from './chat-events.js';
 
@@ -36,6 +38,7 @@ figcaption { display: flex; justify-content: space-between; gap: 6px; font-weigh
 pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 14em; overflow: auto; margin: 4px 0 0; font-size: 12px; }
 .chooser:empty, .status:empty, .blocks:empty, ul:empty { display: none; }
 :host([chat]) .message-json, :host([chat]) .message-label { display: none; }
+label.template-field { display: grid; gap: 2px; font-size: 12px; }
 `);
 
 export class McpComposerElement extends ElementBase {
@@ -207,11 +210,13 @@ export class McpComposerElement extends ElementBase {
       const uri = el('input', { name: 'uri', 'aria-label': s.label });
       uri.value = s.uriTemplate;
       attach.addEventListener('click', () => this.#request({ kind: 'resource', serverId: s.serverId, uri: uri.value.trim() }));
-      this.#chooser.replaceChildren(el('p', {}, `${s.label} · ${s.serverName}`), uri, attach, cancel);
+      const fields = this.#templateFields(s, uri);
+      this.#chooser.replaceChildren(el('p', {}, `${s.label} · ${s.serverName}`), ...fields, uri, attach, cancel);
       return;
     }
     const form = document.createElement('mcp-schema-form');
     form.schema = promptArgumentSchema(s.arguments);
+    form.suggest = (name, value, context) => this.#complete(s.serverId, { type: 'ref/prompt', name: s.name }, name, value, context);
     attach.addEventListener('click', () => {
       const read = form.read();
       if (!read.ok) return;
@@ -219,6 +224,39 @@ export class McpComposerElement extends ElementBase {
       this.#request({ kind: 'prompt', serverId: s.serverId, prompt: s.name, arguments: args });
     });
     this.#chooser.replaceChildren(el('p', { class: 'prompt-name' }, `${s.label} · ${s.serverName}`), form, attach, cancel);
+  }
+
+  /**
+   * One field per variable of a resource template, each with the server's suggestions (R8); the
+   * URI below follows what they hold and stays editable.
+   */
+  #templateFields(s: Extract<Suggestion, { kind: 'template' }>, uri: HTMLInputElement): HTMLElement[] {
+    const names = templateVariables(s.uriTemplate);
+    const inputs = new Map<string, HTMLInputElement>();
+    const values = () => Object.fromEntries([...inputs].map(([n, i]) => [n, i.value]));
+    return names.map((name) => {
+      const input = el('input', { name: `var-${name}`, class: 'template-var' });
+      inputs.set(name, input);
+      input.addEventListener('input', () => (uri.value = expandTemplate(s.uriTemplate, values())));
+      const others = () => Object.fromEntries(Object.entries(values()).filter(([n, v]) => n !== name && v !== ''));
+      const list = withCompletion(input, (value) =>
+        this.#complete(s.serverId, { type: 'ref/resource', uri: s.uriTemplate }, name, value, others()),
+      );
+      return el('label', { class: 'template-field' }, el('span', {}, name), input, list);
+    });
+  }
+
+  #complete(
+    serverId: string,
+    ref: CompletionRequestEvent['detail']['ref'],
+    name: string,
+    value: string,
+    context: Record<string, string>,
+  ): Promise<string[]> {
+    return new Promise((resolve) => {
+      const detail = { serverId, ref, argument: { name, value }, ...(Object.keys(context).length ? { context } : {}) };
+      this.emit(new CompletionRequestEvent(detail, resolve));
+    });
   }
 
   #request(detail: ConstructorParameters<typeof ComposerRequestEvent>[0]) {

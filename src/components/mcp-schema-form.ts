@@ -21,6 +21,7 @@
 import { ElementBase } from './element-base.js';
 import { asText } from '../common/as-text.js';
 import { el, sheet } from './dom.js';
+import { withCompletion } from './completion-field.js';
 import { t } from './i18n.js';
 import {
   buildFormModel,
@@ -170,6 +171,17 @@ export class McpSchemaFormElement extends ElementBase {
     return this.#schema;
   }
 
+  #suggest: ((name: string, value: string, all: Record<string, string>) => Promise<string[]>) | undefined;
+
+  /**
+   * Where the top-level text fields get suggestions from (`completion/complete`, SPEC R8): asked
+   * with the field's name, what it holds, and the other text fields' values (for dependent ones).
+   */
+  set suggest(value: ((name: string, value: string, all: Record<string, string>) => Promise<string[]>) | undefined) {
+    this.#suggest = value;
+    this.update();
+  }
+
   get jsonMode(): boolean {
     return this.#jsonMode;
   }
@@ -287,9 +299,28 @@ export class McpSchemaFormElement extends ElementBase {
     const model = this.#model;
     this.#fields.replaceChildren(...(model ? model.map((f) => this.#field(f, [])) : []));
     if (model && model.length === 0) this.#fields.append(el('p', { class: 'muted no-fields' }, t('noArguments')));
+    this.#wireSuggestions();
     if (model) this.#mirror();
     else this.#json.value = '{}';
     this.#applyMode();
+  }
+
+  #wireSuggestions() {
+    const suggest = this.#suggest;
+    if (!suggest || !this.#model) return;
+    const texts = () =>
+      Object.fromEntries(
+        this.#model!.flatMap((f) => {
+          const input = this.#input(pathKey([f.key]));
+          return input instanceof HTMLInputElement && input.type === 'text' && input.value !== '' ? [[f.key, input.value]] : [];
+        }),
+      );
+    for (const f of this.#model) {
+      const input = this.#input(pathKey([f.key]));
+      if (!(input instanceof HTMLInputElement) || input.type !== 'text') continue;
+      const others = () => Object.fromEntries(Object.entries(texts()).filter(([k]) => k !== f.key));
+      input.after(withCompletion(input, (value) => suggest(f.key, value, others())));
+    }
   }
 
   #applyMode() {

@@ -120,6 +120,7 @@ class OffscreenHost {
       'offscreen:answer-elicitation': async (p) => this.#elicitations.answer(p),
       'offscreen:get-prompt': (p) => this.#onSession(p.connectionId, (s) => s.getPrompt(p.name, p.arguments)),
       'offscreen:read-resource': (p) => this.#onSession(p.connectionId, (s) => s.readResource(p.uri)),
+      'offscreen:complete': ({ connectionId, ...ask }) => this.#onSession(connectionId, (s) => s.complete(ask)),
       'offscreen:ping': async (p) => ({ latencyMs: await this.#onSession(p.connectionId, (s) => s.ping()) }),
       'offscreen:heap': async () => heapNow(),
     };

@@ -22,6 +22,7 @@ import { CallTimers, QuestionExpiredError } from './call-timers.js';
 import { limitResponse, withManualRedirect } from './response-limits.js';
 import { MODERN_VERSION } from './era-probe.js';
 import { paramHeaders } from './param-headers.js';
+import { completeWith, type CompletionAsk } from './completion.js';
 import type { CatalogCategory, SessionOptions } from './session.js';
 
 /** Rounds of questions one request may ask before it is refused (N5: a server cannot ask forever). */
@@ -231,6 +232,11 @@ export class ModernSession {
 
   async readResource(uri: string) {
     return this.client.readResource({ uri }, { timeout: this.#timeoutMs });
+  }
+
+  /** `completion/complete` (SPEC R8). */
+  async complete(ask: CompletionAsk) {
+    return completeWith(this.client, ask, this.#timeoutMs);
   }
 
   /** There is no session to keep alive; `server/discover` (which every server must answer) is the round trip measured. */

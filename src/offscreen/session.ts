@@ -22,6 +22,7 @@ import { JsonRpcGuard, type DroppedResponse, type LocalFailure } from './jsonrpc
 import { eventMessageReader } from './event-check.js';
 import { withoutUnmatchedInBatch } from './unmatched-answers.js';
 import { sessionLossOf } from './session-loss.js';
+import { completeWith, type CompletionAsk } from './completion.js';
 import { outgoingFetch } from '../common/outgoing-fetch.js';
 import { MAX_CATALOG_ITEMS } from '../protocol/mcp-shapes.js';
 import type { WireErrorCode } from '../protocol/error-codes.js';
@@ -287,6 +288,11 @@ export class McpSession {
   /** `resources/read` (SPEC G3). */
   async readResource(uri: string) {
     return this.client.readResource({ uri }, { timeout: this.#timeoutMs });
+  }
+
+  /** `completion/complete` (SPEC R8). */
+  async complete(ask: CompletionAsk) {
+    return completeWith(this.client, ask, this.#timeoutMs);
   }
 
   async ping(): Promise<number> {

@@ -12,6 +12,7 @@ import {
   ApprovalDismissEvent,
   CancelToolEvent,
   ComposerRequestEvent,
+  CompletionRequestEvent,
   ElicitationAnswerEvent,
   InteractionActionEvent,
   ReadResourceEvent,
@@ -129,6 +130,10 @@ function wireReads(call: Call) {
     // The composer that asked (the Chat view's, inside its shadow root).
     const target = e.composedPath()[0] as McpComposerElement;
     void pending.then((r) => (r.ok ? target.addBlock(r.value) : target.showError(r.message)));
+  });
+  // Suggestions are best effort: a failure offers none, and the field keeps what was typed (R8).
+  document.addEventListener(CompletionRequestEvent.type, (e) => {
+    void call('panel:complete', e.detail).then((r) => e.respond(r.ok ? r.value.values : []));
   });
   document.addEventListener(ReadResourceEvent.type, (e) => {
     const view = e.composedPath()[0] as McpResultViewElement;

@@ -55,7 +55,24 @@ export const ElicitationRequestSchemas = {
     }),
   ),
   'offscreen:read-resource': lazySchema(() => z.object({ connectionId: id, uri: z.string().check(z.minLength(1), z.maxLength(2048)) })),
+  /** `completion/complete` for one argument of a prompt or a resource template (SPEC R8). */
+  'offscreen:complete': lazySchema(() =>
+    z.object({
+      connectionId: id,
+      ref: z.union([
+        z.object({ type: z.literal('ref/prompt'), name: z.string().check(z.minLength(1), z.maxLength(128)) }),
+        z.object({ type: z.literal('ref/resource'), uri: z.string().check(z.minLength(1), z.maxLength(2048)) }),
+      ]),
+      argument: z.object({ name: z.string().check(z.minLength(1), z.maxLength(128)), value: z.string().check(z.maxLength(1024)) }),
+      /** The other fields' values, for suggestions that depend on them. */
+      context: z.optional(z.record(z.string().check(z.maxLength(128)), z.string().check(z.maxLength(1024)))),
+    }),
+  ),
 } as const;
+
+/** Suggestions the worker passes on: the protocol's own bound (100), each value bounded. */
+export const MAX_COMPLETIONS = 100;
+export const MAX_COMPLETION_LENGTH = 1024;
 
 export const ElicitationResponseSchemas = {
   'offscreen:answer-elicitation': lazySchema(() => z.object({ delivered: z.boolean() })),
@@ -66,4 +83,10 @@ export const ElicitationResponseSchemas = {
     }),
   ),
   'offscreen:read-resource': lazySchema(() => z.looseObject({ contents: z.array(ResourceContentsSchema).check(z.maxLength(256)) })),
+  'offscreen:complete': lazySchema(() =>
+    z.object({
+      values: z.array(z.string().check(z.maxLength(MAX_COMPLETION_LENGTH))).check(z.maxLength(MAX_COMPLETIONS)),
+      hasMore: z.optional(z.boolean()),
+    }),
+  ),
 } as const;

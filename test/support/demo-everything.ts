@@ -8,6 +8,7 @@
  */
 import { deflateSync } from 'node:zlib';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import { z } from 'zod';
 
 /** Notes the demo tools and resources share, per session: deleting one is visible right away. */
@@ -157,7 +158,10 @@ export function registerEverything(server: McpServer): void {
       description: 'Asks for a summary of the demo notes in a style and length you choose.',
       argsSchema: {
         style: z.string().describe('bullet points, one paragraph, or a haiku'),
-        maxWords: z.string().optional().describe('Upper bound on the length, in words'),
+        // Completable (R8): the panel's form offers these as the user types.
+        maxWords: completable(z.string().optional().describe('Upper bound on the length, in words'), (value) =>
+          ['50', '100', '200'].filter((n) => n.startsWith(value ?? '')),
+        ),
       },
     },
     ({ style, maxWords }) => ({

@@ -45,6 +45,12 @@ export function composerHandlers(deps: ComposerDeps) {
       const result = await deps.request('offscreen:read-resource', { connectionId, uri: p.uri });
       return buildResourceBlock({ serverId: p.serverId, serverName, uri: p.uri, contents: result.contents });
     },
+    // Suggestions are shown as text in a list the user picks from; nothing reaches a model (R8).
+    'panel:complete': async ({ serverId, ...ask }: PanelParams<'panel:complete'>): Promise<PanelValue<'panel:complete'>> => {
+      const { connectionId } = await live(serverId);
+      const { values } = await deps.request('offscreen:complete', { connectionId, ...ask });
+      return { values };
+    },
     // One read serves both: the person sees the parts as they are, the fenced form only on request (N9, K5).
     'panel:read-resource': async (p: PanelParams<'panel:read-resource'>): Promise<PanelValue<'panel:read-resource'>> => {
       const { connectionId, serverName } = await live(p.serverId);

@@ -37,6 +37,8 @@ export function jsonRpcName(method: OffscreenMethod, p: Record<string, unknown>)
       return withSubject('prompts/get', p['name']);
     case 'offscreen:read-resource':
       return withSubject('resources/read', p['uri']);
+    case 'offscreen:complete':
+      return withSubject('completion/complete', (p['argument'] as { name?: unknown } | undefined)?.name);
     case 'offscreen:cancel':
       return { method: 'notifications/cancelled', notification: true };
     case 'offscreen:ping':

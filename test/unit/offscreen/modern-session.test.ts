@@ -113,7 +113,7 @@ test('R4/R5: a URL-mode question in an input_required reaches the same relay; th
   const asked: { mode?: string; url?: string }[] = [];
   const s = await open(modern.url, {
     onElicitation: async (params) => {
-      asked.push(params as { mode?: string; url?: string });
+      asked.push(params);
       return { action: 'accept' };
     },
   });
