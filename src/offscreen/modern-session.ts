@@ -11,7 +11,7 @@
  * Cancelling a request closes its response stream (no `notifications/cancelled` on this wire).
  */
 import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { DiscoverResult, ElicitRequest, ElicitResult, McpSubscription } from '@modelcontextprotocol/client';
+import type { DiscoverResult, McpSubscription } from '@modelcontextprotocol/client';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
 import { EXTENSION_INFO } from '../protocol/extension-info.js';
 import { APP_MIME_TYPE, UI_EXTENSION } from '../protocol/mcp-apps.js';
@@ -21,7 +21,7 @@ import { outgoingFetch } from '../common/outgoing-fetch.js';
 import { CallTimers, QuestionExpiredError } from './call-timers.js';
 import { limitResponse, withManualRedirect } from './response-limits.js';
 import { MODERN_VERSION } from './era-probe.js';
-import type { CatalogCategory, FetchFn, SessionOptions } from './session.js';
+import type { CatalogCategory, SessionOptions } from './session.js';
 
 /** Rounds of questions one request may ask before it is refused (N5: a server cannot ask forever). */
 export const MAX_INPUT_ROUNDS = 8;
@@ -76,7 +76,7 @@ export class ModernSession {
       const settle = this.#callTimers.questionOpened(() => expired.abort());
       try {
         const signals = [expired.signal, ...(ctx.mcpReq.signal ? [ctx.mcpReq.signal] : [])];
-        return (await onElicitation(request.params as ElicitRequest['params'], AbortSignal.any(signals))) as ElicitResult;
+        return await onElicitation(request.params, AbortSignal.any(signals));
       } catch (e) {
         if (expired.signal.aborted) return { action: 'cancel' };
         throw e;
@@ -90,7 +90,7 @@ export class ModernSession {
   async #fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
     const headers = new Headers(init?.headers);
     if (this.#authorization !== undefined) headers.set('authorization', this.#authorization);
-    const raw = await (this.options.fetch ?? (outgoingFetch as FetchFn))(input, withManualRedirect({ ...init, headers }));
+    const raw = await (this.options.fetch ?? outgoingFetch)(input, withManualRedirect({ ...init, headers }));
     if (raw.status === 401 || raw.status === 403) this.#challenge = raw.headers.get('www-authenticate')?.slice(0, 4096) ?? undefined;
     return limitResponse(raw, this.#origin, { cutLongStrings: headers.get('mcp-method') === 'tools/call' });
   }

@@ -19,7 +19,7 @@ export async function openSession<S>(
   eras: EraCache,
   p: OffscreenParams<'offscreen:connect'>,
   make: (modern: Record<string, unknown> | undefined) => S,
-  fetchFn: FetchFn = outgoingFetch as FetchFn,
+  fetchFn: FetchFn = outgoingFetch,
 ): Promise<S> {
   let verdict = eras.get(p.url);
   if (!verdict) {
