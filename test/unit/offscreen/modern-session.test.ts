@@ -216,3 +216,72 @@ async function waitFor(check: () => boolean, what: string, ms = 5_000) {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** A modern server that answers server/discover and refuses every other request with `status` and `challenge`. */
+async function refusingServer(status: number, challenge: string) {
+  const http = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const msg = JSON.parse(body || '{}') as { id?: unknown; method?: string };
+      if (msg.method === 'server/discover') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: msg.id,
+            result: {
+              supportedVersions: ['2026-07-28'],
+              capabilities: { tools: {} },
+              _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'r', version: '1' } },
+            },
+          }),
+        );
+        return;
+      }
+      res.writeHead(status, { 'content-type': 'application/json', 'www-authenticate': challenge });
+      res.end(JSON.stringify({ error: status === 403 ? 'insufficient_scope' : 'invalid_token' }));
+    });
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  return { http, url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp` };
+}
+
+test('E7: a 403 insufficient_scope on a modern call keeps its status and challenge, so the worker offers step-up', async () => {
+  const { http, url } = await refusingServer(403, 'Bearer error="insufficient_scope", scope="mcp:write"');
+  try {
+    const s = await open(url);
+    await s.connect();
+    const e = await s
+      .callTool('t', {}, new AbortController().signal, () => undefined)
+      .then(
+        () => undefined,
+        (x: unknown) => x,
+      );
+    const w = describeSdkError(e, url);
+    assert.equal(w.code, 'auth');
+    assert.equal(w.httpStatus, 403);
+    assert.match(s.lastChallenge ?? '', /insufficient_scope/);
+    await s.close();
+  } finally {
+    http.close();
+  }
+});
+
+test('E9: a 401 on a modern call after connect keeps its status, so the worker refreshes or asks to authorize', async () => {
+  const { http, url } = await refusingServer(401, 'Bearer error="invalid_token"');
+  try {
+    const s = await open(url);
+    await s.connect();
+    const e = await s.listCategory('tools').then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    const w = describeSdkError(e, url);
+    assert.equal(w.code, 'auth');
+    assert.equal(w.httpStatus, 401);
+    await s.close();
+  } finally {
+    http.close();
+  }
+});
