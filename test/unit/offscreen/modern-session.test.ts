@@ -285,3 +285,36 @@ test('E9: a 401 on a modern call after connect keeps its status, so the worker r
     http.close();
   }
 });
+
+test('R1 (N): a -32022 that lists 2026-07-28 among its supported versions is asked once more, and the second answer decides', async () => {
+  let discovers = 0;
+  const http = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const msg = JSON.parse(body || '{}') as { id?: unknown; method?: string };
+      if (msg.method === 'server/discover' && discovers++ === 0) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: msg.id,
+            error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2026-07-28' } },
+          }),
+        );
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { supportedVersions: ['2026-07-28'], capabilities: {} } }));
+    });
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  try {
+    const s = await open(url);
+    assert.ok(s instanceof ModernSession);
+    assert.equal(discovers, 2);
+  } finally {
+    http.close();
+  }
+});
