@@ -38,6 +38,12 @@ const CARD = DETAIL;
  * authorization server says it supports such documents.
  */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+/**
+ * Scenarios whose server answers tools/list only (its tools/call is "Method not found"): the
+ * check is what the client does with the listed schema (SEP-2106: a network `$ref` is never
+ * fetched), so the user looks at the list and runs nothing.
+ */
+const LIST_ONLY = new Set(['json-schema-ref-no-deref']);
 
 function log(...args: unknown[]): void {
   process.stderr.write(
@@ -45,7 +51,14 @@ function log(...args: unknown[]): void {
   );
 }
 
-function readContext(): { client_id?: string; client_secret?: string } {
+interface ScenarioContext {
+  client_id?: string;
+  client_secret?: string;
+  /** The calls the scenario wants made, with their arguments (http-custom-headers): typed into the runner as given. */
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
+}
+
+function readContext(): ScenarioContext {
   const raw = process.env['MCP_CONFORMANCE_CONTEXT'];
   if (!raw) return {};
   try {
@@ -243,16 +256,31 @@ async function scenario(ext: ExtensionBrowser, serverUrl: string, name: string):
     `tools: ${tools.map((t) => t.name).join(', ') || '(none)'}; card: ${shown?.status ?? '?'}${shown?.reason ? ` (${shown.reason})` : ''}`,
   );
   let failures = 0;
-  for (const tool of tools) {
-    const args = sampleArguments(tool.schema);
-    let outcome = await runTool(panel, card.id, tool.name, args);
+  // The scenario's own calls when it names them (each as often as it lists it), else every tool once.
+  const calls = LIST_ONLY.has(name)
+    ? []
+    : context.toolCalls
+      ? context.toolCalls.filter((c) => tools.some((t) => t.name === c.name)).map((c) => ({ name: c.name, args: c.arguments }))
+      : tools.map((t) => ({ name: t.name, args: sampleArguments(t.schema) }));
+  if (context.toolCalls && calls.length < context.toolCalls.length) {
+    const offered = new Set(tools.map((t) => t.name));
+    log(
+      `not offered by the extension: ${context.toolCalls
+        .filter((c) => !offered.has(c.name))
+        .map((c) => c.name)
+        .join(', ')}`,
+    );
+    failures++;
+  }
+  for (const { name: tool, args } of calls) {
+    let outcome = await runTool(panel, card.id, tool, args);
     for (let grants = 0; 'error' in outcome && outcome.stepUp && grants < MAX_GRANTS_PER_TOOL; grants++) {
-      log(`${tool.name} refused: ${outcome.error}`);
+      log(`${tool} refused: ${outcome.error}`);
       if (!(await grantMoreAccess(panel))) break;
-      outcome = await runTool(panel, card.id, tool.name, args);
+      outcome = await runTool(panel, card.id, tool, args);
     }
-    if ('error' in outcome && (await authorizeAgain(panel, card.id))) outcome = await runTool(panel, card.id, tool.name, args);
-    log(`called ${tool.name}`, args, '→', 'text' in outcome ? outcome.text.slice(0, 200) : `error: ${outcome.error}`);
+    if ('error' in outcome && (await authorizeAgain(panel, card.id))) outcome = await runTool(panel, card.id, tool, args);
+    log(`called ${tool}`, args, '→', 'text' in outcome ? outcome.text.slice(0, 200) : `error: ${outcome.error}`);
     if ('error' in outcome) failures++;
   }
   // The run ends with the card as the user sees it: a token obtained and then lost shows here.
