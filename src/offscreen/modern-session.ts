@@ -2,8 +2,8 @@
  * A connection to a server of the 2026-07-28 era (SPEC R1–R4), through the official v2 client
  * (`@modelcontextprotocol/client`). There is no session on the server: every request carries the
  * per-request `_meta` and the standard headers (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`,
- * and `Mcp-Param-*` mirrored from `x-mcp-header` arguments — a tool whose annotations are
- * invalid is left out of the list by the client). What this object holds is the discover result,
+ * and `Mcp-Param-*` mirrored from `x-mcp-header` arguments, by param-headers.ts since the client
+ * does not in a browser — a tool whose annotations are invalid is left out of the list by the client). What this object holds is the discover result,
  * the client's response cache (`ttlMs`) and one `subscriptions/listen` stream for list changes,
  * re-opened after a drop with a bounded backoff. Questions come back as `input_required` results
  * and go to the same elicitation cards as a 2025 server's `elicitation/create`; the client retries
@@ -21,6 +21,7 @@ import { outgoingFetch } from '../common/outgoing-fetch.js';
 import { CallTimers, QuestionExpiredError } from './call-timers.js';
 import { limitResponse, withManualRedirect } from './response-limits.js';
 import { MODERN_VERSION } from './era-probe.js';
+import { paramHeaders } from './param-headers.js';
 import type { CatalogCategory, SessionOptions } from './session.js';
 
 /** Rounds of questions one request may ask before it is refused (N5: a server cannot ask forever). */
@@ -41,6 +42,8 @@ export class ModernSession {
   #subscription: McpSubscription | undefined;
   #listenFailures = 0;
   #listenTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Input schemas of the tools last listed, for their `Mcp-Param-*` headers (param-headers.ts). */
+  readonly #toolSchemas = new Map<string, unknown>();
 
   constructor(
     private readonly options: SessionOptions,
@@ -169,7 +172,12 @@ export class ModernSession {
     const opts = { timeout: this.#timeoutMs };
     const c = this.client;
     const lists: { [C in CatalogCategory]: () => Promise<unknown[]> } = {
-      tools: async () => (await c.listTools(undefined, opts)).tools,
+      tools: async () => {
+        const { tools } = await c.listTools(undefined, opts);
+        this.#toolSchemas.clear();
+        for (const t of tools) this.#toolSchemas.set(t.name, t.inputSchema);
+        return tools;
+      },
       prompts: async () => (await c.listPrompts(undefined, opts)).prompts,
       resources: async () => (await c.listResources(undefined, opts)).resources,
       resourceTemplates: async () => (await c.listResourceTemplates(undefined, opts)).resourceTemplates,
@@ -195,9 +203,12 @@ export class ModernSession {
       (expired) => stop.abort(expired),
     );
     try {
+      // A tool called before this session listed any (a call right after a reconnect) is looked up once.
+      if (!this.#toolSchemas.has(name)) await this.listCategory('tools').catch(() => undefined);
       return await this.client.callTool(
         { name, arguments: args },
         {
+          headers: paramHeaders(this.#toolSchemas.get(name), args),
           signal: stop.signal,
           timeout: NO_SDK_TIMEOUT,
           onprogress: (p) => {

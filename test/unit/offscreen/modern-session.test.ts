@@ -14,6 +14,7 @@ import { McpSession, type SessionOptions } from '../../../src/offscreen/session.
 import { ModernSession } from '../../../src/offscreen/modern-session.js';
 import { describeSdkError } from '../../../src/offscreen/errors.js';
 import { verdictOf } from '../../../src/offscreen/era-probe.js';
+import { encodeParamValue, paramHeaders } from '../../../src/offscreen/param-headers.js';
 import { RemoteError } from '../../../src/protocol/result.js';
 import { startModernServer } from '../../support/modern-mcp.js';
 import { startDemoServer } from '../../support/demo-server.js';
@@ -76,6 +77,54 @@ test('R2: an x-mcp-header argument is mirrored to Mcp-Param-*; a tool whose head
   const r = await s.callTool('regional', { region: 'eu-west' }, new AbortController().signal, () => undefined);
   assert.equal(text(r), 'region eu-west via header eu-west');
   await s.close();
+});
+
+test('R2: in a document (window and document defined, as in the offscreen page) x-mcp-header arguments are still mirrored to Mcp-Param-*, Base64 where the value is not plain ASCII', async () => {
+  const s = await open(modern.url);
+  await s.connect();
+  await s.listCategory('tools');
+  const g = globalThis as { window?: unknown; document?: unknown };
+  g.window = globalThis;
+  g.document = {};
+  try {
+    modern.seen.length = 0;
+    const r = await s.callTool('regional', { region: 'eu-west' }, new AbortController().signal, () => undefined);
+    assert.equal(text(r), 'region eu-west via header eu-west');
+    assert.equal(modern.seen.find((q) => q.method === 'tools/call')?.headers['mcp-param-region'], 'eu-west');
+    const r2 = await s.callTool('regional', { region: ' Zürich' }, new AbortController().signal, () => undefined);
+    // The server validated the Base64 form against the argument before it ran the tool.
+    assert.equal(text(r2), `region  Zürich via header =?base64?${Buffer.from(' Zürich').toString('base64')}?=`);
+  } finally {
+    delete g.window;
+    delete g.document;
+    await s.close();
+  }
+});
+
+test('R2: Mcp-Param values are encoded as SEP-2243 says', () => {
+  assert.equal(encodeParamValue('us-west1'), 'us-west1');
+  assert.equal(encodeParamValue('us west 1'), 'us west 1');
+  assert.equal(encodeParamValue('a\tb'), 'a\tb');
+  assert.equal(encodeParamValue('\tindented'), `=?base64?${Buffer.from('\tindented').toString('base64')}?=`);
+  assert.equal(encodeParamValue(''), '=?base64??=');
+  assert.equal(encodeParamValue(' padded '), `=?base64?${Buffer.from(' padded ').toString('base64')}?=`);
+  assert.equal(encodeParamValue('Hello, 世界'), `=?base64?${Buffer.from('Hello, 世界').toString('base64')}?=`);
+  assert.equal(encodeParamValue('line1\r\nline2'), `=?base64?${Buffer.from('line1\r\nline2').toString('base64')}?=`);
+  assert.deepEqual(
+    paramHeaders(
+      {
+        type: 'object',
+        properties: {
+          a: { type: 'integer', 'x-mcp-header': 'A' },
+          b: { type: 'boolean', 'x-mcp-header': 'B' },
+          c: { type: 'string', 'x-mcp-header': 'C' },
+          q: { type: 'string' },
+        },
+      },
+      { a: 42, b: false, c: null, q: 'x' },
+    ),
+    { 'Mcp-Param-A': '42', 'Mcp-Param-B': 'false' },
+  );
 });
 
 test('R4: a question comes back as input_required; the answer is sent with the exact requestState on a new request', async () => {
