@@ -22,6 +22,7 @@ import { CallTimers, QuestionExpiredError } from './call-timers.js';
 import { limitResponse, withManualRedirect } from './response-limits.js';
 import { MODERN_VERSION } from './era-probe.js';
 import { paramHeaders } from './param-headers.js';
+import { defaultResultTypes } from './result-type.js';
 import type { CatalogCategory, SessionOptions } from './session.js';
 
 /** Rounds of questions one request may ask before it is refused (N5: a server cannot ask forever). */
@@ -95,7 +96,7 @@ export class ModernSession {
     if (this.#authorization !== undefined) headers.set('authorization', this.#authorization);
     const raw = await (this.options.fetch ?? outgoingFetch)(input, withManualRedirect({ ...init, headers }));
     if (raw.status === 401 || raw.status === 403) this.#challenge = raw.headers.get('www-authenticate')?.slice(0, 4096) ?? undefined;
-    return limitResponse(raw, this.#origin, { cutLongStrings: headers.get('mcp-method') === 'tools/call' });
+    return defaultResultTypes(limitResponse(raw, this.#origin, { cutLongStrings: headers.get('mcp-method') === 'tools/call' }));
   }
 
   get lost(): boolean {

@@ -367,3 +367,38 @@ test('R1 (N): a -32022 that lists 2026-07-28 among its supported versions is ask
     http.close();
   }
 });
+
+test('R4: a modern result without resultType is taken as complete (SEP-2322), as JSON and on an event stream', async () => {
+  const http = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const msg = JSON.parse(body || '{}') as { id?: unknown; method?: string; params?: { arguments?: { sse?: boolean } } };
+      const answer = (result: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: msg.id, result });
+      if (msg.method === 'server/discover') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(answer({ resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} } }));
+      } else if (msg.method === 'tools/list') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(answer({ resultType: 'complete', tools: [{ name: 't', inputSchema: { type: 'object' } }] }));
+      } else if (msg.params?.arguments?.sse) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(`event: message\ndata: ${answer({ content: [{ type: 'text', text: 'sse-ok' }] })}\n\n`);
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(answer({ content: [{ type: 'text', text: 'json-ok' }] }));
+      }
+    });
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  try {
+    const s = await open(url);
+    await s.connect();
+    assert.equal(text(await s.callTool('t', {}, new AbortController().signal, () => undefined)), 'json-ok');
+    assert.equal(text(await s.callTool('t', { sse: true }, new AbortController().signal, () => undefined)), 'sse-ok');
+    await s.close();
+  } finally {
+    http.close();
+  }
+});
