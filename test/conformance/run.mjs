@@ -326,7 +326,7 @@ function select(jobs, selectors) {
 }
 
 /** Checks the baseline against the requirements: only extension scenarios, at a revision that runs them. */
-function baselineProblems(expected, jobs) {
+export function baselineProblems(expected, jobs) {
   const problems = [];
   for (const [revision, list] of expected) {
     if (!REVISIONS.includes(revision)) problems.push(`${revision} is not a revision run here (${REVISIONS.join(', ')})`);
