@@ -44,6 +44,12 @@ const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json
  * fetched), so the user looks at the list and runs nothing.
  */
 const LIST_ONLY = new Set(['json-schema-ref-no-deref']);
+/**
+ * json-schema-2020-12-preservation asks the user to pass the focal tool's input schema, as the
+ * client lists it, verbatim as the `schema` argument of its echo tool: the server compares what
+ * comes back with what it served, so what is measured is the schema the extension keeps.
+ */
+const SCHEMA_ROUND_TRIP = { scenario: 'json-schema-2020-12-preservation', focal: 'json_schema_2020_12_tool', echo: 'json_schema_echo' };
 
 function log(...args: unknown[]): void {
   process.stderr.write(
@@ -257,11 +263,14 @@ async function scenario(ext: ExtensionBrowser, serverUrl: string, name: string):
   );
   let failures = 0;
   // The scenario's own calls when it names them (each as often as it lists it), else every tool once.
+  const focal = tools.find((t) => t.name === SCHEMA_ROUND_TRIP.focal);
   const calls = LIST_ONLY.has(name)
     ? []
-    : context.toolCalls
-      ? context.toolCalls.filter((c) => tools.some((t) => t.name === c.name)).map((c) => ({ name: c.name, args: c.arguments }))
-      : tools.map((t) => ({ name: t.name, args: sampleArguments(t.schema) }));
+    : name === SCHEMA_ROUND_TRIP.scenario
+      ? [{ name: SCHEMA_ROUND_TRIP.echo, args: { schema: focal?.schema ?? null } }]
+      : context.toolCalls
+        ? context.toolCalls.filter((c) => tools.some((t) => t.name === c.name)).map((c) => ({ name: c.name, args: c.arguments }))
+        : tools.map((t) => ({ name: t.name, args: sampleArguments(t.schema) }));
   if (context.toolCalls && calls.length < context.toolCalls.length) {
     const offered = new Set(tools.map((t) => t.name));
     log(
