@@ -8,7 +8,9 @@
  * MCP_CONFORMANCE_CONTEXT and the suite's client metadata URL typed into the form's fields — clicks "Authorize" when the card asks
  * (the suite's authorization endpoint redirects straight to the extension's chromiumapp.org
  * redirect URI, which ends chrome.identity.launchWebAuthFlow without a window), waits for the
- * server to be ready, then runs every tool the extension offers from the panel's tool runner.
+ * server to be ready, then runs every tool the extension offers from the panel's tool runner — or,
+ * where the scenario says what a user would do, the calls its context names with their arguments,
+ * the schema round trip it asks for, or nothing beyond the listing (LIST_ONLY, SCHEMA_ROUND_TRIP).
  * While a tool runs it answers the panel's elicitation card with "Accept" (fields untouched, so
  * the form's defaults are what the server receives) and takes the panel's "Grant more access"
  * offer when a call is refused for scope, then runs the tool again, as a user would.
