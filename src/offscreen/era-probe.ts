@@ -7,7 +7,8 @@
  *   the v2 client adopts it instead of asking again;
  * - a recognized modern error (-32020 header mismatch, -32021 missing capability, -32022
  *   unsupported version) in the answer → modern: the server speaks the new wire but refused this
- *   request, and falling back to `initialize` would hide why;
+ *   request, and falling back to `initialize` would hide why; a -32022 that lists 2026-07-28 as
+ *   supported is asked once more first;
  * - anything else — a 4xx without such a body, a JSON-RPC error of the 2025 era, an HTML page —
  *   → legacy: the 2025 `initialize` handshake follows.
  *
@@ -34,6 +35,23 @@ export async function probeEra(
   capabilities: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<EraVerdict> {
+  let message = await askDiscover(fetchFn, url, headers, capabilities, signal);
+  // A -32022 that names our version among those it supports is asked once more with it (SEP-2575:
+  // the client retries with a supported version); a second refusal stands.
+  if (message !== LEGACY && refusedButSupported(message)) message = await askDiscover(fetchFn, url, headers, capabilities, signal);
+  return message === LEGACY ? { era: 'legacy' } : verdictOf(message);
+}
+
+const LEGACY = Symbol('legacy');
+
+/** One `server/discover`: its first JSON-RPC message, or LEGACY for an answer that decides nothing (401, 403, redirect). */
+async function askDiscover(
+  fetchFn: FetchFn,
+  url: string,
+  headers: Record<string, string>,
+  capabilities: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<unknown> {
   const raw = await fetchFn(
     url,
     withManualRedirect({
@@ -45,10 +63,17 @@ export async function probeEra(
   );
   if (raw.status === 401 || raw.status === 403 || (raw.status >= 300 && raw.status < 400)) {
     await raw.body?.cancel().catch(() => undefined);
-    return { era: 'legacy' };
+    return LEGACY;
   }
   const text = await bodyText(limitResponse(raw, new URL(url).origin, { maxBodyBytes: MAX_PROBE_BODY }));
-  return verdictOf(firstMessage(text, raw.headers.get('content-type') ?? ''));
+  return firstMessage(text, raw.headers.get('content-type') ?? '');
+}
+
+/** An "unsupported protocol version" (-32022) whose `data.supported` lists the version we sent. */
+function refusedButSupported(message: unknown): boolean {
+  const error = (message as { error?: { code?: unknown; data?: { supported?: unknown } } } | undefined)?.error;
+  const supported = error?.data?.supported;
+  return error?.code === -32022 && Array.isArray(supported) && supported.includes(MODERN_VERSION);
 }
 
 async function bodyText(response: Response): Promise<string> {

@@ -4,12 +4,24 @@
  * authorization), a JSON-RPC error is quoted once, the client's own timeout and closed connection
  * say so, and a server that keeps asking past the round limit is named.
  */
-import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
+import {
+  InsufficientScopeError,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
 import type { WireError } from '../protocol/result.js';
 import { say } from '../protocol/wording.js';
 
 export function describeModernError(e: unknown, origin: string): WireError | undefined {
   if (e instanceof SdkHttpError) return httpRefusal(e.status, e.message, origin);
+  // Without an OAuth provider of its own the transport throws these for a 401 and for a 403
+  // insufficient_scope instead of an HTTP error: they keep their status, so the worker refreshes
+  // or authorizes (E9) and offers step-up with the challenge's scope (E7).
+  if (e instanceof UnauthorizedError) return httpRefusal(401, e.message, origin);
+  if (e instanceof InsufficientScopeError) return httpRefusal(403, e.message, origin);
   if (e instanceof ProtocolError) {
     return { code: 'protocol', ...say('reasonMcpError', { origin, code: e.code, detail: e.message.slice(0, 500) }) };
   }

@@ -2,8 +2,8 @@
  * A connection to a server of the 2026-07-28 era (SPEC R1–R4), through the official v2 client
  * (`@modelcontextprotocol/client`). There is no session on the server: every request carries the
  * per-request `_meta` and the standard headers (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`,
- * and `Mcp-Param-*` mirrored from `x-mcp-header` arguments — a tool whose annotations are
- * invalid is left out of the list by the client). What this object holds is the discover result,
+ * and `Mcp-Param-*` mirrored from `x-mcp-header` arguments, by param-headers.ts since the client
+ * does not in a browser — a tool whose annotations are invalid is left out of the list by the client). What this object holds is the discover result,
  * the client's response cache (`ttlMs`) and one `subscriptions/listen` stream for list changes,
  * re-opened after a drop with a bounded backoff. Questions come back as `input_required` results
  * and go to the same elicitation cards as a 2025 server's `elicitation/create`; the client retries
@@ -11,7 +11,7 @@
  * Cancelling a request closes its response stream (no `notifications/cancelled` on this wire).
  */
 import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { DiscoverResult, McpSubscription, Tool } from '@modelcontextprotocol/client';
+import type { DiscoverResult, McpSubscription } from '@modelcontextprotocol/client';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
 import { EXTENSION_INFO } from '../protocol/extension-info.js';
 import { APP_MIME_TYPE, UI_EXTENSION } from '../protocol/mcp-apps.js';
@@ -23,6 +23,7 @@ import { limitResponse, withManualRedirect } from './response-limits.js';
 import { MODERN_VERSION } from './era-probe.js';
 import { paramHeaders } from './param-headers.js';
 import { completeWith, type CompletionAsk } from './completion.js';
+import { defaultResultTypes } from './result-type.js';
 import type { CatalogCategory, SessionOptions } from './session.js';
 
 /** Rounds of questions one request may ask before it is refused (N5: a server cannot ask forever). */
@@ -43,8 +44,8 @@ export class ModernSession {
   #subscription: McpSubscription | undefined;
   #listenFailures = 0;
   #listenTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The last listing's tools by name: a call mirrors its `x-mcp-header` arguments from the definition the catalog shows (R2). */
-  #tools = new Map<string, Tool>();
+  /** Input schemas of the tools last listed, for their `Mcp-Param-*` headers (param-headers.ts). */
+  readonly #toolSchemas = new Map<string, unknown>();
 
   constructor(
     private readonly options: SessionOptions,
@@ -96,7 +97,7 @@ export class ModernSession {
     if (this.#authorization !== undefined) headers.set('authorization', this.#authorization);
     const raw = await (this.options.fetch ?? outgoingFetch)(input, withManualRedirect({ ...init, headers }));
     if (raw.status === 401 || raw.status === 403) this.#challenge = raw.headers.get('www-authenticate')?.slice(0, 4096) ?? undefined;
-    return limitResponse(raw, this.#origin, { cutLongStrings: headers.get('mcp-method') === 'tools/call' });
+    return defaultResultTypes(limitResponse(raw, this.#origin, { cutLongStrings: headers.get('mcp-method') === 'tools/call' }));
   }
 
   get lost(): boolean {
@@ -174,8 +175,9 @@ export class ModernSession {
     const c = this.client;
     const lists: { [C in CatalogCategory]: () => Promise<unknown[]> } = {
       tools: async () => {
-        const tools = (await c.listTools(undefined, opts)).tools;
-        this.#tools = new Map(tools.map((t) => [t.name, t]));
+        const { tools } = await c.listTools(undefined, opts);
+        this.#toolSchemas.clear();
+        for (const t of tools) this.#toolSchemas.set(t.name, t.inputSchema);
         return tools;
       },
       prompts: async () => (await c.listPrompts(undefined, opts)).prompts,
@@ -202,12 +204,13 @@ export class ModernSession {
       () => stop.abort(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out')),
       (expired) => stop.abort(expired),
     );
-    const tool = this.#tools.get(name);
     try {
+      // A tool called before this session listed any (a call right after a reconnect) is looked up once.
+      if (!this.#toolSchemas.has(name)) await this.listCategory('tools').catch(() => undefined);
       return await this.client.callTool(
         { name, arguments: args },
         {
-          ...(tool ? { toolDefinition: tool, headers: paramHeaders(tool.inputSchema, args) } : {}),
+          headers: paramHeaders(this.#toolSchemas.get(name), args),
           signal: stop.signal,
           timeout: NO_SDK_TIMEOUT,
           onprogress: (p) => {

@@ -8,7 +8,9 @@
  * MCP_CONFORMANCE_CONTEXT and the suite's client metadata URL typed into the form's fields — clicks "Authorize" when the card asks
  * (the suite's authorization endpoint redirects straight to the extension's chromiumapp.org
  * redirect URI, which ends chrome.identity.launchWebAuthFlow without a window), waits for the
- * server to be ready, then runs every tool the extension offers from the panel's tool runner.
+ * server to be ready, then runs every tool the extension offers from the panel's tool runner — or,
+ * where the scenario says what a user would do, the calls its context names with their arguments,
+ * the schema round trip it asks for, or nothing beyond the listing (LIST_ONLY, SCHEMA_ROUND_TRIP).
  * While a tool runs it answers the panel's elicitation card with "Accept" (fields untouched, so
  * the form's defaults are what the server receives) and takes the panel's "Grant more access"
  * offer when a call is refused for scope, then runs the tool again, as a user would.
@@ -38,6 +40,18 @@ const CARD = DETAIL;
  * authorization server says it supports such documents.
  */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+/**
+ * Scenarios whose server answers tools/list only (its tools/call is "Method not found"): the
+ * check is what the client does with the listed schema (SEP-2106: a network `$ref` is never
+ * fetched), so the user looks at the list and runs nothing.
+ */
+const LIST_ONLY = new Set(['json-schema-ref-no-deref']);
+/**
+ * json-schema-2020-12-preservation asks the user to pass the focal tool's input schema, as the
+ * client lists it, verbatim as the `schema` argument of its echo tool: the server compares what
+ * comes back with what it served, so what is measured is the schema the extension keeps.
+ */
+const SCHEMA_ROUND_TRIP = { scenario: 'json-schema-2020-12-preservation', focal: 'json_schema_2020_12_tool', echo: 'json_schema_echo' };
 
 function log(...args: unknown[]): void {
   process.stderr.write(
@@ -45,7 +59,14 @@ function log(...args: unknown[]): void {
   );
 }
 
-function readContext(): { client_id?: string; client_secret?: string } {
+interface ScenarioContext {
+  client_id?: string;
+  client_secret?: string;
+  /** The calls the scenario wants made, with their arguments (http-custom-headers): typed into the runner as given. */
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
+}
+
+function readContext(): ScenarioContext {
   const raw = process.env['MCP_CONFORMANCE_CONTEXT'];
   if (!raw) return {};
   try {
@@ -243,16 +264,34 @@ async function scenario(ext: ExtensionBrowser, serverUrl: string, name: string):
     `tools: ${tools.map((t) => t.name).join(', ') || '(none)'}; card: ${shown?.status ?? '?'}${shown?.reason ? ` (${shown.reason})` : ''}`,
   );
   let failures = 0;
-  for (const tool of tools) {
-    const args = sampleArguments(tool.schema);
-    let outcome = await runTool(panel, card.id, tool.name, args);
+  // The scenario's own calls when it names them (each as often as it lists it), else every tool once.
+  const focal = tools.find((t) => t.name === SCHEMA_ROUND_TRIP.focal);
+  const calls = LIST_ONLY.has(name)
+    ? []
+    : name === SCHEMA_ROUND_TRIP.scenario
+      ? [{ name: SCHEMA_ROUND_TRIP.echo, args: { schema: focal?.schema ?? null } }]
+      : context.toolCalls
+        ? context.toolCalls.filter((c) => tools.some((t) => t.name === c.name)).map((c) => ({ name: c.name, args: c.arguments }))
+        : tools.map((t) => ({ name: t.name, args: sampleArguments(t.schema) }));
+  if (context.toolCalls && calls.length < context.toolCalls.length) {
+    const offered = new Set(tools.map((t) => t.name));
+    log(
+      `not offered by the extension: ${context.toolCalls
+        .filter((c) => !offered.has(c.name))
+        .map((c) => c.name)
+        .join(', ')}`,
+    );
+    failures++;
+  }
+  for (const { name: tool, args } of calls) {
+    let outcome = await runTool(panel, card.id, tool, args);
     for (let grants = 0; 'error' in outcome && outcome.stepUp && grants < MAX_GRANTS_PER_TOOL; grants++) {
-      log(`${tool.name} refused: ${outcome.error}`);
+      log(`${tool} refused: ${outcome.error}`);
       if (!(await grantMoreAccess(panel))) break;
-      outcome = await runTool(panel, card.id, tool.name, args);
+      outcome = await runTool(panel, card.id, tool, args);
     }
-    if ('error' in outcome && (await authorizeAgain(panel, card.id))) outcome = await runTool(panel, card.id, tool.name, args);
-    log(`called ${tool.name}`, args, '→', 'text' in outcome ? outcome.text.slice(0, 200) : `error: ${outcome.error}`);
+    if ('error' in outcome && (await authorizeAgain(panel, card.id))) outcome = await runTool(panel, card.id, tool, args);
+    log(`called ${tool}`, args, '→', 'text' in outcome ? outcome.text.slice(0, 200) : `error: ${outcome.error}`);
     if ('error' in outcome) failures++;
   }
   // The run ends with the card as the user sees it: a token obtained and then lost shows here.

@@ -14,6 +14,7 @@ import { McpSession, type SessionOptions } from '../../../src/offscreen/session.
 import { ModernSession } from '../../../src/offscreen/modern-session.js';
 import { describeSdkError } from '../../../src/offscreen/errors.js';
 import { verdictOf } from '../../../src/offscreen/era-probe.js';
+import { encodeHeaderValue, paramHeaders } from '../../../src/offscreen/param-headers.js';
 import { RemoteError } from '../../../src/protocol/result.js';
 import { startModernServer } from '../../support/modern-mcp.js';
 import { startDemoServer } from '../../support/demo-server.js';
@@ -76,6 +77,54 @@ test('R2: an x-mcp-header argument is mirrored to Mcp-Param-*; a tool whose head
   const r = await s.callTool('regional', { region: 'eu-west' }, new AbortController().signal, () => undefined);
   assert.equal(text(r), 'region eu-west via header eu-west');
   await s.close();
+});
+
+test('R2: in a document (window and document defined, as in the offscreen page) x-mcp-header arguments are still mirrored to Mcp-Param-*, Base64 where the value is not plain ASCII', async () => {
+  const s = await open(modern.url);
+  await s.connect();
+  await s.listCategory('tools');
+  const g = globalThis as { window?: unknown; document?: unknown };
+  g.window = globalThis;
+  g.document = {};
+  try {
+    modern.seen.length = 0;
+    const r = await s.callTool('regional', { region: 'eu-west' }, new AbortController().signal, () => undefined);
+    assert.equal(text(r), 'region eu-west via header eu-west');
+    assert.equal(modern.seen.find((q) => q.method === 'tools/call')?.headers['mcp-param-region'], 'eu-west');
+    const r2 = await s.callTool('regional', { region: ' Zürich' }, new AbortController().signal, () => undefined);
+    // The server validated the Base64 form against the argument before it ran the tool.
+    assert.equal(text(r2), `region  Zürich via header =?base64?${Buffer.from(' Zürich').toString('base64')}?=`);
+  } finally {
+    delete g.window;
+    delete g.document;
+    await s.close();
+  }
+});
+
+test('R2: Mcp-Param values are encoded as SEP-2243 says', () => {
+  assert.equal(encodeHeaderValue('us-west1'), 'us-west1');
+  assert.equal(encodeHeaderValue('us west 1'), 'us west 1');
+  assert.equal(encodeHeaderValue('a\tb'), 'a\tb');
+  assert.equal(encodeHeaderValue('\tindented'), `=?base64?${Buffer.from('\tindented').toString('base64')}?=`);
+  assert.equal(encodeHeaderValue(''), '=?base64??=');
+  assert.equal(encodeHeaderValue(' padded '), `=?base64?${Buffer.from(' padded ').toString('base64')}?=`);
+  assert.equal(encodeHeaderValue('Hello, 世界'), `=?base64?${Buffer.from('Hello, 世界').toString('base64')}?=`);
+  assert.equal(encodeHeaderValue('line1\r\nline2'), `=?base64?${Buffer.from('line1\r\nline2').toString('base64')}?=`);
+  assert.deepEqual(
+    paramHeaders(
+      {
+        type: 'object',
+        properties: {
+          a: { type: 'integer', 'x-mcp-header': 'A' },
+          b: { type: 'boolean', 'x-mcp-header': 'B' },
+          c: { type: 'string', 'x-mcp-header': 'C' },
+          q: { type: 'string' },
+        },
+      },
+      { a: 42, b: false, c: null, q: 'x' },
+    ),
+    { 'Mcp-Param-A': '42', 'Mcp-Param-B': 'false' },
+  );
 });
 
 test('R4: a question comes back as input_required; the answer is sent with the exact requestState on a new request', async () => {
@@ -247,3 +296,140 @@ async function waitFor(check: () => boolean, what: string, ms = 5_000) {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** A modern server that answers server/discover and refuses every other request with `status` and `challenge`. */
+async function refusingServer(status: number, challenge: string) {
+  const http = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const msg = JSON.parse(body || '{}') as { id?: unknown; method?: string };
+      if (msg.method === 'server/discover') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: msg.id,
+            result: {
+              supportedVersions: ['2026-07-28'],
+              capabilities: { tools: {} },
+              _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'r', version: '1' } },
+            },
+          }),
+        );
+        return;
+      }
+      res.writeHead(status, { 'content-type': 'application/json', 'www-authenticate': challenge });
+      res.end(JSON.stringify({ error: status === 403 ? 'insufficient_scope' : 'invalid_token' }));
+    });
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  return { http, url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp` };
+}
+
+test('E7: a 403 insufficient_scope on a modern call keeps its status and challenge, so the worker offers step-up', async () => {
+  const { http, url } = await refusingServer(403, 'Bearer error="insufficient_scope", scope="mcp:write"');
+  try {
+    const s = await open(url);
+    await s.connect();
+    const e = await s
+      .callTool('t', {}, new AbortController().signal, () => undefined)
+      .then(
+        () => undefined,
+        (x: unknown) => x,
+      );
+    const w = describeSdkError(e, url);
+    assert.equal(w.code, 'auth');
+    assert.equal(w.httpStatus, 403);
+    assert.match(s.lastChallenge ?? '', /insufficient_scope/);
+    await s.close();
+  } finally {
+    http.close();
+  }
+});
+
+test('E9: a 401 on a modern call after connect keeps its status, so the worker refreshes or asks to authorize', async () => {
+  const { http, url } = await refusingServer(401, 'Bearer error="invalid_token"');
+  try {
+    const s = await open(url);
+    await s.connect();
+    const e = await s.listCategory('tools').then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    const w = describeSdkError(e, url);
+    assert.equal(w.code, 'auth');
+    assert.equal(w.httpStatus, 401);
+    await s.close();
+  } finally {
+    http.close();
+  }
+});
+
+test('R1 (N): a -32022 that lists 2026-07-28 among its supported versions is asked once more, and the second answer decides', async () => {
+  let discovers = 0;
+  const http = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const msg = JSON.parse(body || '{}') as { id?: unknown; method?: string };
+      if (msg.method === 'server/discover' && discovers++ === 0) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: msg.id,
+            error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2026-07-28' } },
+          }),
+        );
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { supportedVersions: ['2026-07-28'], capabilities: {} } }));
+    });
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  try {
+    const s = await open(url);
+    assert.ok(s instanceof ModernSession);
+    assert.equal(discovers, 2);
+  } finally {
+    http.close();
+  }
+});
+
+test('R4: a modern result without resultType is taken as complete (SEP-2322), as JSON and on an event stream', async () => {
+  const http = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const msg = JSON.parse(body || '{}') as { id?: unknown; method?: string; params?: { arguments?: { sse?: boolean } } };
+      const answer = (result: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: msg.id, result });
+      if (msg.method === 'server/discover') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(answer({ resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} } }));
+      } else if (msg.method === 'tools/list') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(answer({ resultType: 'complete', tools: [{ name: 't', inputSchema: { type: 'object' } }] }));
+      } else if (msg.params?.arguments?.sse) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(`event: message\ndata: ${answer({ content: [{ type: 'text', text: 'sse-ok' }] })}\n\n`);
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(answer({ content: [{ type: 'text', text: 'json-ok' }] }));
+      }
+    });
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  try {
+    const s = await open(url);
+    await s.connect();
+    assert.equal(text(await s.callTool('t', {}, new AbortController().signal, () => undefined)), 'json-ok');
+    assert.equal(text(await s.callTool('t', { sse: true }, new AbortController().signal, () => undefined)), 'sse-ok');
+    await s.close();
+  } finally {
+    http.close();
+  }
+});

@@ -1,0 +1,75 @@
+/**
+ * SEP-2322 (2026-07-28, multi round-trip requests): a client MUST take a result without
+ * `resultType` as `"complete"`. The v2 client refuses such a result instead ("missing required
+ * resultType"), so a server that leaves it out would have every answer fail. Each JSON-RPC result
+ * of a modern answer — a JSON body, or each event of a stream — gets `resultType: "complete"` when
+ * it has none, before the client reads it; a result that names a type keeps it (R4).
+ */
+
+/** The message with `result.resultType` defaulted to "complete"; anything else unchanged. */
+export function withDefaultResultType(text: string): string {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  const fix = (m: unknown): boolean => {
+    const result = (m as { result?: unknown } | null)?.result;
+    if (!result || typeof result !== 'object' || Array.isArray(result) || 'resultType' in result) return false;
+    (result as Record<string, unknown>)['resultType'] = 'complete';
+    return true;
+  };
+  const changed = Array.isArray(message) ? message.map(fix).some(Boolean) : fix(message);
+  return changed ? JSON.stringify(message) : text;
+}
+
+/** One event of a stream with its `data:` lines' message defaulted (see above). */
+function fixEvent(event: string): string {
+  const lines = event.split(/\r?\n/);
+  const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, ''));
+  if (data.length === 0) return event;
+  const joined = data.join('\n');
+  const fixed = withDefaultResultType(joined);
+  if (fixed === joined) return event;
+  return [...lines.filter((l) => !l.startsWith('data:')), `data: ${fixed}`].join('\n');
+}
+
+/** The response with every result defaulted; bodies other than JSON and event streams pass as they are. */
+export function defaultResultTypes(response: Response): Response {
+  const type = (response.headers.get('content-type') ?? '').toLowerCase();
+  if (!response.body || !(type.includes('application/json') || type.includes('text/event-stream'))) return response;
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  const init = { status: response.status, statusText: response.statusText, headers };
+  const encoder = new TextEncoder();
+  if (type.includes('application/json')) {
+    // The client reads a JSON answer whole anyway, and it was bounded before it gets here; a
+    // bound's error still comes from reading the body, as before.
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        try {
+          controller.enqueue(encoder.encode(withDefaultResultType(await response.text())));
+          controller.close();
+        } catch (e) {
+          controller.error(e);
+        }
+      },
+    });
+    return new Response(body, init);
+  }
+  let pending = '';
+  const decoder = new TextDecoder();
+  const events = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      pending += decoder.decode(chunk, { stream: true });
+      const parts = pending.split(/(\r?\n\r?\n)/);
+      pending = parts.pop() ?? '';
+      for (let i = 0; i < parts.length; i += 2) controller.enqueue(encoder.encode(fixEvent(parts[i] ?? '') + (parts[i + 1] ?? '')));
+    },
+    flush(controller) {
+      if (pending) controller.enqueue(encoder.encode(fixEvent(pending)));
+    },
+  });
+  return new Response(response.body.pipeThrough(events), init);
+}
