@@ -23,8 +23,14 @@ const MODERN_ERRORS = new Set([-32020, -32021, -32022]);
 /** A discover answer is small; more than this is not one. */
 const MAX_PROBE_BODY = 256 * 1024;
 
+/** `unsure`: the answer decided nothing (a refusal of credentials, a redirect, silence): not to be kept. */
 export type EraVerdict =
-  { era: 'modern'; discover: Record<string, unknown> } | { era: 'modern-refused'; code: number; message: string } | { era: 'legacy' };
+  | { era: 'modern'; discover: Record<string, unknown> }
+  | { era: 'modern-refused'; code: number; message: string }
+  | { era: 'legacy'; unsure?: true };
+
+/** A server that answers nothing within this long to the probe is spoken to the 2025 way (its `initialize` has the full connect time). */
+export const PROBE_TIMEOUT_MS = 10_000;
 
 type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -34,12 +40,22 @@ export async function probeEra(
   headers: Record<string, string>,
   capabilities: Record<string, unknown>,
   signal: AbortSignal,
+  silenceMs = PROBE_TIMEOUT_MS,
 ): Promise<EraVerdict> {
-  let message = await askDiscover(fetchFn, url, headers, capabilities, signal);
+  // A 2025 server that ignores an unknown method instead of answering it must not cost the whole
+  // connect time (N5); a server that is down fails the same way at `initialize`.
+  const bounded = AbortSignal.any([signal, AbortSignal.timeout(silenceMs)]);
+  let message: unknown;
+  try {
+    message = await askDiscover(fetchFn, url, headers, capabilities, bounded);
+  } catch (e) {
+    if (signal.aborted || !(e instanceof DOMException && e.name === 'TimeoutError')) throw e;
+    return { era: 'legacy', unsure: true };
+  }
   // A -32022 that names our version among those it supports is asked once more with it (SEP-2575:
   // the client retries with a supported version); a second refusal stands.
   if (message !== LEGACY && refusedButSupported(message)) message = await askDiscover(fetchFn, url, headers, capabilities, signal);
-  return message === LEGACY ? { era: 'legacy' } : verdictOf(message);
+  return message === LEGACY ? { era: 'legacy', unsure: true } : verdictOf(message);
 }
 
 const LEGACY = Symbol('legacy');

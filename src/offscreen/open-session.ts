@@ -28,7 +28,8 @@ export async function openSession<S>(
       ...(p.appViews ? { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } } : {}),
     };
     verdict = await probeEra(fetchFn, p.url, p.headers, capabilities, AbortSignal.timeout(p.timeoutMs));
-    eras.set(p.url, verdict);
+    // A verdict from an answer that decided nothing (401 before authorization, silence) is asked again next time.
+    if (!(verdict.era === 'legacy' && verdict.unsure)) eras.set(p.url, verdict);
   }
   if (verdict.era === 'modern-refused') {
     throw new RemoteError({

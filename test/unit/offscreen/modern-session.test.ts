@@ -13,7 +13,7 @@ import { openSession, type EraCache } from '../../../src/offscreen/open-session.
 import { McpSession, type SessionOptions } from '../../../src/offscreen/session.js';
 import { ModernSession } from '../../../src/offscreen/modern-session.js';
 import { describeSdkError } from '../../../src/offscreen/errors.js';
-import { verdictOf } from '../../../src/offscreen/era-probe.js';
+import { probeEra, verdictOf } from '../../../src/offscreen/era-probe.js';
 import { encodeHeaderValue, paramHeaders } from '../../../src/offscreen/param-headers.js';
 import { RemoteError } from '../../../src/protocol/result.js';
 import { startModernServer } from '../../support/modern-mcp.js';
@@ -227,6 +227,48 @@ test('R1: the era is asked once per URL: a second connect sends no second server
     await s.close();
   }
   assert.equal(modern.seen.filter((r) => r.method === 'server/discover').length, 1);
+});
+
+test('R1 (N): a server silent to server/discover is spoken to with initialize, and asked again next time', async () => {
+  const seen: string[] = [];
+  const http = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const method = (JSON.parse(body || '{}') as { method?: string }).method ?? '';
+      seen.push(method);
+      if (method === 'server/discover') return; // never answered
+      res.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  try {
+    const verdict = await probeEra(fetch, url, {}, {}, AbortSignal.timeout(10_000), 200);
+    assert.deepEqual(verdict, { era: 'legacy', unsure: true });
+  } finally {
+    http.closeAllConnections();
+    http.close();
+  }
+});
+
+test('R1: a 401 to the probe decides nothing: the verdict is not kept, so the authorized connect asks again', async () => {
+  let discovers = 0;
+  const http = createServer((req, res) => {
+    req.resume();
+    discovers++;
+    res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  const eras: EraCache = new Map();
+  try {
+    for (let i = 0; i < 2; i++) assert.ok((await open(url, {}, eras)) instanceof McpSession);
+    assert.equal(discovers, 2);
+    assert.equal(eras.has(url), false);
+  } finally {
+    http.close();
+  }
 });
 
 test('R1 (N): probe answers decide the era as the specification says', () => {
