@@ -111,6 +111,27 @@ globalThis.__bench = globalThis.__bench || {
     }
     return out;
   },
+  /**
+   * The browser's own floor for panelConcurrent: the same perServer tools/call of \`slow\` in flight at
+   * once on every server, as bare fetches over one initialized session per server (no extension code).
+   */
+  async fetchConcurrent(urls, perServer, args) {
+    const sids = await Promise.all(urls.map((u) => this.session(u)));
+    const t0 = performance.now();
+    const jobs = [];
+    let id = 1000;
+    urls.forEach((url, k) => {
+      for (let i = 0; i < perServer; i++) {
+        const s = performance.now();
+        const body = JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'slow', arguments: args } });
+        jobs.push(fetch(url, { method: 'POST', headers: this.headers(sids[k]), body })
+          .then((r) => r.text())
+          .then((text) => ({ ok: text.includes('"result"'), ms: performance.now() - s, error: text.includes('"result"') ? undefined : text.slice(0, 200) }),
+            (e) => ({ ok: false, ms: performance.now() - s, error: String(e) })));
+      }
+    });
+    return this.settled(t0, jobs);
+  },
   /** perServer calls in flight at once on every server; wall time and every outcome. */
   async panelConcurrent(serverIds, perServer, args) {
     const t0 = performance.now();

@@ -93,6 +93,8 @@ interface Concurrency {
   /** The same calls made from the worker with AgentTool.call ("always" grants): what an agent pays. */
   agent?: ConcurrencySide & { errors: string[] };
   nodeSdk: ConcurrencySide;
+  /** The browser's floor: the same calls as bare fetches from the offscreen document (h2 only). */
+  offscreenFetch?: ConcurrencySide & { errors: string[] };
 }
 
 interface ConcurrencySide {
@@ -217,7 +219,9 @@ export function markdown(r: Results): string {
       row('extension (panel → worker → offscreen)', c.extension),
       ...(c.agent ? [row('agent (worker → offscreen)', c.agent)] : []),
       row('Node SDK, one client per server', c.nodeSdk),
+      ...(c.offscreenFetch ? [row('bare fetch from the offscreen document (the browser’s floor)', c.offscreenFetch)] : []),
       '',
+      ...(c.offscreenFetch ? [floorRatios(c, c.offscreenFetch), ''] : []),
       `Throughput ratio extension ÷ Node SDK: ${f(c.extension.callsPerSecond / c.nodeSdk.callsPerSecond)}×${title ? ` (goal ≥ 0.8, ${c.extension.callsPerSecond / c.nodeSdk.callsPerSecond >= 0.8 && c.noneLost ? 'met' : '**not met**'})` : ''}. ` +
         (c.agent
           ? `Agent throughput ÷ Node SDK: ${f(c.agent.callsPerSecond / c.nodeSdk.callsPerSecond)}× (what an agent calling from the worker pays; the goal above is measured on the panel path). `
@@ -296,4 +300,12 @@ export function markdown(r: Results): string {
   if (r.extensionErrors?.length) out.push('', `Errors logged by extension contexts: ${r.extensionErrors.join(' | ')}`);
   for (const n of r.notes) out.push('', n);
   return out.join('\n') + '\n';
+}
+
+/** Our share at this concurrency: the extension's and the agent's throughput over the browser's own (goal ≥ 0.8 each). */
+function floorRatios(c: Concurrency, floor: ConcurrencySide): string {
+  const ratio = (x: ConcurrencySide) => x.callsPerSecond / floor.callsPerSecond;
+  const verdict = (x: ConcurrencySide) => (ratio(x) >= 0.8 && c.noneLost ? 'met' : '**not met**');
+  const agent = c.agent ? ` Agent ÷ bare fetch: ${ratio(c.agent).toFixed(2)}× (goal ≥ 0.8, ${verdict(c.agent)}).` : '';
+  return `Extension ÷ bare offscreen fetch at the same concurrency: ${ratio(c.extension).toFixed(2)}× (goal ≥ 0.8, ${verdict(c.extension)}).${agent}`;
 }

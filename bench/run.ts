@@ -505,11 +505,18 @@ try {
           inPage(panel, 'grantAlwaysNext'),
         ]);
       const before = await serverCalls();
-      const runs: Record<'extension' | 'agent' | 'nodeSdk', { wallMs: number; ok: number; latencies: number[]; errors?: string[] }[]> = {
+      const runs: Record<
+        'extension' | 'agent' | 'nodeSdk' | 'offscreenFetch',
+        { wallMs: number; ok: number; latencies: number[]; errors?: string[] }[]
+      > = {
         extension: [],
         agent: [],
         nodeSdk: [],
+        offscreenFetch: [],
       };
+      // The browser's floor at this concurrency: the same calls as bare fetches from the offscreen
+      // document (the cold phase may have replaced it, so it is found again).
+      const offNow = await offscreenPage(rig);
       for (let r = 0; r < (smoke ? 1 : 3); r++) {
         // BENCH_PROFILE=1: where the extension's time goes in its first h2 run, per context.
         const stop =
@@ -533,8 +540,10 @@ try {
           profiling && r === 0 ? await profileAround('h2-concurrency-node', {}, [process.pid, ...benchPids(rig).slice(1)]) : undefined;
         if (h2Clients.length) runs.nodeSdk.push(await sdkConcurrent(h2Clients, P.perServer, args));
         if (stopNode) for (const line of await stopNode()) log(line);
+        runs.offscreenFetch.push(await inPage(offNow, 'fetchConcurrent', h2ConcUrls, P.perServer, args));
       }
-      const h2Sent = (runs.extension.length + runs.agent.length + runs.nodeSdk.length) * h2Ids.length * P.perServer;
+      const h2Sent =
+        (runs.extension.length + runs.agent.length + runs.nodeSdk.length + runs.offscreenFetch.length) * h2Ids.length * P.perServer;
       const h2Ran = (await serverCalls()) - before;
       const side = (x: typeof runs.extension) => ({
         callsPerSecond: x.length ? tput(x) : NaN,
@@ -551,9 +560,11 @@ try {
         extension: side(runs.extension),
         agent: side(runs.agent),
         nodeSdk: side(runs.nodeSdk),
+        offscreenFetch: side(runs.offscreenFetch),
         sent: h2Sent,
         serverRan: h2Ran,
-        noneLost: h2Ran === h2Sent && [...runs.extension, ...runs.agent, ...runs.nodeSdk].every((x) => x.ok === total),
+        noneLost:
+          h2Ran === h2Sent && [...runs.extension, ...runs.agent, ...runs.nodeSdk, ...runs.offscreenFetch].every((x) => x.ok === total),
         idealCappedMs: P.slowMs,
       };
       for (const c of h2Clients) await c.close();
