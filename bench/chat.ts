@@ -13,8 +13,13 @@ import { openView } from '../test/support/panel-views.js';
 import { startProviderServer, type ProviderServer } from '../test/support/provider-server.js';
 import { ratioOf, summarize, type Summary } from './stats.js';
 
+/** A provider as far as a real one: 40 ms round trip and 200 ms to the first token. */
+export const REMOTE_FIRST_BYTE_MS = 40 + 200;
+
 export interface ChatBench {
   firstToken: { direct: Summary; extension: Summary };
+  /** The same against a provider {@link REMOTE_FIRST_BYTE_MS} away: what a user feels. */
+  remote: { direct: Summary; extension: Summary; ratio: { ratio: number; min: number; max: number } };
   /** From the start (fetch call or key press) to the request's arrival at the provider. */
   requestArrives: { direct: Summary; extension: Summary };
   ratio: { ratio: number; min: number; max: number };
@@ -73,14 +78,14 @@ export async function benchChat(panel: Page, tool: string, p: { rounds: number; 
     await panel.click(`${V}form.provider button[type="submit"]`);
     await until('the provider form to close', async () => !(await panel.$(`${V}form.provider`)));
 
-    const direct = async () => {
-      provider.script({ kind: 'stream', text: ['Hi', ' there'] });
+    const direct = async (firstByteMs = 0) => {
+      provider.script({ kind: 'stream', text: ['Hi', ' there'], firstByteMs });
       const [ms, start] = (await panel.evaluate(directFetch(provider.openAiBase))) as [number, number];
       return [ms, provider.requests.at(-1)!.receivedAt - start] as const;
     };
-    const via = async () => {
+    const via = async (firstByteMs = 0) => {
       await newChat(panel);
-      provider.script({ kind: 'stream', text: ['Hi', ' there'] });
+      provider.script({ kind: 'stream', text: ['Hi', ' there'], firstByteMs });
       const [ms, start] = (await panel.evaluate(viaChat)) as [number, number];
       await until(
         'the answer to end',
@@ -102,6 +107,19 @@ export async function benchChat(panel: Page, tool: string, p: { rounds: number; 
       } else {
         v.push(await via());
         d.push(await direct());
+      }
+    }
+
+    // The same, against a provider as far away as a real one.
+    const rd: (readonly [number, number])[] = [];
+    const rv: (readonly [number, number])[] = [];
+    for (let r = 0; r < Math.max(2, Math.ceil(p.rounds / 2)); r++) {
+      if (r % 2 === 0) {
+        rd.push(await direct(REMOTE_FIRST_BYTE_MS));
+        rv.push(await via(REMOTE_FIRST_BYTE_MS));
+      } else {
+        rv.push(await via(REMOTE_FIRST_BYTE_MS));
+        rd.push(await direct(REMOTE_FIRST_BYTE_MS));
       }
     }
 
@@ -144,6 +162,14 @@ export async function benchChat(panel: Page, tool: string, p: { rounds: number; 
     return {
       firstToken: { direct: summarize(d.map((x) => x[0])), extension: summarize(v.map((x) => x[0])) },
       requestArrives: { direct: summarize(d.map((x) => x[1])), extension: summarize(v.map((x) => x[1])) },
+      remote: {
+        direct: summarize(rd.map((x) => x[0])),
+        extension: summarize(rv.map((x) => x[0])),
+        ratio: ratioOf(
+          rv.map((x) => x[0]),
+          rd.map((x) => x[0]),
+        ),
+      },
       ratio: ratioOf(
         v.map((x) => x[0]),
         d.map((x) => x[0]),

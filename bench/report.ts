@@ -151,6 +151,12 @@ export function markdown(r: Results): string {
       '|---|---:|---:|---:|---:|',
       row('first token, direct fetch from the panel page', c.firstToken.direct),
       row('first token, Enter in the chat view → token shown', c.firstToken.extension),
+      ...(c.remote
+        ? [
+            row('first token, provider 240 ms away: direct fetch from the panel page', c.remote.direct),
+            row('first token, provider 240 ms away: Enter in the chat view → token shown', c.remote.extension),
+          ]
+        : []),
       row('request reaches the provider, direct fetch', c.requestArrives.direct),
       row('request reaches the provider, chat (from the key press)', c.requestArrives.extension),
       row(`per tool step: loop overhead (tool-call answer end → next request, minus the call; ${c.tool}, "always")`, c.toolStepOverhead),

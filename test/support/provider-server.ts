@@ -29,6 +29,8 @@ export interface ScriptedTurn {
   usage?: { input: number; output: number };
   /** Pause between SSE events, in ms. */
   delayMs?: number;
+  /** Pause before the headers and the first event, in ms: a remote provider's round trip and its time to first token. */
+  firstByteMs?: number;
   /** Send this many events, then keep the stream open without ending it (for Stop mid-stream). */
   hangAfter?: number;
 }
@@ -222,6 +224,7 @@ export async function startProviderServer(port = 0): Promise<ProviderServer> {
       return;
     }
     const model = typeof body.model === 'string' ? body.model : 'test-model';
+    if (answer.kind === 'stream' && answer.firstByteMs) await new Promise((r) => setTimeout(r, answer.firstByteMs));
     const events =
       answer.kind === 'raw'
         ? answer.events
