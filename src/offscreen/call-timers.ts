@@ -82,3 +82,38 @@ export class CallTimers {
     };
   }
 }
+
+/**
+ * One tool call under our own timer (either era's session): the caller's signal and the timer
+ * both abort `stop`; progress resets the timer; an expired question, or a reason `ownReason`
+ * accepts (the timeout error this helper was given), is what the call rejects with, since a client
+ * reports an abort with a reason it does not know as something else.
+ */
+export async function timedCall<T>(
+  timers: CallTimers,
+  timeoutMs: number,
+  signal: AbortSignal,
+  timeoutError: () => Error,
+  run: (stop: AbortSignal, reset: () => void) => Promise<T>,
+  ownReason: (reason: unknown) => boolean = () => false,
+): Promise<T> {
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  const timer = timers.start(
+    timeoutMs,
+    () => stop.abort(timeoutError()),
+    (expired) => stop.abort(expired),
+  );
+  try {
+    return await run(stop.signal, () => timer.reset());
+  } catch (e) {
+    const reason: unknown = stop.signal.reason;
+    if (reason instanceof QuestionExpiredError || (stop.signal.aborted && ownReason(reason))) throw reason;
+    throw e;
+  } finally {
+    timer.stop();
+    signal.removeEventListener('abort', onAbort);
+  }
+}

@@ -18,7 +18,7 @@ import { APP_MIME_TYPE, UI_EXTENSION } from '../protocol/mcp-apps.js';
 import { MAX_CATALOG_ITEMS } from '../protocol/mcp-shapes.js';
 import type { WireErrorCode } from '../protocol/error-codes.js';
 import { outgoingFetch } from '../common/outgoing-fetch.js';
-import { CallTimers, QuestionExpiredError } from './call-timers.js';
+import { CallTimers, timedCall } from './call-timers.js';
 import { limitResponse, withManualRedirect } from './response-limits.js';
 import { MODERN_VERSION } from './era-probe.js';
 import { paramHeaders } from './param-headers.js';
@@ -195,38 +195,32 @@ export class ModernSession {
     asTask = false,
   ) {
     if (asTask) throw new ProtocolError(-32601, 'Tools that run only as tasks are not offered on the 2026-07-28 wire yet.');
-    const stop = new AbortController();
-    const onAbort = () => stop.abort(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    const timer = this.#callTimers.start(
+    const timedOut = () => new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out');
+    // The v2 client reports an abort as its own error: our timeout's reason is what the call says.
+    const ours = (reason: unknown) => reason instanceof SdkError;
+    return timedCall(
+      this.#callTimers,
       this.#timeoutMs,
-      () => stop.abort(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out')),
-      (expired) => stop.abort(expired),
-    );
-    try {
-      // A tool called before this session listed any (a call right after a reconnect) is looked up once.
-      if (!this.#toolSchemas.has(name)) await this.listCategory('tools').catch(() => undefined);
-      return await this.client.callTool(
-        { name, arguments: args },
-        {
-          headers: paramHeaders(this.#toolSchemas.get(name), args),
-          signal: stop.signal,
-          timeout: NO_SDK_TIMEOUT,
-          onprogress: (p) => {
-            timer.reset();
-            onProgress(p);
+      signal,
+      timedOut,
+      async (stop, reset) => {
+        // A tool called before this session listed any (a call right after a reconnect) is looked up once.
+        if (!this.#toolSchemas.has(name)) await this.listCategory('tools').catch(() => undefined);
+        return this.client.callTool(
+          { name, arguments: args },
+          {
+            headers: paramHeaders(this.#toolSchemas.get(name), args),
+            signal: stop,
+            timeout: NO_SDK_TIMEOUT,
+            onprogress: (p) => {
+              reset();
+              onProgress(p);
+            },
           },
-        },
-      );
-    } catch (e) {
-      if (stop.signal.reason instanceof QuestionExpiredError) throw stop.signal.reason;
-      if (stop.signal.reason instanceof SdkError) throw stop.signal.reason;
-      throw e;
-    } finally {
-      timer.stop();
-      signal.removeEventListener('abort', onAbort);
-    }
+        );
+      },
+      ours,
+    );
   }
 
   async getPrompt(name: string, args: Record<string, string>) {

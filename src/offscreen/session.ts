@@ -16,7 +16,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitRequest, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { limitResponse, withManualRedirect } from './response-limits.js';
-import { CallTimers, QuestionExpiredError } from './call-timers.js';
+import { CallTimers, timedCall } from './call-timers.js';
 import { callToolAsTask } from './task-call.js';
 import { JsonRpcGuard, type DroppedResponse, type LocalFailure } from './jsonrpc-guard.js';
 import { eventMessageReader } from './event-check.js';
@@ -239,45 +239,30 @@ export class McpSession {
     asTask = false,
   ) {
     // The timeout is ours, not the SDK's, so an open question can pause it (call-timers.ts).
-    const stop = new AbortController();
-    const onAbort = () => stop.abort(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
     const timeout = this.#timeoutMs;
-    const timer = this.#callTimers.start(
-      timeout,
-      () => stop.abort(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout })),
-      (expired) => stop.abort(expired),
-    );
-    try {
+    const timedOut = () => new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout });
+    return timedCall(this.#callTimers, timeout, signal, timedOut, (stop, reset) => {
       if (asTask) {
         // Each new status counts as progress: it resets the timer and shows on the progress line.
         let step = 0;
-        return await callToolAsTask(this.client, name, args, {
-          signal: stop.signal,
+        return callToolAsTask(this.client, name, args, {
+          signal: stop,
           timeout: NO_SDK_TIMEOUT,
           onStatus: ({ status, message }) => {
-            timer.reset();
+            reset();
             onProgress({ progress: ++step, message: message ?? status });
           },
         });
       }
-      return await this.client.callTool({ name, arguments: args }, undefined, {
-        signal: stop.signal,
+      return this.client.callTool({ name, arguments: args }, undefined, {
+        signal: stop,
         timeout: NO_SDK_TIMEOUT,
         onprogress: (p) => {
-          timer.reset();
+          reset();
           onProgress(p);
         },
       });
-    } catch (e) {
-      // The SDK wraps an abort reason it does not know as a timeout; an expired question says so.
-      if (stop.signal.reason instanceof QuestionExpiredError) throw stop.signal.reason;
-      throw e;
-    } finally {
-      timer.stop();
-      signal.removeEventListener('abort', onAbort);
-    }
+    });
   }
 
   /** `prompts/get` (SPEC G2); the worker validates and fences the result. */
