@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
 import { launchExtension, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
-import { openView, storeServersFromPanel } from '../support/panel-views.js';
+import { clickFresh, openView, storeServersFromPanel } from '../support/panel-views.js';
 import { assertNewWorker, sleepWorker } from '../support/worker-sleep.js';
 
 let ext: ExtensionBrowser;
@@ -43,7 +43,8 @@ function suggestionsOf(field: string) {
 async function templateSuggestions() {
   await panel.click(`${COMPOSER} >>> textarea.text`);
   await panel.type(`${COMPOSER} >>> textarea.text`, '@note');
-  await (await waitFor(panel, `${COMPOSER} >>> .suggestions button[data-kind="template"]`)).click();
+  // The list re-renders on a state push (after a worker wake, for one): a fresh handle each try.
+  await clickFresh(panel, `${COMPOSER} >>> .suggestions button[data-kind="template"]`);
   await panel.click(`${COMPOSER} >>> input[name="var-id"]`);
   return suggestionsOf(`${COMPOSER} >>> input[name="var-id"]`);
 }
@@ -59,7 +60,7 @@ test('R8: a resource template’s variable offers the server’s ids; the chosen
 
 test('R8: a prompt argument offers the server’s suggestions for what was typed', async () => {
   await panel.type(`${COMPOSER} >>> textarea.text`, '/summ');
-  await (await waitFor(panel, `${COMPOSER} >>> .suggestions button[data-kind="prompt"]`)).click();
+  await clickFresh(panel, `${COMPOSER} >>> .suggestions button[data-kind="prompt"]`);
   // `style` is a multi-line field (a textarea: no list); `maxWords` is the completable one.
   const field = `${COMPOSER} >>> mcp-schema-form >>> input[name='["maxWords"]']`;
   await panel.type(field, '1');
