@@ -17,6 +17,7 @@
  * Connect, Disconnect or the switch shows at once that it was taken and is inert until the next
  * state for the server arrives, or the worker's refusal (shown here, where the click was).
  */
+import { isModernRevision } from '../protocol/modern-wire.js';
 import { ElementBase } from './element-base.js';
 import type { ServerView } from '../protocol/panel.js';
 import { el, sheet } from './dom.js';
@@ -301,7 +302,8 @@ export class McpServerCardElement extends ElementBase {
     // The revision the live session speaks (SPEC R1); 2026-07-28 and later hold no session on the server.
     const version = s.status === 'ready' ? s.protocolVersion : undefined;
     this.#version.hidden = version === undefined;
-    this.#version.textContent = version === undefined ? '' : t(version >= '2026-07-28' ? 'protocolStateless' : 'protocolSession', version);
+    this.#version.textContent =
+      version === undefined ? '' : t(isModernRevision(version) ? 'protocolStateless' : 'protocolSession', version);
     this.#renderWarnings(s.warnings ?? []);
     // A catalog kept from an earlier session, or whose refresh failed, may no longer be what the server offers.
     this.#stale.hidden = s.staleSince === undefined;

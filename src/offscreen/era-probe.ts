@@ -15,10 +15,9 @@
  * A 401/403 decides nothing (the same refusal will come to `initialize`, whose path carries the
  * challenge to authorization); nor does a network failure, which rejects.
  */
-import { MODERN_VERSION, modernHeaders, modernRequest } from '../protocol/modern-wire.js';
+import { isModernRevision, MODERN_VERSION, modernHeaders, modernRequest } from '../protocol/modern-wire.js';
 import { limitResponse, withManualRedirect } from './response-limits.js';
-
-export { MODERN_VERSION };
+import type { FetchFn } from './session.js';
 const MODERN_ERRORS = new Set([-32020, -32021, -32022]);
 /** A discover answer is small; more than this is not one. */
 const MAX_PROBE_BODY = 256 * 1024;
@@ -31,8 +30,6 @@ export type EraVerdict =
 
 /** A server that answers nothing within this long to the probe is spoken to the 2025 way (its `initialize` has the full connect time). */
 export const PROBE_TIMEOUT_MS = 10_000;
-
-type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 export async function probeEra(
   fetchFn: FetchFn,
@@ -140,5 +137,5 @@ export function verdictOf(message: unknown): EraVerdict {
 
 function supportsModern(supported: unknown): boolean {
   if (!Array.isArray(supported)) return true;
-  return supported.some((v) => typeof v === 'string' && v >= MODERN_VERSION);
+  return supported.some(isModernRevision);
 }

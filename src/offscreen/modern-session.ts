@@ -20,7 +20,7 @@ import type { WireErrorCode } from '../protocol/error-codes.js';
 import { outgoingFetch } from '../common/outgoing-fetch.js';
 import { CallTimers, timedCall } from './call-timers.js';
 import { limitResponse, withManualRedirect } from './response-limits.js';
-import { MODERN_VERSION } from './era-probe.js';
+import { MODERN_VERSION } from '../protocol/modern-wire.js';
 import { paramHeaders } from './param-headers.js';
 import { completeWith, type CompletionAsk } from './completion.js';
 import { defaultResultTypes } from './result-type.js';

@@ -7,6 +7,11 @@ import { EXTENSION_INFO } from './extension-info.js';
 
 export const MODERN_VERSION = '2026-07-28';
 
+/** Whether a revision is of the stateless era (2026-07-28 and later): dated revisions compare as text. */
+export function isModernRevision(version: unknown): boolean {
+  return typeof version === 'string' && version >= MODERN_VERSION;
+}
+
 /** A 2026-07-28 request body with the per-request `_meta`. */
 export function modernRequest(
   method: string,

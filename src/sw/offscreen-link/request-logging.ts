@@ -9,6 +9,7 @@
  * Credentials are never logged: the connect request is logged without its headers and
  * `offscreen:set-authorization` without its value. Logging never fails a request.
  */
+import { isModernRevision } from '../../protocol/modern-wire.js';
 import { BoundedMap } from '../../common/bounded-map.js';
 import type { OffscreenEvent, OffscreenMethod, OffscreenParams, OffscreenValue } from '../../protocol/offscreen.js';
 import type { RequestLogEntry } from '../../storage/request-log.js';
@@ -93,7 +94,8 @@ class RequestLogger {
       const value = await this.#request(method, params);
       if (method === 'offscreen:claim') this.#adopted(value as OffscreenValue<'offscreen:claim'>);
       // A 2026-07-28 server was reached with `server/discover`, not `initialize` (SPEC R1, J2).
-      if (method === 'offscreen:connect' && isModernConnect(value)) named = { ...named, method: 'server/discover' };
+      if (method === 'offscreen:connect' && isModernRevision((value as { protocolVersion?: unknown }).protocolVersion))
+        named = { ...named, method: 'server/discover' };
       record(() => succeeded(value));
       return value;
     } catch (e) {
@@ -142,9 +144,4 @@ export function withRequestLogging(
   const logger = new RequestLogger(request, bestEffort(append, schedule), now);
   const logged = <M extends OffscreenMethod>(method: M, params: OffscreenParams<M>) => logger.send(method, params);
   return Object.assign(logged, { observe: (event: OffscreenEvent) => logger.observe(event) });
-}
-
-function isModernConnect(value: unknown): boolean {
-  const version = (value as { protocolVersion?: unknown } | null)?.protocolVersion;
-  return typeof version === 'string' && version >= '2026-07-28';
 }
