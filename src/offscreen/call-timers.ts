@@ -60,6 +60,26 @@ export class CallTimers {
    * A question is open until the returned `settle` is called. `expire` is called if the human
    * limit passes first: the caller withdraws the question; the running calls fail as expired.
    */
+  /**
+   * Asks the user a server's question (either era): the calls' timeouts wait while it is open, and
+   * past the human limit it is withdrawn and answered `cancel`.
+   */
+  async askUser<A extends { action: string }>(
+    signal: AbortSignal | undefined,
+    ask: (signal: AbortSignal) => Promise<A>,
+  ): Promise<A | { action: 'cancel' }> {
+    const expired = new AbortController();
+    const settle = this.questionOpened(() => expired.abort());
+    try {
+      return await ask(signal ? AbortSignal.any([signal, expired.signal]) : expired.signal);
+    } catch (e) {
+      if (expired.signal.aborted) return { action: 'cancel' };
+      throw e;
+    } finally {
+      settle();
+    }
+  }
+
   questionOpened(expire: () => void): () => void {
     this.#openQuestions++;
     for (const t of this.#timers) this.#arm(t);

@@ -76,19 +76,9 @@ export class ModernSession {
 
   /** The same cards as a 2025 server's questions; the calls' timers wait while the user answers. */
   #answerQuestions(onElicitation: NonNullable<SessionOptions['onElicitation']>) {
-    this.client.setRequestHandler('elicitation/create', async (request, ctx) => {
-      const expired = new AbortController();
-      const settle = this.#callTimers.questionOpened(() => expired.abort());
-      try {
-        const signals = [expired.signal, ...(ctx.mcpReq.signal ? [ctx.mcpReq.signal] : [])];
-        return await onElicitation(request.params, AbortSignal.any(signals));
-      } catch (e) {
-        if (expired.signal.aborted) return { action: 'cancel' };
-        throw e;
-      } finally {
-        settle();
-      }
-    });
+    this.client.setRequestHandler('elicitation/create', (request, ctx) =>
+      this.#callTimers.askUser(ctx.mcpReq.signal, (signal) => onElicitation(request.params, signal)),
+    );
   }
 
   /** Every request: our credentials, no redirects, bounded answers (N1, N2, N8); the latest challenge kept for authorization. */

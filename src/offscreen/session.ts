@@ -91,19 +91,9 @@ export class McpSession {
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
     });
     if (onElicitation) {
-      this.client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
-        // The calls' timeouts wait while the user answers; past the human limit the question is withdrawn.
-        const expired = new AbortController();
-        const settle = this.#callTimers.questionOpened(() => expired.abort());
-        try {
-          return await onElicitation(request.params, AbortSignal.any([extra.signal, expired.signal]));
-        } catch (e) {
-          if (expired.signal.aborted) return { action: 'cancel' };
-          throw e;
-        } finally {
-          settle();
-        }
-      });
+      this.client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+        this.#callTimers.askUser(extra.signal, (signal) => onElicitation(request.params, signal)),
+      );
     }
     this.transport = new StreamableHTTPClientTransport(new URL(options.url), {
       requestInit: { headers: options.headers },
