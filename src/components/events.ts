@@ -269,12 +269,7 @@ export class ComposerRequestEvent extends Event {
 export class CompletionRequestEvent extends Event {
   static readonly type = 'mcp-completion-request';
   constructor(
-    readonly detail: {
-      serverId: string;
-      ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
-      argument: { name: string; value: string };
-      context?: Record<string, string>;
-    },
+    readonly detail: PanelParams<'panel:complete'>,
     readonly respond: (values: string[]) => void,
   ) {
     super(CompletionRequestEvent.type, { bubbles: true, composed: true });

@@ -4,7 +4,7 @@
  * line each, cut to {@link MAX_COMPLETION_LENGTH}, no repeats, at most {@link MAX_COMPLETIONS}
  * (the protocol's own maximum).
  */
-import { MAX_COMPLETION_LENGTH, MAX_COMPLETIONS } from '../protocol/offscreen-elicitation.js';
+import { MAX_COMPLETION_LENGTH, MAX_COMPLETIONS } from '../protocol/completion.js';
 import type { OffscreenParams } from '../protocol/offscreen.js';
 
 type Params = OffscreenParams<'offscreen:complete'>;

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
+import { completionAskFields, completionValues } from './completion.js';
 
 const id = lazySchema(() => z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)));
 const jsonObject = lazySchema(() => z.record(z.string(), z.unknown()));
@@ -56,23 +57,8 @@ export const ElicitationRequestSchemas = {
   ),
   'offscreen:read-resource': lazySchema(() => z.object({ connectionId: id, uri: z.string().check(z.minLength(1), z.maxLength(2048)) })),
   /** `completion/complete` for one argument of a prompt or a resource template (SPEC R8). */
-  'offscreen:complete': lazySchema(() =>
-    z.object({
-      connectionId: id,
-      ref: z.union([
-        z.object({ type: z.literal('ref/prompt'), name: z.string().check(z.minLength(1), z.maxLength(128)) }),
-        z.object({ type: z.literal('ref/resource'), uri: z.string().check(z.minLength(1), z.maxLength(2048)) }),
-      ]),
-      argument: z.object({ name: z.string().check(z.minLength(1), z.maxLength(128)), value: z.string().check(z.maxLength(1024)) }),
-      /** The other fields' values, for suggestions that depend on them. */
-      context: z.optional(z.record(z.string().check(z.maxLength(128)), z.string().check(z.maxLength(1024)))),
-    }),
-  ),
+  'offscreen:complete': lazySchema(() => z.object({ connectionId: id, ...completionAskFields() })),
 } as const;
-
-/** Suggestions the worker passes on: the protocol's own bound (100), each value bounded. */
-export const MAX_COMPLETIONS = 100;
-export const MAX_COMPLETION_LENGTH = 1024;
 
 export const ElicitationResponseSchemas = {
   'offscreen:answer-elicitation': lazySchema(() => z.object({ delivered: z.boolean() })),
@@ -83,10 +69,5 @@ export const ElicitationResponseSchemas = {
     }),
   ),
   'offscreen:read-resource': lazySchema(() => z.looseObject({ contents: z.array(ResourceContentsSchema).check(z.maxLength(256)) })),
-  'offscreen:complete': lazySchema(() =>
-    z.object({
-      values: z.array(z.string().check(z.maxLength(MAX_COMPLETION_LENGTH))).check(z.maxLength(MAX_COMPLETIONS)),
-      hasMore: z.optional(z.boolean()),
-    }),
-  ),
+  'offscreen:complete': lazySchema(() => z.object({ values: completionValues(), hasMore: z.optional(z.boolean()) })),
 } as const;

@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
 import { ServerIdSchema as serverId } from './server-id.js';
+import { completionAskFields, completionValues } from './completion.js';
 
 export const ContextBlockViewSchema = lazySchema(() =>
   z.object({
@@ -49,17 +50,7 @@ export const ComposerPanelRequestSchemas = {
   /** *Read* on a result's resource link: the content for the person, and the fenced block the model would get. */
   'panel:read-resource': lazySchema(() => z.object({ serverId, uri: z.string().check(z.minLength(1), z.maxLength(2048)) })),
   /** Suggestions for one field of a prompt's or a resource template's form (SPEC R8). */
-  'panel:complete': lazySchema(() =>
-    z.object({
-      serverId,
-      ref: z.union([
-        z.object({ type: z.literal('ref/prompt'), name: z.string().check(z.minLength(1), z.maxLength(128)) }),
-        z.object({ type: z.literal('ref/resource'), uri: z.string().check(z.minLength(1), z.maxLength(2048)) }),
-      ]),
-      argument: z.object({ name: z.string().check(z.minLength(1), z.maxLength(128)), value: z.string().check(z.maxLength(1024)) }),
-      context: z.optional(z.record(z.string().check(z.maxLength(128)), z.string().check(z.maxLength(1024)))),
-    }),
-  ),
+  'panel:complete': lazySchema(() => z.object({ serverId, ...completionAskFields() })),
 } as const;
 
 export const ComposerPanelResponseSchemas = {
@@ -68,5 +59,5 @@ export const ComposerPanelResponseSchemas = {
   'panel:read-resource': lazySchema(() =>
     z.object({ parts: z.array(ShownResourcePartSchema).check(z.maxLength(256)), block: ContextBlockViewSchema }),
   ),
-  'panel:complete': lazySchema(() => z.object({ values: z.array(z.string().check(z.maxLength(1024))).check(z.maxLength(100)) })),
+  'panel:complete': lazySchema(() => z.object({ values: completionValues() })),
 } as const;
