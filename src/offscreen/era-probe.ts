@@ -18,6 +18,7 @@
 import { isModernRevision, MODERN_VERSION, modernHeaders, modernRequest } from '../protocol/modern-wire.js';
 import { limitResponse, withManualRedirect } from './response-limits.js';
 import type { FetchFn } from './session.js';
+import { sseDataOf } from '../common/sse-text.js';
 const MODERN_ERRORS = new Set([-32020, -32021, -32022]);
 /** A discover answer is small; more than this is not one. */
 const MAX_PROBE_BODY = 256 * 1024;
@@ -99,7 +100,7 @@ async function bodyText(response: Response): Promise<string> {
 
 /** The first JSON-RPC message of a JSON body or of an event stream's `data:` lines. */
 export function firstMessage(text: string, contentType: string): unknown {
-  const candidates = contentType.toLowerCase().includes('text/event-stream') ? sseData(text) : [text];
+  const candidates = contentType.toLowerCase().includes('text/event-stream') ? sseDataOf(text) : [text];
   for (const candidate of candidates) {
     try {
       const parsed: unknown = JSON.parse(candidate);
@@ -109,16 +110,6 @@ export function firstMessage(text: string, contentType: string): unknown {
     }
   }
   return undefined;
-}
-
-function sseData(text: string): string[] {
-  return text.split(/\r?\n\r?\n/).flatMap((event) => {
-    const data = event
-      .split(/\r?\n/)
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).replace(/^ /, ''));
-    return data.length ? [data.join('\n')] : [];
-  });
 }
 
 export function verdictOf(message: unknown): EraVerdict {

@@ -5,6 +5,7 @@
  * of a modern answer — a JSON body, or each event of a stream — gets `resultType: "complete"` when
  * it has none, before the client reads it; a result that names a type keeps it (R4).
  */
+import { sseEventData } from '../common/sse-text.js';
 
 /** The message with `result.resultType` defaulted to "complete"; anything else unchanged. */
 export function withDefaultResultType(text: string): string {
@@ -26,10 +27,9 @@ export function withDefaultResultType(text: string): string {
 
 /** One event of a stream with its `data:` lines' message defaulted (see above). */
 function fixEvent(event: string): string {
+  const joined = sseEventData(event);
+  if (joined === undefined) return event;
   const lines = event.split(/\r?\n/);
-  const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, ''));
-  if (data.length === 0) return event;
-  const joined = data.join('\n');
   const fixed = withDefaultResultType(joined);
   if (fixed === joined) return event;
   return [...lines.filter((l) => !l.startsWith('data:')), `data: ${fixed}`].join('\n');

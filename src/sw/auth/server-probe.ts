@@ -11,6 +11,7 @@ import { endSession, postInitialize, postModern } from './initialize-probe.js';
 import { fetchProtectedResourceMetadata } from './discovery.js';
 import type { FetchLike } from './ports.js';
 import { parseBearerChallenge } from './www-authenticate.js';
+import { sseDataOf } from '../../common/sse-text.js';
 
 export interface ProbeResult {
   authKind: 'none' | 'bearer' | 'oauth';
@@ -25,7 +26,7 @@ const MAX_NAME = 120;
  * result, which names it in `_meta` — in JSON or in an SSE `data:` line.
  */
 export function serverNameOf(body: string): string | undefined {
-  const candidates = [body, ...body.split(/\r?\n/).flatMap((line) => (line.startsWith('data:') ? [line.slice(5).trim()] : []))];
+  const candidates = [body, ...sseDataOf(body)];
   for (const text of candidates) {
     let json: unknown;
     try {
