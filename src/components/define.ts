@@ -24,6 +24,7 @@ import { McpAppViewElement } from './mcp-app-view.js';
 import { McpServerSettingsElement } from './mcp-server-settings.js';
 import { McpServerDetailElement } from './mcp-server-detail.js';
 import { McpDefinitionChangesElement } from './mcp-definition-changes.js';
+import { McpTaskListElement } from './mcp-task-list.js';
 import { McpToolsViewElement } from './mcp-tools-view.js';
 import { McpToolViewElement } from './mcp-tool-view.js';
 import { McpAppHeaderElement } from './mcp-app-header.js';
@@ -35,6 +36,7 @@ export function defineAll(registry = customElements) {
   McpResultViewElement.define('mcp-result-view', registry);
   McpAppViewElement.define('mcp-app-view', registry);
   McpStatusBadgeElement.define('mcp-status-badge', registry);
+  McpTaskListElement.define('mcp-task-list', registry);
   McpToolListElement.define('mcp-tool-list', registry);
   McpActivityLogElement.define('mcp-activity-log', registry);
   McpApprovalGrantsElement.define('mcp-approval-grants', registry);
@@ -90,6 +92,7 @@ declare global {
     'mcp-server-settings': McpServerSettingsElement;
     'mcp-server-detail': McpServerDetailElement;
     'mcp-definition-changes': McpDefinitionChangesElement;
+    'mcp-task-list': McpTaskListElement;
     'mcp-tools-view': McpToolsViewElement;
     'mcp-tool-view': McpToolViewElement;
     'mcp-app-header': McpAppHeaderElement;

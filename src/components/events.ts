@@ -208,6 +208,14 @@ export class CancelToolEvent extends Event {
   }
 }
 
+/** "Clear finished tasks" of one server's task list (SPEC R6). */
+export class ClearTasksEvent extends Event {
+  static readonly type = 'mcp-clear-tasks';
+  constructor(readonly serverId: string) {
+    super(ClearTasksEvent.type, { bubbles: true, composed: true });
+  }
+}
+
 /** The user's answer on a tool-call approval card (SPEC G1, K3). */
 export class ApprovalDecisionEvent extends Event {
   static readonly type = 'mcp-approval-decision';
@@ -346,6 +354,7 @@ interface PanelEventMap {
   'mcp-read-resource': ReadResourceEvent;
   'mcp-app-host': AppHostRequestEvent;
   'mcp-cancel-tool': CancelToolEvent;
+  'mcp-clear-tasks': ClearTasksEvent;
   'mcp-approval-decision': ApprovalDecisionEvent;
   'mcp-approval-dismiss': ApprovalDismissEvent;
   'mcp-add-server': AddServerEvent;

@@ -2,14 +2,16 @@
  * A server's detail view (docs/ui.md): the header (`mcp-server-card mode="detail"`: status, reason
  * and the state's action), then sections — Tools (definitions changed since they were pinned, with
  * their diff, `mcp-definition-changes`; toggles; a tool name opens the tool's view),
- * Prompts, Resources (server strings as text), Settings (`mcp-server-settings`, then Forget
- * authorization and Delete) and Log (`mcp-activity-log server-id`).
+ * Prompts, Resources (server strings as text), Tasks (`mcp-task-list`, shown once the server has
+ * run one: R6), Settings (`mcp-server-settings`, then Forget authorization and Delete) and Log
+ * (`mcp-activity-log server-id`).
  *
  * One element serves every server: `server` swaps what it shows and keeps the parts, so a state
  * push does not close a section or move the focus.
  */
 import { ElementBase } from './element-base.js';
 import type { ServerView } from '../protocol/panel.js';
+import type { TaskView } from '../protocol/tasks.js';
 import { el, sheet } from './dom.js';
 import { ServerActionEvent } from './events.js';
 import { t } from './i18n.js';
@@ -58,6 +60,11 @@ export class McpServerDetailElement extends ElementBase {
     el('div', { class: 'settings-actions' }, this.#manage),
   );
   readonly #log = document.createElement('mcp-activity-log');
+  /** Every server's tasks, as last pushed; the section shows this server's. */
+  #allTasks: TaskView[] = [];
+  readonly #taskList = document.createElement('mcp-task-list');
+  readonly #tasksSummary = el('summary');
+  readonly #tasksSection = el('details', { open: true, 'data-section': 'tasks' }, this.#tasksSummary, this.#taskList);
 
   constructor() {
     super();
@@ -70,6 +77,7 @@ export class McpServerDetailElement extends ElementBase {
       this.#toolsSection,
       el('details', { 'data-section': 'prompts' }, this.#promptsSummary, this.#prompts),
       el('details', { 'data-section': 'resources' }, this.#resourcesSummary, this.#resources),
+      this.#tasksSection,
       this.#settingsSection,
       el('details', { 'data-section': 'log' }, el('summary', {}, t('sectionLog')), this.#log),
     );
@@ -93,6 +101,12 @@ export class McpServerDetailElement extends ElementBase {
     this.requestUpdate();
   }
 
+  /** Every server's tasks (`panel:tasks`, R6). */
+  set tasks(value: TaskView[]) {
+    this.#allTasks = value;
+    this.requestUpdate();
+  }
+
   /** The header card, whose actions' outcomes main.ts reports back. */
   get header(): McpServerCardElement {
     return this.#header;
@@ -108,7 +122,7 @@ export class McpServerDetailElement extends ElementBase {
   }
 
   protected override updateParts() {
-    return [this.#header, this.#manage, this.#settings, this.#changes, this.#tools, this.#log];
+    return [this.#header, this.#manage, this.#settings, this.#changes, this.#tools, this.#taskList, this.#log];
   }
 
   protected override update() {
@@ -121,6 +135,7 @@ export class McpServerDetailElement extends ElementBase {
     this.#renderTools(s);
     this.#renderPrompts(s);
     this.#renderResources(s);
+    this.#renderTasks(s);
     if (this.#log.getAttribute('server-id') !== s.id) this.#log.setAttribute('server-id', s.id);
   }
 
@@ -155,6 +170,14 @@ export class McpServerDetailElement extends ElementBase {
           )
         : [el('li', { class: 'empty muted' }, t('noPrompts'))]),
     );
+  }
+
+  /** The section is there once the server has a task to list. */
+  #renderTasks(s: ServerView) {
+    const tasks = this.#allTasks.filter((task) => task.serverId === s.id);
+    this.#tasksSection.hidden = tasks.length === 0;
+    this.#tasksSummary.textContent = t('sectionTasks', String(tasks.length));
+    this.#taskList.tasks = { serverId: s.id, serverName: s.name, tasks };
   }
 
   /** Resources and resource templates in one list. */

@@ -17,6 +17,8 @@ import { McpSession, type SessionOptions } from './session.js';
 import { ModernSession } from './modern-session.js';
 import { openSession, type EraCache } from './open-session.js';
 import { SessionTable, type Held } from './session-table.js';
+import { TaskTable } from './task-table.js';
+import { isRunningTask, type TaskView } from '../protocol/tasks.js';
 import { ElicitationRelay } from './elicitation-relay.js';
 import { droppedResponseLogger } from './dropped-log.js';
 import { appendRequestLog } from '../storage/request-log.js';
@@ -86,6 +88,8 @@ class OffscreenHost {
   /** Each server URL's era, learnt once per document (versioning: clients SHOULD cache it per origin). */
   readonly #eras: EraCache = new Map();
   readonly #table = new SessionTable<AnySession>((connectionId) => this.#elicitations.dropConnection(connectionId));
+  /** The tasks this document runs and has run (SPEC R6); they go on while no worker is there. */
+  readonly #tasks = new TaskTable((task) => this.#taskChanged(task));
   readonly #handlers: Handlers = this.#handlerTable();
 
   constructor(runtime: HostRuntime, offerChannel: OfferChannel | undefined) {
@@ -103,7 +107,7 @@ class OffscreenHost {
   #handlerTable(): Handlers {
     const table = this.#table;
     return {
-      'offscreen:claim': async () => table.claim(),
+      'offscreen:claim': async () => ({ ...table.claim(), tasks: this.#tasks.list() }),
       'offscreen:connect': (p) => this.#connect(p),
       'offscreen:list-category': (p) => this.#listCategory(p),
       'offscreen:call-tool': (p) => this.#callTool(p),
@@ -123,6 +127,10 @@ class OffscreenHost {
       'offscreen:complete': ({ connectionId, ...ask }) => this.#onSession(connectionId, (s) => s.complete(ask)),
       'offscreen:ping': async (p) => ({ latencyMs: await this.#onSession(p.connectionId, (s) => s.ping()) }),
       'offscreen:heap': async () => heapNow(),
+      'offscreen:clear-tasks': async (p) => {
+        this.#tasks.clearEnded(p.serverId);
+        return { tasks: this.#tasks.list() };
+      },
     };
   }
 
@@ -231,19 +239,28 @@ class OffscreenHost {
     if (!h.cancels.admit(p.operationId)) throw saidError('cancelled', say('reasonCancelledBeforeStart'));
     this.#elicitations.callStarted(p.connectionId, p.operationId);
     h.calls.add(p.operationId);
+    if (p.asTask) this.#tasks.begin(p.operationId, h.serverId, p.name);
+    const onTaskStatus = p.asTask
+      ? (u: { taskId: string; status: string; message?: string }) => this.#tasks.status(p.operationId, u)
+      : undefined;
     let refusedUnauthorized = false;
     try {
       const signal = h.cancels.signalOf(p.operationId)!;
-      return await h.session.callTool(p.name, p.arguments, signal, (progress) => this.#progress(p, progress), p.asTask === true);
+      const result = await h.session.callTool(p.name, p.arguments, signal, (progress) => this.#progress(p, progress), onTaskStatus);
+      this.#tasks.completed(p.operationId, result as { content?: unknown; isError?: unknown });
+      return result;
     } catch (e) {
       // The SDK reports a user abort as a timeout; say what really happened (SPEC H2).
       if (h.cancels.signalOf(p.operationId)?.aborted && this.#table.entryOf(p.connectionId, h.session) === h && !h.session.lost) {
+        this.#tasks.ended(p.operationId, 'cancelled', say('reasonCancelledServerTold'));
         throw saidError('cancelled', say('reasonCancelledServerTold'));
       }
       const wrapped = sdkFailure(e, h.url, h.session.lastChallenge);
       // A 401 was refused before it ran: the worker may resend it with a fresh token (E9).
       refusedUnauthorized = wrapped.httpStatus === 401 && !h.session.lost;
-      throw lostOr(h, wrapped);
+      const failure = lostOr(h, wrapped);
+      this.#tasks.ended(p.operationId, 'failed', failure);
+      throw failure;
     } finally {
       h.calls.delete(p.operationId);
       this.#elicitations.callEnded(p.connectionId, p.operationId);
@@ -264,6 +281,12 @@ class OffscreenHost {
     });
   }
 
+  /** A task's change goes to the worker listening; an ended task wakes one, so an open panel hears of it (R6). */
+  #taskChanged(task: TaskView) {
+    if (this.#port) this.#emit({ type: 'offscreen:task', task });
+    else if (!isRunningTask(task.state)) this.#connectToWorker();
+  }
+
   #emit(event: OffscreenEvent) {
     this.#port?.postMessage({ kind: 'event', event });
   }
@@ -282,7 +305,8 @@ class OffscreenHost {
     link.onDisconnect.addListener(() => {
       if (this.#port !== link) return;
       this.#port = undefined;
-      this.#table.cancelCalls('the service worker that asked for it stopped');
+      // A task goes on: its server keeps working on it, and the next worker gets it with its claim (R6).
+      this.#table.cancelCalls('the service worker that asked for it stopped', (op) => this.#tasks.has(op));
     });
     link.port.postMessage({ kind: 'event', event: { type: 'offscreen:hello', documentId: this.#documentId } });
     this.#offer(link, nonce);

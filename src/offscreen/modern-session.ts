@@ -10,6 +10,7 @@
  * with the answers and the exact `requestState`, at most {@link MAX_INPUT_ROUNDS} times.
  * Cancelling a request closes its response stream (no `notifications/cancelled` on this wire).
  */
+import type { TaskStatusUpdate } from './task-call.js';
 import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { DiscoverResult, McpSubscription } from '@modelcontextprotocol/client';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
@@ -182,9 +183,9 @@ export class ModernSession {
     args: Record<string, unknown>,
     signal: AbortSignal,
     onProgress: (p: { progress: number; total?: number; message?: string }) => void,
-    asTask = false,
+    onTaskStatus?: (update: TaskStatusUpdate) => void,
   ) {
-    if (asTask) throw new ProtocolError(-32601, 'Tools that run only as tasks are not offered on the 2026-07-28 wire yet.');
+    if (onTaskStatus) throw new ProtocolError(-32601, 'Tools that run only as tasks are not offered on the 2026-07-28 wire yet.');
     const timedOut = () => new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out');
     // The v2 client reports an abort as its own error: our timeout's reason is what the call says.
     const ours = (reason: unknown) => reason instanceof SdkError;

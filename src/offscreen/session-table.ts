@@ -144,9 +144,10 @@ export class SessionTable<S extends ClosableSession> {
 
   /**
    * The worker that asked for the calls in flight is gone and cannot receive their results: they
-   * are cancelled (the server is told to stop) and never resent (SPEC H3). Sessions stay.
+   * are cancelled (the server is told to stop) and never resent (SPEC H3). Sessions stay, and so
+   * do the calls `keep` names: tasks, which the document follows to their end (SPEC R6).
    */
-  cancelCalls(reason: string): void {
-    for (const h of this.#sessions.values()) for (const op of [...h.calls]) h.cancels.cancel(op, reason);
+  cancelCalls(reason: string, keep: (operationId: string) => boolean = () => false): void {
+    for (const h of this.#sessions.values()) for (const op of [...h.calls]) if (!keep(op)) h.cancels.cancel(op, reason);
   }
 }

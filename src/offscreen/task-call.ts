@@ -20,6 +20,8 @@ export const TASK_TTL_MS = 10 * 60_000;
 const MAX_STATUS_MESSAGE = 1_000;
 
 export interface TaskStatusUpdate {
+  /** The server's id of the task (the panel's list shows it). */
+  taskId: string;
   status: string;
   message?: string;
 }
@@ -75,7 +77,7 @@ async function followTask(client: Client, taskId: string, firstInterval: unknown
     const task = await client.experimental.tasks.getTask(taskId, { signal, timeout });
     const message = typeof task.statusMessage === 'string' ? task.statusMessage.slice(0, MAX_STATUS_MESSAGE) : undefined;
     const seen = `${task.status}\u0000${message ?? ''}`;
-    if (seen !== last) options.onStatus({ status: task.status, ...(message ? { message } : {}) });
+    if (seen !== last) options.onStatus({ taskId, status: task.status, ...(message ? { message } : {}) });
     last = seen;
     if (task.status === 'completed' || task.status === 'input_required') {
       return client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { signal, timeout });

@@ -75,6 +75,7 @@ const router = new PushRouter(PanelPushSchemas, {
   },
   'panel:elicitations': ({ elicitations }) => usePanel.showElicitations(elicitations),
   'panel:progress': (push) => usePanel.showProgress(push),
+  'panel:tasks': ({ tasks }) => ($('mcp-server-detail').tasks = tasks),
   'panel:chat': ({ chat: view }) => chat.showChat(view),
   'panel:chat-text': (push) => chat.showText(push),
   'panel:chat-tool-result': (push) => chat.showToolResult(push),

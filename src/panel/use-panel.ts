@@ -11,6 +11,7 @@ import {
   ApprovalDecisionEvent,
   ApprovalDismissEvent,
   CancelToolEvent,
+  ClearTasksEvent,
   ComposerRequestEvent,
   CompletionRequestEvent,
   ElicitationAnswerEvent,
@@ -89,6 +90,8 @@ function wireAnswers(call: Call) {
   document.addEventListener(CancelToolEvent.type, (e) => {
     void call('panel:cancel-call', { serverId: e.serverId, operationId: e.operationId });
   });
+  // The list follows from the push that the clearing causes.
+  document.addEventListener(ClearTasksEvent.type, (e) => void call('panel:clear-tasks', { serverId: e.serverId }));
   document.addEventListener(ElicitationAnswerEvent.type, (e) => {
     void call('panel:answer-elicitation', {
       interactionId: e.interactionId,

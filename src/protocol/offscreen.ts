@@ -8,6 +8,7 @@ import { lazySchema } from './lazy-schema.js';
 import { CallToolResultSchema, MAX_CATALOG_ITEMS, ServerInfoSchema } from './mcp-shapes.js';
 import { WireErrorSchema, resultSchema } from './result.js';
 import { ElicitationEventSchema, ElicitationRequestSchemas, ElicitationResponseSchemas } from './offscreen-elicitation.js';
+import { TaskListSchema, TaskViewSchema } from './tasks.js';
 
 /** Fixed Port name; the offscreen document connects to the worker with it. */
 export const OFFSCREEN_PORT = 'mcp-offscreen';
@@ -64,6 +65,8 @@ export const OffscreenRequestSchemas = {
   'offscreen:ping': lazySchema(() => z.object({ connectionId: id })),
   /** The document's JS heap, for the diagnostics report (V3). */
   'offscreen:heap': lazySchema(() => z.object({})),
+  /** Forgets the server's ended tasks; running ones stay (SPEC R6). */
+  'offscreen:clear-tasks': lazySchema(() => z.object({ serverId: id })),
   /** A refreshed OAuth token for a live session; later requests carry it (SPEC E9). */
   'offscreen:set-authorization': lazySchema(() =>
     z.object({ connectionId: id, authorization: z.string().check(z.minLength(1), z.maxLength(16384)) }),
@@ -110,6 +113,8 @@ const OffscreenResponseSchemas = {
       sessions: z.array(HeldSessionSchema).check(z.maxLength(256)),
       /** Sessions that ended while no worker was connected. */
       lost: z.array(z.object({ serverId: id, connectionId: id, error: WireErrorSchema })).check(z.maxLength(256)),
+      /** The tasks the document runs and has run, also those that went on while no worker was there (SPEC R6). */
+      tasks: z.optional(TaskListSchema),
     }),
   ),
   'offscreen:list-category': lazySchema(() =>
@@ -124,6 +129,7 @@ const OffscreenResponseSchemas = {
   'offscreen:ping': lazySchema(() => z.object({ latencyMs: z.number() })),
   /** Chrome's `performance.memory`; absent where the browser has none. */
   'offscreen:heap': lazySchema(() => z.object({ usedBytes: z.optional(z.number()), totalBytes: z.optional(z.number()) })),
+  'offscreen:clear-tasks': lazySchema(() => z.object({ tasks: TaskListSchema })),
   'offscreen:set-authorization': lazySchema(() => z.object({ updated: z.boolean() })),
   ...ElicitationResponseSchemas,
 } as const;
@@ -163,6 +169,8 @@ export const OffscreenEventSchema = lazySchema(() =>
       total: z.optional(z.number()),
       message: z.optional(z.string().check(z.maxLength(1024))),
     }),
+    /** A task started, changed or ended (SPEC R6); sent while a worker listens, and an end wakes one. */
+    z.object({ type: z.literal('offscreen:task'), task: TaskViewSchema }),
     ElicitationEventSchema,
   ]),
 );

@@ -11,6 +11,7 @@ import { ServerIdSchema as serverId } from './server-id.js';
 import { CallToolResultSchema, ToolSchema } from './mcp-shapes.js';
 import { ComposerPanelRequestSchemas, ComposerPanelResponseSchemas } from './panel-composer.js';
 import { WordingSchema } from './wording.js';
+import { TaskListSchema } from './tasks.js';
 
 const id = lazySchema(() => z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)));
 
@@ -96,6 +97,8 @@ export const UsePanelPushSchemas = {
       message: z.optional(z.string().check(z.maxLength(1024))),
     }),
   ),
+  /** Every task the offscreen document runs and has run, oldest first (SPEC R6). */
+  'panel:tasks': lazySchema(() => z.object({ tasks: TaskListSchema })),
 } as const;
 export type UsePanelPush = PushOf<typeof UsePanelPushSchemas>;
 
@@ -114,6 +117,8 @@ export const UsePanelRequestSchemas = {
   /** Re-sends the tool call of a failed interaction; `confirmSafe` is the user's explicit "retry is safe" (H3, I3). */
   'panel:rerun-interaction': lazySchema(() => z.object({ interactionId: id, confirmSafe: z.literal(true) })),
   'panel:dismiss-interaction': lazySchema(() => z.object({ interactionId: id })),
+  /** Forgets the server's ended tasks ("Clear" in its task list); running ones stay. */
+  'panel:clear-tasks': lazySchema(() => z.object({ serverId })),
   ...ComposerPanelRequestSchemas,
 } as const;
 
@@ -124,5 +129,6 @@ export const UsePanelResponseSchemas = {
   'panel:answer-elicitation': lazySchema(() => z.object({ delivered: z.boolean() })),
   'panel:rerun-interaction': CallToolResultSchema,
   'panel:dismiss-interaction': lazySchema(() => z.object({ dismissed: z.boolean() })),
+  'panel:clear-tasks': lazySchema(() => z.object({ tasks: TaskListSchema })),
   ...ComposerPanelResponseSchemas,
 } as const;

@@ -27,6 +27,7 @@ import { ChromeCredentialStore } from './chrome/chrome-credential-store.js';
 import { headersFor } from './chrome/credentials.js';
 import { launchAuthFlow, oauthRedirectUri } from './chrome/identity.js';
 import { KeepAlive } from './chrome/keep-alive.js';
+import { TaskBoard } from './use/task-board.js';
 import { authConfigOf, headersWithOAuth } from './chrome/oauth-runtime.js';
 import { createPanelApi } from './handlers/panel.js';
 import { answerPanelRequests, fromPanelPage } from './handlers/panel-port.js';
@@ -77,6 +78,10 @@ const authConfigWithAccounts = async (config: McpServerConfig) => authConfigOf(c
 
 /** Access tokens in the session area only; refresh tokens and clients sealed in the config (F1, F2). */
 const panels = new Set<chrome.runtime.Port>();
+/** The offscreen document's tasks, handed over with each claim (R6; task-board.ts). */
+const taskBoard = new TaskBoard((message) => {
+  for (const p of panels) p.postMessage(message);
+});
 
 /** Tells open panels that the request log or the grants changed; log changes at most once a second. */
 let logPushQueued = false;
@@ -199,7 +204,10 @@ manager.onChange(pushState);
 worker.onEvent((event) => manager.handleEvent(event));
 // Questions and list changes the server sent on its own appear in its log too.
 worker.onEvent((event) => loggedRequest.observe(event));
-offscreen.onLost(() => manager.handleOffscreenLost());
+offscreen.onLost(() => {
+  manager.handleOffscreenLost();
+  taskBoard.documentLost();
+});
 
 /**
  * What a previous worker instance left: the sessions of the offscreen document (which outlives
@@ -219,9 +227,10 @@ async function findings(): Promise<StartFindings> {
   // Through the OAuth and logging wrappers: an adopted session is renewed and logged like a new one (E9, J2).
   const claimed = await request('offscreen:claim', {}).catch((e) => {
     console.warn('[sw] the MCP host document could not be claimed', e);
-    return { sessions: [], lost: [] };
+    return { sessions: [], lost: [], tasks: [] };
   });
   performance.mark('mcp:claimed');
+  taskBoard.adopt(claimed.tasks ?? []);
   startRecorded = recordWorkerStart(chrome.storage.session, { at: workerStartedAt, held: claimed.sessions.length }).catch(
     noteStartNotRecorded,
   );
@@ -265,6 +274,7 @@ const use = setUpUseService({
   newId,
   acceptDefinition: (serverId, name) =>
     pinsPanelHandlers({ manager, configStore, approvals })['panel:accept-definition']({ serverId, category: 'tools', name }),
+  tasks: taskBoard,
 });
 /**
  * The chat engine runs here, beside the registry and the approval broker it uses (docs/architecture.md

@@ -744,7 +744,7 @@ export class McpManager {
 
   /** Events from the offscreen host; those for a connection that is not current are ignored (SPEC C6). */
   handleEvent(event: OffscreenEvent) {
-    if (event.type === 'offscreen:hello' || event.type === 'offscreen:progress' || event.type === 'offscreen:elicitation') return;
+    if (event.type !== 'offscreen:list-changed' && event.type !== 'offscreen:session-lost') return;
     const servers = [...this.#servers.values()];
     const rt = servers.find((r) => this.#live(r) === event.connectionId);
     if (event.type === 'offscreen:session-lost') {

@@ -27,6 +27,7 @@ import { CallsInFlight } from './calls-in-flight.js';
 import { WaitingForUser } from './waiting-for-user.js';
 import { cancelCall } from './cancel-call.js';
 import { serverOfConnection, useEventListener } from './worker-events.js';
+import type { TaskBoard } from './task-board.js';
 
 export interface UseServiceDeps {
   manager: McpManager;
@@ -44,6 +45,8 @@ export interface UseServiceDeps {
   newId: () => string;
   /** "Always" on the card of a tool whose definition changed accepts the new definition (S2). */
   acceptDefinition?(serverId: string, tool: string): Promise<unknown>;
+  /** The offscreen document's tasks, fed by main.ts from each claim (R6). */
+  tasks: TaskBoard;
 }
 
 export function setUpUseService(deps: UseServiceDeps) {
@@ -69,6 +72,7 @@ export function setUpUseService(deps: UseServiceDeps) {
     deps.push({ type: 'panel:approvals', approvals });
   });
   deps.onWorkerEvent(useEventListener(elicitations, (message) => deps.push(message)));
+  deps.onWorkerEvent((event) => deps.tasks.onEvent(event));
   // A URL change or a removed server invalidates its "always" grants (G1).
   manager.onChange(() => void store.pruneServers(manager.views()).catch(() => undefined));
 
@@ -78,6 +82,11 @@ export function setUpUseService(deps: UseServiceDeps) {
     store,
     handlers: {
       ...useHandlers(broker, elicitations, cancel),
+      'panel:clear-tasks': async (p: PanelParams<'panel:clear-tasks'>): Promise<PanelValue<'panel:clear-tasks'>> => {
+        const { tasks } = await deps.request('offscreen:clear-tasks', p);
+        deps.tasks.adopt(tasks);
+        return { tasks };
+      },
       ...composerHandlers({ manager, request: deps.request }),
       ...appViews.handlers,
     },
@@ -86,8 +95,10 @@ export function setUpUseService(deps: UseServiceDeps) {
     waiting: () => ({ approvals: broker.waiting(), questions: waits.questions }),
     onWaitingChange: (listener: () => void) => waits.onChange(listener),
     /** Everything a newly opened panel needs pushed at once (approvals are sent by main.ts). */
-    panelOpened: async (send: (message: UsePanelPush) => void) =>
-      send({ type: 'panel:elicitations', elicitations: await elicitations.views() }),
+    panelOpened: async (send: (message: UsePanelPush) => void) => {
+      send(deps.tasks.message());
+      send({ type: 'panel:elicitations', elicitations: await elicitations.views() });
+    },
   };
 }
 

@@ -21,6 +21,7 @@ const SAMPLES: { [K in Type]: Record<string, unknown> } = {
   'panel:approvals': { approvals: [] },
   'panel:elicitations': { elicitations: [] },
   'panel:progress': { operationId: 'op1', progress: 3, total: 10, message: 'half way' },
+  'panel:tasks': { tasks: [{ operationId: 'op2', serverId: 's1', tool: 'research', state: 'working', startedAt: 1 }] },
   'panel:chat': { chat },
   'panel:chat-text': { chatId: 'c1', entryId: 'e1', text: 'Hi' },
   'panel:chat-tool-result': { chatId: 'c1', entryId: 'e2', result: { content: [{ type: 'text', text: 'ok' }] } },

@@ -20,6 +20,7 @@ import { OFFSCREEN_RECONNECT } from '../../../../src/protocol/offscreen.js';
 import { RemoteError } from '../../../../src/protocol/result.js';
 import type { McpServerConfig } from '../../../../src/storage/config-schema.js';
 import { startDemoServer, type DemoServer } from '../../../support/demo-server.js';
+import { freePort, startEverything, stopEverything } from '../../../support/server-everything.js';
 import { cfg } from './harness.js';
 
 type Msg = { kind: string; id?: number; [k: string]: unknown };
@@ -238,4 +239,39 @@ test('C7: a list change while no worker listens marks the category stale and wak
   await neu.manager.start([config], { ...claimed, attempts: {} });
   await until(() => neu.manager.views()[0]!.tools.some((t) => t.name === 'late_tool'), 'the stale tools to be listed again');
   assert.equal(neu.manager.state(config.id)?.status, 'ready');
+});
+
+test('R6: a task goes on when the Port drops — its end wakes a worker, whose claim lists it with its result', async (t) => {
+  const port = await freePort();
+  const everything = await startEverything(port);
+  t.after(() => stopEverything(everything));
+  const tasked = cfg(`tasks${++round}`, { url: `http://127.0.0.1:${port}/mcp`, connectOnStartup: true });
+  const old = worker('f-old');
+  await old.client.request('offscreen:claim', {});
+  old.manager.reconcile([{ ...tasked, connectOnStartup: false }]);
+  await old.manager.connect(tasked.id);
+  const running = old.manager.callTool(tasked.id, 'simulate-research-query', { topic: 'tides' }, 'op-task');
+  running.catch(() => undefined);
+  const told: { state: string; taskId?: string }[] = [];
+  old.client.onEvent((e) => void (e.type === 'offscreen:task' && told.push(e.task)));
+  await until(() => told.some((task) => task.taskId !== undefined), 'the server to create the task', 10_000);
+  const connects = hostConnects;
+  dropPort();
+
+  // Four stages of a second each: the task ends on its own, and the document says so.
+  await until(() => hostConnects > connects, 'the document to wake a worker when the task ended', 15_000);
+  const neu = worker('f-new');
+  const claimed = await neu.client.request('offscreen:claim', {});
+  const task = claimed.tasks?.find((x) => x.operationId === 'op-task');
+  assert.equal(task?.state, 'completed', JSON.stringify(task));
+  assert.equal(task?.serverId, tasked.id);
+  assert.match(task?.preview ?? '', /# Research Report: tides/);
+  assert.ok((task?.endedAt ?? 0) - (task?.startedAt ?? 0) >= 3_000, 'it ran its four stages, not cancelled with the Port');
+  const cleared = await neu.client.request('offscreen:clear-tasks', { serverId: tasked.id });
+  assert.ok(!cleared.tasks.some((x) => x.operationId === 'op-task'));
+  await Promise.all(
+    claimed.sessions
+      .filter((s) => s.serverId === tasked.id)
+      .map((s) => neu.client.request('offscreen:close', { connectionId: s.connectionId })),
+  );
 });
