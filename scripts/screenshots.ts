@@ -34,6 +34,18 @@ const FIXTURES = `[
 ].map((o) => ({ url: 'https://slow.example/mcp', authKind: 'none', enabled: true, connectOnStartup: true, tools: [], prompts: [],
   resources: [], resourceTemplates: [], disabledTools: [], ...o }))`;
 
+/** One task of the demo server in each state, for the task list's screenshot. */
+const TASK_FIXTURES = `[
+  { operationId: 'fx1', tool: 'simulate-research-query', state: 'completed', startedAt: Date.now() - 65000, endedAt: Date.now() - 61000,
+    preview: '# Research Report: tidal power\\n\\n## Synthesis\\nThis research query was processed through 4 stages.' },
+  { operationId: 'fx2', tool: 'export_everything_to_a_very_long_file_name_that_wraps', state: 'failed', startedAt: Date.now() - 30000,
+    endedAt: Date.now() - 20000, message: 'The task failed: the disk is full.' },
+  { operationId: 'fx3', tool: 'slow', state: 'cancelled', startedAt: Date.now() - 9000, endedAt: Date.now() - 8000, message: 'Cancelled; the server was told to stop.' },
+  { operationId: 'fx4', tool: 'simulate-research-query', state: 'input_required', startedAt: Date.now() - 12000,
+    message: 'Found multiple interpretations for "python". Requesting clarification...' },
+  { operationId: 'fx5', tool: 'simulate-research-query', state: 'working', taskId: 't-5', startedAt: Date.now() - 3000, message: 'Gathering sources...' },
+].map((t) => ({ serverId: 'demo', ...t }))`;
+
 async function shootAll(panel: Page, name: string, written: string[]) {
   for (const width of [320, 420]) {
     for (const scheme of ['light', 'dark'] as const) {
@@ -282,6 +294,16 @@ async function shoot(locale: 'en' | 'zh_CN'): Promise<string[]> {
       await new Promise((r) => setTimeout(r, 100));
       await shootAll(panel, `${locale}-09-state-${id}`, written);
     }
+    // The task list (R6) with a task in every state, its result opened.
+    await openServer(panel, 'demo');
+    await panel.evaluate(`(() => {
+      const d = document.querySelector('mcp-server-detail');
+      d.tasks = ${TASK_FIXTURES};
+      d.shadowRoot.querySelector('details[data-section="tasks"]').scrollIntoView();
+    })()`);
+    await panel.$eval('mcp-server-detail >>> mcp-task-list >>> details.result', (d) => ((d as HTMLDetailsElement).open = true));
+    await shootAll(panel, `${locale}-09-state-tasks`, written);
+    await panel.evaluate(`document.querySelector('mcp-server-detail').tasks = []`);
     // MCP App views (section Q): a published example's view under its result, the approval its
     // call back asks for, and a chart view inline and filling the panel.
     await addServerInPanel(panel, { name: 'Basic', url: basic.url });

@@ -20,6 +20,8 @@ interface Question {
   connectionId: string;
   /** A URL-mode question (R5). */
   url: boolean;
+  /** What the worker was told, told again to a worker that claims the document while it is open. */
+  event: OffscreenEvent;
   settle(result: ElicitResult | Error): void;
 }
 
@@ -67,11 +69,20 @@ export class ElicitationRelay {
     const elicitationId = randomId();
     const calls = this.#calls.get(connectionId);
     const operationId = calls?.size === 1 ? [...calls][0] : undefined;
+    const event: OffscreenEvent = {
+      type: 'offscreen:elicitation',
+      connectionId,
+      ...(operationId ? { operationId } : {}),
+      elicitationId,
+      message: String(params.message ?? '').slice(0, MAX_ELICITATION_MESSAGE),
+      ...question,
+    };
     return new Promise<ElicitResult>((resolve, reject) => {
       const onAbort = () => q.settle(new Error('The server withdrew its question.'));
       const q: Question = {
         connectionId,
         url: question.url !== undefined,
+        event,
         settle: (result) => {
           if (!this.#questions.delete(elicitationId)) return;
           signal.removeEventListener('abort', onAbort);
@@ -81,14 +92,7 @@ export class ElicitationRelay {
       };
       this.#questions.set(elicitationId, q);
       signal.addEventListener('abort', onAbort, { once: true });
-      this.emit({
-        type: 'offscreen:elicitation',
-        connectionId,
-        ...(operationId ? { operationId } : {}),
-        elicitationId,
-        message: String(params.message ?? '').slice(0, MAX_ELICITATION_MESSAGE),
-        ...question,
-      });
+      this.emit(event);
     });
   }
 
@@ -101,6 +105,15 @@ export class ElicitationRelay {
       : { action: 'accept', content: (p.content ?? {}) as ElicitResult['content'] };
     q.settle(p.action === 'accept' ? accepted : { action: p.action });
     return { delivered: true };
+  }
+
+  /**
+   * The questions still open, as they were told. Only a task's can outlive its worker (a plain
+   * call is cancelled with it, and so its question): a task asking while no worker listens has
+   * its question told to the next worker that claims the document (SPEC R6).
+   */
+  openQuestions(): OffscreenEvent[] {
+    return [...this.#questions.values()].map((q) => q.event);
   }
 
   pendingOn(connectionId: string): number {

@@ -84,7 +84,7 @@ class OffscreenHost {
   readonly #fence = new OwnerFence();
   readonly #documentId = randomId();
   /** Form-mode elicitation questions waiting for the user's answer in the panel (SPEC I1). */
-  readonly #elicitations = new ElicitationRelay((event) => this.#emit(event));
+  readonly #elicitations = new ElicitationRelay((event) => this.#ask(event));
   /** Each server URL's era, learnt once per document (versioning: clients SHOULD cache it per origin). */
   readonly #eras: EraCache = new Map();
   readonly #table = new SessionTable<AnySession>((connectionId) => this.#elicitations.dropConnection(connectionId));
@@ -107,7 +107,11 @@ class OffscreenHost {
   #handlerTable(): Handlers {
     const table = this.#table;
     return {
-      'offscreen:claim': async () => ({ ...table.claim(), tasks: this.#tasks.list() }),
+      'offscreen:claim': async () => {
+        // After the claim's answer: questions a task asked while no worker listened (R6).
+        setTimeout(() => this.#elicitations.openQuestions().forEach((event) => this.#emit(event)), 0);
+        return { ...table.claim(), tasks: this.#tasks.list() };
+      },
       'offscreen:connect': (p) => this.#connect(p),
       'offscreen:list-category': (p) => this.#listCategory(p),
       'offscreen:call-tool': (p) => this.#callTool(p),
@@ -285,6 +289,12 @@ class OffscreenHost {
   #taskChanged(task: TaskView) {
     if (this.#port) this.#emit({ type: 'offscreen:task', task });
     else if (!isRunningTask(task.state)) this.#connectToWorker();
+  }
+
+  /** A server's question: to the worker listening, else a worker is woken, and its claim brings the question. */
+  #ask(event: OffscreenEvent) {
+    if (this.#port) this.#emit(event);
+    else this.#connectToWorker();
   }
 
   #emit(event: OffscreenEvent) {

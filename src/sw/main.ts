@@ -275,6 +275,7 @@ const use = setUpUseService({
   acceptDefinition: (serverId, name) =>
     pinsPanelHandlers({ manager, configStore, approvals })['panel:accept-definition']({ serverId, category: 'tools', name }),
   tasks: taskBoard,
+  started: ready,
 });
 /**
  * The chat engine runs here, beside the registry and the approval broker it uses (docs/architecture.md

@@ -62,6 +62,11 @@ export interface ElicitationDeps {
   ): Promise<PanelValue<'panel:rerun-interaction'>>;
   push(views: ElicitationView[]): void;
   newId(): string;
+  /**
+   * Settles once the worker's start-up adopted the document's sessions: a question the document
+   * hands a new worker right after its claim names a connection only known from then on (R6).
+   */
+  started?: Promise<unknown>;
 }
 
 export class Elicitations {
@@ -128,6 +133,7 @@ export class Elicitations {
   async onEvent(event: OffscreenEvent) {
     if (event.type !== 'offscreen:elicitation') return;
     await this.#ready;
+    await this.deps.started?.catch(() => undefined);
     const server = this.deps.serverOf(event.connectionId);
     if (!server) {
       await this.deps

@@ -47,6 +47,8 @@ export interface UseServiceDeps {
   acceptDefinition?(serverId: string, tool: string): Promise<unknown>;
   /** The offscreen document's tasks, fed by main.ts from each claim (R6). */
   tasks: TaskBoard;
+  /** The worker's start-up (sessions adopted); questions wait for it (R6). */
+  started?: Promise<unknown>;
 }
 
 export function setUpUseService(deps: UseServiceDeps) {
@@ -152,6 +154,7 @@ function newElicitations(deps: UseServiceDeps, calls: CallsInFlight, waits: Wait
       deps.push({ type: 'panel:elicitations', elicitations: views });
     },
     newId: deps.newId,
+    ...(deps.started ? { started: deps.started } : {}),
   });
 }
 

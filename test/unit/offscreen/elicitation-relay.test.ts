@@ -105,3 +105,16 @@ test('R5/N2: a page that is not https (or loopback http), carries a credential, 
   r.answer({ elicitationId: idOf(events[0]), action: 'decline' });
   assert.deepEqual(await loopback, { action: 'decline' });
 });
+
+test('R6: the questions still open are kept as they were told, for a worker that claims the document later; answered ones are not', async () => {
+  const { r, events } = relay();
+  r.callStarted('c1', 'op1');
+  const first = r.ask('c1', params(), new AbortController().signal);
+  void r.ask('c1', params({ type: 'object' }), new AbortController().signal).catch(() => undefined);
+  assert.deepEqual(r.openQuestions(), events);
+  r.answer({ elicitationId: idOf(events[0]), action: 'decline' });
+  await first;
+  assert.deepEqual(r.openQuestions(), [events[1]]);
+  r.dropConnection('c1');
+  assert.deepEqual(r.openQuestions(), []);
+});
