@@ -18,6 +18,7 @@ import { ModernSession } from './modern-session.js';
 import { openSession, type EraCache } from './open-session.js';
 import { SessionTable, type Held } from './session-table.js';
 import { TaskTable } from './task-table.js';
+import type { TaskStatusUpdate } from './task-call.js';
 import { isRunningTask, type TaskView } from '../protocol/tasks.js';
 import { ElicitationRelay } from './elicitation-relay.js';
 import { droppedResponseLogger } from './dropped-log.js';
@@ -244,13 +245,19 @@ class OffscreenHost {
     this.#elicitations.callStarted(p.connectionId, p.operationId);
     h.calls.add(p.operationId);
     if (p.asTask) this.#tasks.begin(p.operationId, h.serverId, p.name);
-    const onTaskStatus = p.asTask
-      ? (u: { taskId: string; status: string; message?: string }) => this.#tasks.status(p.operationId, u)
-      : undefined;
+    const startedAt = Date.now();
+    // A 2026 server may answer any call with a task: the table learns of it at its first status (R6).
+    const tasks = {
+      required: p.asTask === true,
+      onStatus: (u: TaskStatusUpdate) => {
+        if (!this.#tasks.has(p.operationId)) this.#tasks.begin(p.operationId, h.serverId, p.name, startedAt);
+        this.#tasks.status(p.operationId, u);
+      },
+    };
     let refusedUnauthorized = false;
     try {
       const signal = h.cancels.signalOf(p.operationId)!;
-      const result = await h.session.callTool(p.name, p.arguments, signal, (progress) => this.#progress(p, progress), onTaskStatus);
+      const result = await h.session.callTool(p.name, p.arguments, signal, (progress) => this.#progress(p, progress), tasks);
       this.#tasks.completed(p.operationId, result as { content?: unknown; isError?: unknown });
       return result;
     } catch (e) {

@@ -10,8 +10,9 @@
  * with the answers and the exact `requestState`, at most {@link MAX_INPUT_ROUNDS} times.
  * Cancelling a request closes its response stream (no `notifications/cancelled` on this wire).
  */
-import type { TaskStatusUpdate } from './task-call.js';
-import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { TaskHooks } from './task-call.js';
+import { followModernTask, TASKS_EXTENSION } from './modern-task.js';
+import { Client, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { DiscoverResult, McpSubscription } from '@modelcontextprotocol/client';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
 import { EXTENSION_INFO } from '../protocol/extension-info.js';
@@ -24,7 +25,7 @@ import { limitResponse, withManualRedirect } from './response-limits.js';
 import { MODERN_VERSION } from '../protocol/modern-wire.js';
 import { paramHeaders } from './param-headers.js';
 import { completeWith, type CompletionAsk } from './completion.js';
-import { defaultResultTypes } from './result-type.js';
+import { defaultResultTypes, taskHandleOf } from './result-type.js';
 import type { CatalogCategory, SessionOptions } from './session.js';
 
 /** Rounds of questions one request may ask before it is refused (N5: a server cannot ask forever). */
@@ -59,7 +60,8 @@ export class ModernSession {
     this.client = new Client(EXTENSION_INFO, {
       capabilities: {
         ...(onElicitation ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}),
-        ...(options.appViews ? { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } } : {}),
+        // Tasks (R6) always; MCP App views where the user allows them.
+        extensions: { [TASKS_EXTENSION]: {}, ...(options.appViews ? { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } : {}) },
       },
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
       versionNegotiation: { mode: { pin: MODERN_VERSION } },
@@ -82,13 +84,21 @@ export class ModernSession {
     );
   }
 
+  /** A task's question (its `inputRequests`): the same cards, the calls' timers waiting; no handler → declined. */
+  async #askInput(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const onElicitation = this.options.onElicitation;
+    if (!onElicitation) return { action: 'decline' };
+    return this.#callTimers.askUser(signal, (s) => onElicitation(params as Parameters<typeof onElicitation>[0], s));
+  }
+
   /** Every request: our credentials, no redirects, bounded answers (N1, N2, N8); the latest challenge kept for authorization. */
   async #fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
     const headers = new Headers(init?.headers);
     if (this.#authorization !== undefined) headers.set('authorization', this.#authorization);
     const raw = await (this.options.fetch ?? outgoingFetch)(input, withManualRedirect({ ...init, headers }));
     if (raw.status === 401 || raw.status === 403) this.#challenge = raw.headers.get('www-authenticate')?.slice(0, 4096) ?? undefined;
-    return defaultResultTypes(limitResponse(raw, this.#origin, { cutLongStrings: headers.get('mcp-method') === 'tools/call' }));
+    const toolCall = headers.get('mcp-method') === 'tools/call';
+    return defaultResultTypes(limitResponse(raw, this.#origin, { cutLongStrings: toolCall }), toolCall);
   }
 
   get lost(): boolean {
@@ -183,9 +193,8 @@ export class ModernSession {
     args: Record<string, unknown>,
     signal: AbortSignal,
     onProgress: (p: { progress: number; total?: number; message?: string }) => void,
-    onTaskStatus?: (update: TaskStatusUpdate) => void,
+    tasks?: TaskHooks,
   ) {
-    if (onTaskStatus) throw new ProtocolError(-32601, 'Tools that run only as tasks are not offered on the 2026-07-28 wire yet.');
     const timedOut = () => new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out');
     // The v2 client reports an abort as its own error: our timeout's reason is what the call says.
     const ours = (reason: unknown) => reason instanceof SdkError;
@@ -197,7 +206,7 @@ export class ModernSession {
       async (stop, reset) => {
         // A tool called before this session listed any (a call right after a reconnect) is looked up once.
         if (!this.#toolSchemas.has(name)) await this.listCategory('tools').catch(() => undefined);
-        return this.client.callTool(
+        const call = this.client.callTool(
           { name, arguments: args },
           {
             headers: paramHeaders(this.#toolSchemas.get(name), args),
@@ -209,6 +218,22 @@ export class ModernSession {
             },
           },
         );
+        return call.catch((e: unknown) => {
+          // The server runs it as a task (R6): followed here, each new status resetting the timer.
+          const handle = taskHandleOf(e);
+          if (!handle) throw e;
+          let step = 0;
+          return followModernTask(this.client, handle, {
+            signal: stop,
+            timeout: NO_SDK_TIMEOUT,
+            onStatus: (update) => {
+              reset();
+              tasks?.onStatus(update);
+              onProgress({ progress: ++step, message: update.message ?? update.status });
+            },
+            ask: (params, signal) => this.#askInput(params, signal),
+          }) as ReturnType<Client['callTool']>;
+        });
       },
       ours,
     );

@@ -17,7 +17,7 @@ import {
 import type { ElicitRequest, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { limitResponse, withManualRedirect } from './response-limits.js';
 import { CallTimers, timedCall } from './call-timers.js';
-import { callToolAsTask, type TaskStatusUpdate } from './task-call.js';
+import { callToolAsTask, type TaskHooks } from './task-call.js';
 import { JsonRpcGuard, type DroppedResponse, type LocalFailure } from './jsonrpc-guard.js';
 import { eventMessageReader } from './event-check.js';
 import { withoutUnmatchedInBatch } from './unmatched-answers.js';
@@ -226,14 +226,14 @@ export class McpSession {
     args: Record<string, unknown>,
     signal: AbortSignal,
     onProgress: (p: { progress: number; total?: number; message?: string }) => void,
-    /** Set for a tool that runs only as a task: told of each new status of the task (task-table.ts). */
-    onTaskStatus?: (update: TaskStatusUpdate) => void,
+    /** Whether the tool runs only as a task, and where its statuses go (task-table.ts). */
+    tasks?: TaskHooks,
   ) {
     // The timeout is ours, not the SDK's, so an open question can pause it (call-timers.ts).
     const timeout = this.#timeoutMs;
     const timedOut = () => new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout });
     return timedCall(this.#callTimers, timeout, signal, timedOut, (stop, reset) => {
-      if (onTaskStatus) {
+      if (tasks?.required) {
         // Each new status counts as progress: it resets the timer and shows on the progress line.
         let step = 0;
         return callToolAsTask(this.client, name, args, {
@@ -241,7 +241,7 @@ export class McpSession {
           timeout: NO_SDK_TIMEOUT,
           onStatus: (update) => {
             reset();
-            onTaskStatus(update);
+            tasks.onStatus(update);
             onProgress({ progress: ++step, message: update.message ?? update.status });
           },
         });

@@ -26,6 +26,13 @@ export interface TaskStatusUpdate {
   message?: string;
 }
 
+/** What a session's `callTool` is told about tasks: whether the tool runs only as one (2025-11-25), and where a task's statuses go. */
+export interface TaskHooks {
+  /** 2025-11-25 `execution.taskSupport: "required"`: the call is made as a task. A 2026 server decides per call instead. */
+  required: boolean;
+  onStatus(update: TaskStatusUpdate): void;
+}
+
 export interface TaskCallOptions {
   signal: AbortSignal;
   /** Per-request SDK timeout (ours is the caller's timer, which a status change resets). */

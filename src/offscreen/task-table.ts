@@ -41,9 +41,9 @@ export class TaskTable {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** A task call starts (before the server has created the task). */
-  begin(operationId: string, serverId: string, tool: string): void {
-    const task: TaskView = { operationId, serverId, tool: tool.slice(0, 1024), state: 'working', startedAt: this.now() };
+  /** A task call starts (a 2025 task: before the server has created it; a 2026 one: when it answered with it). */
+  begin(operationId: string, serverId: string, tool: string, startedAt = this.now()): void {
+    const task: TaskView = { operationId, serverId, tool: tool.slice(0, 1024), state: 'working', startedAt };
     this.#tasks.set(operationId, task);
     this.#trim(serverId);
     this.changed(task);

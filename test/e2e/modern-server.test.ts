@@ -6,13 +6,17 @@
  * left out and the mirrored header reaches the server; a question comes back as `input_required`
  * and gets the usual card; a tool added later arrives through `subscriptions/listen`. Then the
  * same after the worker sleeps: the offscreen document kept the connection and its listen stream.
+ * A call the server answers with a task (the Tasks extension, R6; spoken by the test server's
+ * stand-in) runs to its report, asks its question through the card, is listed on the server's
+ * page, and goes on while the worker is stopped.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
 import { addServerInPanel, launchExtension, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startModernServer, type ModernServer } from '../support/modern-mcp.js';
-import { DETAIL, DETAIL_TOOLS, openServer, openTool } from '../support/panel-views.js';
+import { DETAIL, DETAIL_TOOLS, nudgePanel, openServer, openTool } from '../support/panel-views.js';
+import { stopWorker, workerRunning } from '../support/worker-lifecycle.js';
 import { assertNewWorker, sleepWorker } from '../support/worker-sleep.js';
 
 let ext: ExtensionBrowser;
@@ -118,6 +122,60 @@ test('R1–R4 after the worker sleeps: calls, questions and list changes still w
   await until('the tool added after the sleep', async () => ((await detailTools()).includes('later-tool') ? true : undefined));
   await openServer(panel, ID);
   assert.equal(await panel.$eval(`${DETAIL} >>> [data-part="protocol-version"]`, (el) => el.textContent), 'MCP 2026-07-28 · stateless');
+  await assertNewWorker(ext);
+});
+
+const TASKS = 'mcp-server-detail >>> mcp-task-list';
+const taskRows = () =>
+  panel.$$eval(`${TASKS} >>> li`, (rows) =>
+    rows.map((r) => ({
+      state: r.getAttribute('data-state') ?? '',
+      result: r.querySelector('pre')?.textContent ?? '',
+      text: r.textContent ?? '',
+    })),
+  );
+
+async function answerAngle(angle: string) {
+  await waitFor(panel, `${CARD} >>> mcp-schema-form`, 20_000);
+  await panel.evaluate(
+    (card, value) => {
+      const root = document.querySelector(card)!.shadowRoot!;
+      const form = root.querySelector('mcp-schema-form')!.shadowRoot!;
+      const input = form.querySelector<HTMLInputElement>(`[name='${JSON.stringify(['angle'])}']`)!;
+      input.value = value;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      root.querySelector<HTMLButtonElement>('button[data-action="accept"]')!.click();
+    },
+    CARD,
+    angle,
+  );
+}
+
+test('R6: a call answered with a task runs to its report through tasks/get; its question gets the card and goes back with tasks/update', async () => {
+  await run('research', { topic: 'tides' });
+  assert.equal(await runnerText(), 'Report on tides');
+  await run('research', { topic: 'currents', ask: true });
+  await answerAngle('economic');
+  assert.equal(await runnerText(), 'Report on currents from the economic angle');
+  const update = server.seen.find((r) => r.method === 'tasks/update');
+  assert.equal(update?.headers['mcp-name'], [...server.tasks.values()].at(-1)!.taskId, 'Mcp-Name names the task');
+  await openServer(panel, ID);
+  const rows = await until('both tasks on the server’s page', async () => {
+    const list = await taskRows();
+    return list.filter((r) => r.state === 'completed').length >= 2 ? list : undefined;
+  });
+  assert.ok(rows.some((r) => r.result === 'Report on tides'));
+});
+
+test('R6: a 2026 task goes on while the worker is stopped; after the wake its report is listed', async () => {
+  await run('research', { topic: 'the stop' });
+  await openServer(panel, ID);
+  await until('the task running in the list', async () => ((await taskRows()).some((r) => r.state === 'working') ? true : undefined));
+  await stopWorker(ext);
+  await until('the worker to be gone', async () => !(await workerRunning(ext)));
+  await until('a worker woken by the task’s end', () => workerRunning(ext), 20_000);
+  await nudgePanel(panel);
+  await until('the report in the list', async () => ((await taskRows()).some((r) => r.result === 'Report on the stop') ? true : undefined));
   await assertNewWorker(ext);
 });
 

@@ -475,3 +475,91 @@ test('R4: a modern result without resultType is taken as complete (SEP-2322), as
     http.close();
   }
 });
+
+const noProgress = () => undefined;
+
+test('R6: a call the server answers with a task is followed to its result: tasks/get with Mcp-Name = taskId, the 0 ms poll interval clamped, each status told once', async () => {
+  const s = await open(modern.url);
+  await s.connect();
+  modern.seen.length = 0;
+  const statuses: string[] = [];
+  const r = await s.callTool('research', { topic: 'tides' }, new AbortController().signal, noProgress, {
+    required: false,
+    onStatus: (u) => statuses.push(`${u.taskId} ${u.status}`),
+  });
+  assert.equal(text(r), 'Report on tides');
+  const call = modern.seen.find((x) => x.method === 'tools/call')!;
+  const caps = (call.body as { params: { _meta: Record<string, { extensions?: Record<string, unknown> }> } }).params._meta[
+    'io.modelcontextprotocol/clientCapabilities'
+  ];
+  assert.deepEqual(caps?.extensions?.['io.modelcontextprotocol/tasks'], {}, 'the extension is declared on the call');
+  const gets = modern.seen.filter((x) => x.method === 'tasks/get');
+  const taskId = [...modern.tasks.values()].at(-1)!.taskId;
+  assert.ok(gets.length >= 2, `polled: ${gets.length}`);
+  for (const g of gets) assert.equal(g.headers['mcp-name'], taskId);
+  const polls = modern.tasks.get(taskId)!.polls;
+  for (let i = 1; i < polls.length; i++) assert.ok(polls[i]! - polls[i - 1]! >= 200, 'a 0 ms interval is clamped (N5)');
+  assert.deepEqual([statuses[0], statuses.at(-1)], [`${taskId} working`, `${taskId} completed`]);
+  await s.close();
+});
+
+test('R6: a task waiting for input asks through the same cards once per key; tasks/update brings the answer, the report has it', async () => {
+  const asked: { message?: string }[] = [];
+  const s = await open(modern.url, {
+    onElicitation: async (params) => {
+      asked.push(params);
+      return { action: 'accept', content: { angle: 'economic' } };
+    },
+  });
+  await s.connect();
+  modern.seen.length = 0;
+  const r = await s.callTool('research', { topic: 'tides', ask: true }, new AbortController().signal, noProgress, {
+    required: false,
+    onStatus: () => undefined,
+  });
+  assert.equal(text(r), 'Report on tides from the economic angle');
+  assert.deepEqual(
+    asked.map((a) => a.message),
+    ['Which angle on tides?'],
+  );
+  const updates = modern.seen.filter((x) => x.method === 'tasks/update').map((x) => (x.body as { params: unknown }).params);
+  assert.equal(updates.length, 1);
+  assert.deepEqual((updates[0] as { inputResponses: unknown }).inputResponses, {
+    topic: { action: 'accept', content: { angle: 'economic' } },
+  });
+  await s.close();
+});
+
+test('R6: aborting a task call sends tasks/cancel', async () => {
+  const s = await open(modern.url);
+  await s.connect();
+  modern.seen.length = 0;
+  const stop = new AbortController();
+  const call = s.callTool('research', { topic: 'stop me', ask: true }, stop.signal, noProgress, {
+    required: false,
+    onStatus: () => undefined,
+  });
+  await waitFor(() => modern.seen.some((x) => x.method === 'tasks/get'), 'the task polled');
+  stop.abort(new DOMException('stopped by the user', 'AbortError'));
+  await assert.rejects(call);
+  await waitFor(
+    () => [...modern.tasks.values()].some((t) => t.topic === 'stop me' && t.status === 'cancelled'),
+    'the task cancelled on the server',
+  );
+  await s.close();
+});
+
+test('R6 (N): a task handle is honoured only as the answer to tools/call, and a server error cannot pose as one', async () => {
+  const { withDefaultResultType, taskHandleOf, TASK_HANDLE_KEY } = await import('../../../src/offscreen/result-type.js');
+  const handle = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { resultType: 'task', taskId: 't', status: 'working' } });
+  assert.equal(
+    (JSON.parse(withDefaultResultType(handle)) as { result: { resultType: string } }).result.resultType,
+    'task',
+    'left as it is (invalid) for another method',
+  );
+  const rewritten = JSON.parse(withDefaultResultType(handle, true)) as { error: { data: unknown } };
+  assert.equal(taskHandleOf(rewritten.error)?.['taskId'], 't');
+  const forged = { code: -32000, message: 'x', data: { 'remote-mcp/task-handle/guess': { taskId: 'evil' } } };
+  assert.equal(taskHandleOf(forged), undefined);
+  assert.notEqual(TASK_HANDLE_KEY, 'remote-mcp/task-handle/guess');
+});
