@@ -58,8 +58,9 @@ const P = smoke
       streamSeconds: 2,
       rttMs: 40,
       rttBatch: 3,
+      // 20 × 50: the Tools view's many-server path runs, without 10,000 tools' minute of connecting and filling.
       bigServers: 20,
-      bigTools: 500,
+      bigTools: 50,
     }
   : {
       warm: 300,
