@@ -161,21 +161,29 @@ globalThis.__bench = globalThis.__bench || {
     return { wallMs: performance.now() - t0, ok: results.filter((r) => r.ok).length, latencies: results.map((r) => r.ms), errors: results.filter((r) => !r.ok).slice(0, 3).map((r) => r.error) };
   },
   /**
-   * The two places a server's 1,000 tools are listed: the server detail (mcp-server-detail →
-   * mcp-tool-list, which attaches one page of rows) and the Tools view (mcp-tools-view, every row).
-   * For each: the element, how to hand it the server, the shadow root holding its rows and search.
+   * The places a big catalog is listed: the server detail (mcp-server-detail → mcp-tool-list,
+   * which attaches one page of rows) and the Tools view (mcp-tools-view, every row), the latter
+   * handed one server (\`tools\`) or many (\`tools10k\`: 20 servers × 500 tools, kept as an element
+   * of its own). For each: the element, how to hand it the servers, the shadow root holding its
+   * rows and search.
    */
   targets: {
     detail: {
       tag: 'mcp-server-detail',
-      set(node, view) { node.server = view; },
+      set(node, views) { node.server = views[0]; },
       root(node) { const l = node.shadowRoot && node.shadowRoot.querySelector('mcp-tool-list'); return l && l.shadowRoot; },
     },
     tools: {
       tag: 'mcp-tools-view',
-      set(node, view) { node.servers = [view]; },
+      set(node, views) { node.servers = views; },
       root(node) { return node.shadowRoot; },
     },
+    get tools10k() { return this.tools; },
+  },
+  /** The servers' views from a fresh get-state, in the order of \`ids\` (one id or a list). */
+  async views(ids) {
+    const servers = (await this.state()).servers;
+    return [].concat(ids).map((id) => servers.find((s) => s.id === id));
   },
   rows(kind, node) {
     const root = this.targets[kind].root(node);
@@ -197,10 +205,11 @@ globalThis.__bench = globalThis.__bench || {
    * was painted (and, separately, until every row it will attach is in: the Tools view may add
    * rows in later frames). The last element stays for filterKeys and samePush.
    */
-  async firstRender(kind, serverId, reps) {
-    const view = (await this.state()).servers.find((s) => s.id === serverId);
+  async firstRender(kind, serverIds, reps) {
+    const views = await this.views(serverIds);
     const target = this.targets[kind];
-    const want = kind === 'detail' ? Math.min(100, view.tools.length) : view.tools.length;
+    const tools = views.reduce((n, v) => n + v.tools.length, 0);
+    const want = kind === 'detail' ? Math.min(100, tools) : tools;
     const frame = [];
     const complete = [];
     let rowsAtFrame = 0;
@@ -211,27 +220,39 @@ globalThis.__bench = globalThis.__bench || {
       document.body.append(node);
       await this.nextFrame();
       const t0 = performance.now();
-      target.set(node, view);
+      target.set(node, views);
       await this.nextFrame();
       frame.push(performance.now() - t0);
       rowsAtFrame = this.rows(kind, node).length;
-      for (let k = 0; k < 200 && this.rows(kind, node).length < want; k++) await new Promise((r) => setTimeout(r, 5));
+      await this.rowsAtLeast(kind, node, want);
       complete.push(performance.now() - t0);
       if (i < reps - 1) node.remove(); else this[kind] = node;
     }
-    return { frameMs: frame, completeMs: complete, longTasks: stop(), tools: view.tools.length, rows: rowsAtFrame };
+    return { frameMs: frame, completeMs: complete, longTasks: stop(), tools, servers: views.length, rows: rowsAtFrame };
   },
   /**
-   * n keystrokes in the element's search input, typing "tool_09" and clearing it, over and over.
+   * Hides the other list elements firstRender left in the page, as the panel shows one view at a
+   * time: their laid-out rows would otherwise add to every frame measured on this one.
+   */
+  showOnly(kind) {
+    for (const k of ['detail', 'tools', 'tools10k']) if (k !== kind && this[k]) this[k].hidden = true;
+  },
+  /** Polls every 5 ms until the element holds \`want\` rows (10,000 rows take many chunks), for at most 30 s. */
+  async rowsAtLeast(kind, node, want) {
+    const until = performance.now() + 30000;
+    while (this.rows(kind, node).length < want && performance.now() < until) await new Promise((r) => setTimeout(r, 5));
+  },
+  /**
+   * n keystrokes in the element's search input, typing \`word\` and clearing it, over and over.
    * Each keystroke is timed twice: from dispatching the input event until style and layout are
    * done (forced), and until the next frame was painted (which includes the wait for vsync).
    */
-  async filterKeys(kind, n) {
+  async filterKeys(kind, n, word = 'tool_09') {
     const node = this[kind];
     const root = this.targets[kind].root(node);
     const input = root && root.querySelector('input[type=search]');
     if (!input) return null;
-    const word = 'tool_09';
+    const full = this.rows(kind, node).length;
     const layout = [];
     const frame = [];
     const rows = [];
@@ -256,22 +277,23 @@ globalThis.__bench = globalThis.__bench || {
     input.value = '';
     input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'deleteContentBackward' }));
     for (let k = 0; k < 200; k++) await new Promise((r) => setTimeout(r, 5));
+    await this.rowsAtLeast(kind, node, full);
     return { ms: layout, frameMs: frame, changed, longTasks: stop(), rowsMin: Math.min(...rows), rowsMax: Math.max(...rows) };
   },
   /**
    * reps state pushes that change nothing visible (a fresh get-state: equal content, new objects),
    * each timed until the next frame, counting the row elements that are not the ones shown before.
    */
-  async samePush(kind, serverId, reps) {
+  async samePush(kind, serverIds, reps) {
     const node = this[kind];
     const ms = [];
     let replaced = 0;
     let rows = 0;
     for (let i = 0; i < reps; i++) {
-      const view = (await this.state()).servers.find((s) => s.id === serverId);
+      const views = await this.views(serverIds);
       const before = new Set(this.rows(kind, node));
       const t0 = performance.now();
-      this.targets[kind].set(node, view);
+      this.targets[kind].set(node, views);
       await this.nextFrame();
       ms.push(performance.now() - t0);
       const after = this.rows(kind, node);
@@ -290,7 +312,7 @@ globalThis.__bench = globalThis.__bench || {
    * 7–15 ms instead of 0.3–1 ms, measured back to back).
    */
   async chatStream(seconds, rate) {
-    const others = [this.detail, this.tools].filter((e) => e && !e.hidden);
+    const others = [this.detail, this.tools, this.tools10k].filter((e) => e && !e.hidden);
     for (const e of others) e.hidden = true;
     // Their removal from layout is its own (long) frame: done before the stream is measured.
     await this.nextFrame();

@@ -5,10 +5,17 @@ import type { Summary } from './stats.js';
 /** Filter keystrokes: `p50` etc. are input → layout done; `toFrame` is input → next frame painted. */
 type PanelFilter = Summary & { toFrame: Summary; rowsChanged: Summary; longTasks: number[]; rowsMin: number; rowsMax: number };
 
-/** One tool list with 1,000 tools: the server detail's (`detail`) or the Tools view (`tools`). */
+/**
+ * One big tool list: the server detail's (`detail`) or the Tools view (`tools`) with one server of
+ * 1,000 tools, or the Tools view with many servers (`tools10k`: 20 × 500).
+ */
 interface PanelList {
-  kind: 'detail' | 'tools';
+  kind: 'detail' | 'tools' | 'tools10k';
+  /** Servers handed to the element (absent in results from before `tools10k`: one). */
+  servers?: number;
   tools: number;
+  /** What the filter keystrokes type, a key at a time. */
+  word?: string;
   rowsAtFirstFrame: number;
   /** Data set → next frame painted. */
   firstRender: Summary;
@@ -41,6 +48,11 @@ export interface Results {
     extension: Summary;
     nodeSdk: Summary;
     goal: string;
+    /** The goal's p50 limit (absent in older results: 50 ms). */
+    limitMs?: number;
+    /** Worker start → script runs (loaded and compiled), p50 limit. */
+    scriptGoal?: string;
+    scriptLimitMs?: number;
     /** Wake → worker script start; worker start → start-up done (claim, adopt); wake → first tool result. */
     adopt?: ColdSplit;
     /** The same with the offscreen document closed too: new document, `initialize`, catalog. */
@@ -48,7 +60,16 @@ export interface Results {
   };
   /** AgentTool.call in the worker vs the bare offscreen fetch, per-round p50 differences. */
   chat?: ChatBench;
-  agentPath?: { addedMsP50: number; panelAddedMsP50: number; agentP50: number; fetchP50: number; goal: string; maxMs: number };
+  agentPath?: {
+    addedMsP50: number;
+    panelAddedMsP50: number;
+    agentP50: number;
+    fetchP50: number;
+    goal: string;
+    maxMs: number;
+    panelGoal?: string;
+    panelMaxMs?: number;
+  };
   concurrencyH2?: Concurrency & { nodeSdk: { errors: string[] } };
   concurrency?: Concurrency;
   socketCap?: {
@@ -137,7 +158,8 @@ export function markdown(r: Results): string {
       '',
       `Agent path (AgentTool.call in the worker, "always" approval) adds ${f(a.addedMsP50)} ms at p50 over the bare offscreen fetch ` +
         `(${f(a.agentP50)} vs ${f(a.fetchP50)} ms; median of per-round differences); goal ${a.goal}: ${a.addedMsP50 <= a.maxMs ? 'met' : '**not met**'}. ` +
-        `The panel path adds ${f(a.panelAddedMsP50)} ms.`,
+        `The panel path adds ${f(a.panelAddedMsP50)} ms` +
+        (a.panelMaxMs !== undefined ? `; goal ${a.panelGoal}: ${a.panelAddedMsP50 <= a.panelMaxMs ? 'met' : '**not met**'}.` : '.'),
     );
   }
   if (r.chat) {
@@ -164,7 +186,8 @@ export function markdown(r: Results): string {
     );
   }
   if (r.cold) {
-    const met = r.cold.extension.p50 <= 50;
+    const met = r.cold.extension.p50 <= (r.cold.limitMs ?? 50);
+    const script = r.cold.scriptLimitMs;
     const row = (name: string, x: Summary) => `| ${name} | ${x.n} | ${f(x.p50, 0)} | ${f(x.p95, 0)} | ${pct(x.spread)} |`;
     const marks = (s: ColdSplit) =>
       (
@@ -174,7 +197,13 @@ export function markdown(r: Results): string {
           ['worker start → configuration read', s.config],
           ['worker start → document claimed', s.claimed],
         ] as const
-      ).flatMap(([name, x]) => (x?.n ? [row(`  … ${name}`, x)] : []));
+      ).flatMap(([name, x]) => {
+        if (!x?.n) return [];
+        // The script's load and compile has a goal of its own (r.cold.scriptGoal), shown on its row.
+        const goal =
+          script !== undefined && x === s.scriptStart ? ` (goal ≤ ${script} ms: ${x.p50 <= script ? 'met' : '**not met**'})` : '';
+        return [row(`  … ${name}${goal}`, x)];
+      });
     out.push(
       '',
       '## Cold wake (service worker stopped; server already configured)',
@@ -263,13 +292,24 @@ export function markdown(r: Results): string {
   if (r.panel) {
     const yes = (ok: boolean) => (ok ? 'yes' : '**no**');
     const tasks = (l: number[]) => (l.length ? `${l.length}, longest ${f(Math.max(...l), 0)} ms` : 'none');
-    const name = { detail: 'server detail (mcp-server-detail → mcp-tool-list)', tools: 'Tools view (mcp-tools-view)' };
-    out.push('', `## Panel: a server with ${r.panel.lists[0]?.tools ?? 0} tools`, '');
+    const big = r.panel.lists.find((l) => l.kind === 'tools10k');
+    const name = (l: PanelList) =>
+      l.kind === 'detail'
+        ? 'server detail (mcp-server-detail → mcp-tool-list)'
+        : l.kind === 'tools'
+          ? 'Tools view (mcp-tools-view)'
+          : `Tools view (mcp-tools-view) with ${l.tools.toLocaleString('en')} tools: ${l.servers} real bench servers × ${Math.round(l.tools / (l.servers ?? 1))}, connected through the extension (filter "${l.word}")`;
+    out.push(
+      '',
+      `## Panel: a server with ${r.panel.lists[0]?.tools ?? 0} tools` +
+        (big ? `; the Tools view with ${big.servers} servers × ${Math.round(big.tools / (big.servers ?? 1))} tools` : ''),
+      '',
+    );
     out.push('| List | measure | n | p50 ms | p95 ms | spread | goal | met |', '|---|---|---:|---:|---:|---:|---|---|');
     for (const l of r.panel.lists) {
       const fl = l.filter;
       out.push(
-        `| ${name[l.kind]} | first render: data set → next frame painted (${l.rowsAtFirstFrame} rows attached by then) | ${l.firstRender.n} | ${f(l.firstRender.p50, 1)} | ${f(l.firstRender.p95, 1)} | ${pct(l.firstRender.spread)} | ≤ 60 ms | ${yes(l.firstRender.p50 <= 60)} |`,
+        `| ${name(l)} | first render: data set → next frame painted (${l.rowsAtFirstFrame} rows attached by then) | ${l.firstRender.n} | ${f(l.firstRender.p50, 1)} | ${f(l.firstRender.p95, 1)} | ${pct(l.firstRender.spread)} | ≤ 60 ms | ${yes(l.firstRender.p50 <= 60)} |`,
         `| | … until every row it attaches is in (long tasks: ${tasks(l.renderLongTasks)}) | ${l.complete.n} | ${f(l.complete.p50, 1)} | ${f(l.complete.p95, 1)} | ${pct(l.complete.spread)} | | |`,
       );
       if (fl)

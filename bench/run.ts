@@ -58,6 +58,9 @@ const P = smoke
       streamSeconds: 2,
       rttMs: 40,
       rttBatch: 3,
+      // 20 × 50: the Tools view's many-server path runs, without 10,000 tools' minute of connecting and filling.
+      bigServers: 20,
+      bigTools: 50,
     }
   : {
       warm: 300,
@@ -73,6 +76,8 @@ const P = smoke
       streamSeconds: 10,
       rttMs: 40,
       rttBatch: 10,
+      bigServers: 20,
+      bigTools: 500,
     };
 /** Chat: first-token rounds (each one send and one direct fetch), tool steps per run, runs. */
 const C = smoke ? { rounds: 3, steps: 3, stepRuns: 1 } : { rounds: 15, steps: 8, stepRuns: 3 };
@@ -92,7 +97,8 @@ const nodeH2 = h2 && 'fetch' in h2 ? h2 : undefined;
 
 /**
  * The demo servers in a child process: [sse], [json], [20 × sse for concurrency], [1,000 tools],
- * [sse over HTTPS + h2], [20 × the same], [sse, 40 ms added per request], [sse declaring no list changes].
+ * [sse over HTTPS + h2], [20 × the same], [sse, 40 ms added per request], [sse declaring no list changes],
+ * [20 × 500 tools for the Tools view].
  */
 const child = spawn(
   process.execPath,
@@ -108,6 +114,8 @@ const child = spawn(
       { jsonResponse: false, count: cert ? 1 : 0, tls: true },
       { jsonResponse: false, count: cert ? P.conc : 0, tls: true },
       { jsonResponse: false, count: 1, delayMs: P.rttMs },
+      // The demo server's own 3 tools plus the extras make bigTools each.
+      { jsonResponse: true, count: want('panel') ? P.bigServers : 0, extraTools: P.bigTools - 3 },
     ]),
   ],
   {
@@ -118,7 +126,7 @@ const child = spawn(
 const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
 const nextLine = async (): Promise<unknown> => JSON.parse((await lines.next()).value as string) as unknown;
 const { urls } = (await nextLine()) as { urls: string[][] };
-const [[sseUrl], [jsonUrl], concUrls, [manyUrl], [h2Url], h2ConcUrls, [rttUrl]] = urls as [
+const [[sseUrl], [jsonUrl], concUrls, [manyUrl], [h2Url], h2ConcUrls, [rttUrl], bigUrls] = urls as [
   [string],
   [string],
   string[],
@@ -126,6 +134,7 @@ const [[sseUrl], [jsonUrl], concUrls, [manyUrl], [h2Url], h2ConcUrls, [rttUrl]] 
   [string?],
   string[],
   [string],
+  string[],
 ];
 const serverCalls = async (): Promise<number> => {
   child.stdin.write('stats\n');
@@ -290,8 +299,10 @@ try {
       panelAddedMsP50: median(rounds('extension/sse').map((a, i) => a - rounds('offscreen-fetch/sse')[i]!)),
       agentP50: p50('agent/sse'),
       fetchP50: p50('offscreen-fetch/sse'),
-      goal: '≤ 1 ms added at p50',
-      maxMs: 1,
+      goal: '≤ +0.5 ms at p50',
+      maxMs: 0.5,
+      panelGoal: '≤ +1.0 ms at p50',
+      panelMaxMs: 1,
     };
   if (has('extension/rtt40', 'node-sdk/rtt40'))
     results.ratios.push({
@@ -413,7 +424,10 @@ try {
     results.cold = {
       extension: summarize(paths.adopt.firstResult),
       nodeSdk: summarize(coldSdk),
-      goal: 'adopted session, first tool result p50 ≤ 50 ms',
+      goal: 'adopted session, first tool result p50 ≤ 30 ms',
+      limitMs: 30,
+      scriptGoal: 'worker script loaded + compiled p50 ≤ 10 ms',
+      scriptLimitMs: 10,
       adopt: summarizeSplit(paths.adopt),
       reconnect: summarizeSplit(paths.reconnect),
     };
@@ -592,16 +606,36 @@ try {
     log('panel with 1,000 tools');
     await addServers(rig, [{ id: 'many', url: manyUrl }]);
     await waitReady(rig, ['many'], 1000, 90_000);
-    type Render = { frameMs: number[]; completeMs: number[]; longTasks: number[]; tools: number; rows: number };
+    type Render = { frameMs: number[]; completeMs: number[]; longTasks: number[]; tools: number; servers: number; rows: number };
     type Keys = { ms: number[]; frameMs: number[]; changed: boolean[]; longTasks: number[]; rowsMin: number; rowsMax: number };
     const lists: NonNullable<Results['panel']>['lists'] = [];
-    for (const kind of ['detail', 'tools'] as const) {
-      const render = await inPage<Render>(panel, 'firstRender', kind, 'many', P.render);
-      const keys = await inPage<Keys | null>(panel, 'filterKeys', kind, P.keys);
-      const push = await inPage<{ ms: number[]; replaced: number; rows: number }>(panel, 'samePush', kind, 'many', P.pushes);
+    // The Tools view handed 20 real servers × 500 tools (connected through the extension, as a user
+    // with many servers has them), after the 1,000-tool rows so those are measured as before. The
+    // filter types "tool_04": 97 of each server's 500 tools match ("tool_09" would match none).
+    const bigIds = bigUrls.map((_, i) => `t${String(i).padStart(2, '0')}`);
+    const runs: { kind: 'detail' | 'tools' | 'tools10k'; ids: string[]; word: string }[] = [
+      { kind: 'detail', ids: ['many'], word: 'tool_09' },
+      { kind: 'tools', ids: ['many'], word: 'tool_09' },
+      ...(bigIds.length ? [{ kind: 'tools10k' as const, ids: bigIds, word: 'tool_04' }] : []),
+    ];
+    for (const { kind, ids, word } of runs) {
+      if (kind === 'tools10k') {
+        log(`Tools view with ${bigIds.length} servers × ${P.bigTools} tools`);
+        await addServers(
+          rig,
+          bigIds.map((id, i) => ({ id, url: bigUrls[i]! })),
+        );
+        await waitReady(rig, bigIds, P.bigTools, 120_000);
+        await inPage(panel, 'showOnly', kind);
+      }
+      const render = await inPage<Render>(panel, 'firstRender', kind, ids, P.render);
+      const keys = await inPage<Keys | null>(panel, 'filterKeys', kind, P.keys, word);
+      const push = await inPage<{ ms: number[]; replaced: number; rows: number }>(panel, 'samePush', kind, ids, P.pushes);
       lists.push({
         kind,
+        servers: render.servers,
         tools: render.tools,
+        word,
         rowsAtFirstFrame: render.rows,
         firstRender: summarize(render.frameMs),
         complete: summarize(render.completeMs),

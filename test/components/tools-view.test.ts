@@ -101,12 +101,38 @@ describe('mcp-tools-view', () => {
     expect($$(view, 'li')[0]).to.equal(row29);
     search(view, '');
     await Promise.resolve();
-    // Widening inserts the first missing rows before the kept ones at once, the rest later, in catalog order.
-    expect($$(view, 'li')).to.have.length(11 + FIRST_CHUNK);
+    // Widening inserts at once the rows missing among the first FIRST_CHUNK (the rows in view, tool_29
+    // kept among them), before the kept ones; the rest later, in catalog order.
+    const names = () => $$(view, 'li').map((li) => li.querySelector('button')!.dataset['tool']);
+    expect(names().slice(0, FIRST_CHUNK)).to.deep.equal(
+      many(300)
+        .slice(0, FIRST_CHUNK)
+        .map((t) => t.name),
+    );
+    expect(names().slice(FIRST_CHUNK)).to.deep.equal(
+      many(300)
+        .slice(290)
+        .map((t) => t.name),
+    );
     await settled(view, 300);
     const rows = $$(view, 'li');
     expect(rows.map((li) => li.querySelector('button')!.dataset['tool'])).to.deep.equal(many(300).map((t) => t.name));
     expect(rows[29]).to.equal(row29);
+  });
+
+  it('attaches no row past the first FIRST_CHUNK in the task of a keystroke that comes while the list is still filling', async () => {
+    const view = await fixture<McpToolsViewElement>(html`<mcp-tools-view></mcp-tools-view>`);
+    view.servers = [serverView({ tools: many(500) }), serverView({ id: 'b', name: 'B', tools: many(500) })];
+    await Promise.resolve();
+    expect($$(view, 'li')).to.have.length(FIRST_CHUNK);
+    search(view, 'tool');
+    // Every row still matches: the first FIRST_CHUNK are in, the others come in later tasks.
+    expect($$(view, 'li')).to.have.length(FIRST_CHUNK);
+    await settled(view, 1000);
+    expect($$(view, 'h2').map((h) => h.textContent)).to.deep.equal(['Demo', 'B']);
+    expect($$(view, 'li').map((li) => li.querySelector('button')!.dataset['tool'])).to.deep.equal(
+      [...many(500), ...many(500)].map((t) => t.name),
+    );
   });
 
   it('keeps the focus on the focused row across a push', async () => {
