@@ -56,6 +56,7 @@ test('R6 (N): the same question key on every poll is asked once; a server invent
   const flood = fakeClient((poll) => ({
     taskId: 't',
     status: 'input_required',
+    pollIntervalMs: 0,
     inputRequests: { ...question(`a${poll}`), ...question(`b${poll}`), ...question(`c${poll}`), ...question(`d${poll}`) },
   }));
   await assert.rejects(
