@@ -82,10 +82,10 @@ const bundle = (input, file, reasonsOnly = false, format = 'es') => ({
 export const outDir = process.env.OUT_DIR || 'dist';
 
 export default [
-  // A classic script, not a module (manifest.json has no `"type": "module"`): Chrome stores a V8
-  // code cache for a classic service-worker script when it is installed and compiles from it on
-  // every wake, but compiles a module worker from source each time (measured: the cache's
-  // deserialization ≈ 3 ms against ≈ 10 ms of parsing and compiling on each wake).
+  // A classic script, not a module (manifest.json has no `"type": "module"`): Chrome keeps a V8
+  // code cache for an installed classic service-worker script, with every function that ran at
+  // install, and starts each wake from it; a module worker is parsed and compiled from source on
+  // every wake, and each function again when it first runs (docs/architecture.md "Lifecycle").
   bundle('src/sw/main.ts', `${outDir}/sw.js`, true, 'iife'),
   bundle('src/offscreen/main.ts', `${outDir}/offscreen.js`, true),
   bundle('src/panel/main.ts', `${outDir}/panel.js`),
