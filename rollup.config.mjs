@@ -68,9 +68,9 @@ const plugins = (reasonsOnly) => [
   terser({ format: { comments: false }, compress: { passes: 2 } }),
 ];
 
-const bundle = (input, file, reasonsOnly = false) => ({
+const bundle = (input, file, reasonsOnly = false, format = 'es') => ({
   input,
-  output: { file, format: 'es', sourcemap: false },
+  output: { file, format, sourcemap: false },
   plugins: plugins(reasonsOnly),
   onwarn(warning, warn) {
     if (['THIS_IS_UNDEFINED', 'CIRCULAR_DEPENDENCY', 'INVALID_ANNOTATION'].includes(warning.code)) return;
@@ -82,7 +82,11 @@ const bundle = (input, file, reasonsOnly = false) => ({
 export const outDir = process.env.OUT_DIR || 'dist';
 
 export default [
-  bundle('src/sw/main.ts', `${outDir}/sw.js`, true),
+  // A classic script, not a module (manifest.json has no `"type": "module"`): Chrome keeps a V8
+  // code cache for an installed classic service-worker script, with every function that ran at
+  // install, and starts each wake from it; a module worker is parsed and compiled from source on
+  // every wake, and each function again when it first runs (docs/architecture.md "Lifecycle").
+  bundle('src/sw/main.ts', `${outDir}/sw.js`, true, 'iife'),
   bundle('src/offscreen/main.ts', `${outDir}/offscreen.js`, true),
   bundle('src/panel/main.ts', `${outDir}/panel.js`),
   bundle('src/sandbox/main.ts', `${outDir}/app-sandbox.js`),

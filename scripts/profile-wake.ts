@@ -40,6 +40,9 @@ const stub = (path) => new Proxy(function () {}, {
 });
 globalThis.chrome = stub('chrome');
 globalThis.indexedDB = stub('indexedDB');
+// The worker's global scope: its top level adds a \`message\` listener (the offscreen data channel).
+globalThis.self = globalThis;
+globalThis.addEventListener = () => {};
 process.on('unhandledRejection', () => {});
 // Node loads its Web Crypto on first touch; a worker has it at once.
 crypto.randomUUID();

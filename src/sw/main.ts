@@ -120,7 +120,11 @@ const authManager = new AuthManager({
     }
   },
   store: credentialStore,
-  redirectUri: oauthRedirectUri(),
+  // Read when a flow needs it: chrome.identity's bindings are built on first use, which every
+  // wake would otherwise pay before its first call.
+  get redirectUri() {
+    return oauthRedirectUri();
+  },
   clientName: 'Remote MCP for Chrome',
 });
 
@@ -129,6 +133,12 @@ const workerStartedAt = Date.now();
 const noteStartNotRecorded = (e: unknown) => console.warn('[sw] the worker start was not recorded', e);
 /** This instance's start, recorded off the start-up path; the diagnostics report waits for it. */
 let startRecorded: Promise<void> = Promise.resolve();
+/** Recorded a task later: the storage calls would otherwise run in the middle of start-up, ahead of a woken call. */
+const recordStart = (held: number) => {
+  startRecorded = new Promise((settle) => setTimeout(settle))
+    .then(() => recordWorkerStart(chrome.storage.session, { at: workerStartedAt, held }))
+    .catch(noteStartNotRecorded);
+};
 const offscreen = new OffscreenHost();
 const importChannel = new ImportChannel(() => offscreen.ensure());
 const worker = new McpWorkerClient(() => offscreen.ensure());
@@ -189,6 +199,20 @@ const state = (): PanelState => ({
 });
 
 const applyBadge = badgeApplier();
+let badgeQueued = false;
+/**
+ * The badge follows a task after the state it shows: its chrome.action and chrome.i18n calls (and
+ * their bindings, built on first use) then run after a woken worker's start-up and first call, not
+ * in the middle of them.
+ */
+function queueBadge() {
+  if (badgeQueued) return;
+  badgeQueued = true;
+  setTimeout(() => {
+    badgeQueued = false;
+    applyBadge(manager.views(), use.waiting());
+  });
+}
 let pushQueued = false;
 function pushState() {
   if (pushQueued) return;
@@ -196,7 +220,7 @@ function pushState() {
   queueMicrotask(() => {
     pushQueued = false;
     const s = state();
-    applyBadge(s.servers, use.waiting());
+    queueBadge();
     for (const p of panels) p.postMessage({ type: 'panel:state', state: s });
   });
 }
@@ -221,7 +245,7 @@ async function findings(): Promise<StartFindings> {
   ]);
   const attempts = (stored[ATTEMPTS_KEY] ?? {}) as Record<string, number>;
   if (!exists) {
-    startRecorded = recordWorkerStart(chrome.storage.session, { at: workerStartedAt, held: 0 }).catch(noteStartNotRecorded);
+    recordStart(0);
     return { sessions: [], lost: [], attempts };
   }
   // Through the OAuth and logging wrappers: an adopted session is renewed and logged like a new one (E9, J2).
@@ -231,9 +255,7 @@ async function findings(): Promise<StartFindings> {
   });
   performance.mark('mcp:claimed');
   taskBoard.adopt(claimed.tasks ?? []);
-  startRecorded = recordWorkerStart(chrome.storage.session, { at: workerStartedAt, held: claimed.sessions.length }).catch(
-    noteStartNotRecorded,
-  );
+  recordStart(claimed.sessions.length);
   return { ...claimed, attempts };
 }
 
@@ -255,8 +277,9 @@ async function loadConfig(startup: boolean) {
 }
 
 const ready = loadConfig(true).catch((e) => console.error('[sw] could not load the configuration', e));
-// No receiver (no panel open) rejects; that is the usual case.
-void ready.then(() => chrome.runtime.sendMessage({ type: PANEL_RECONNECT })).catch(() => undefined);
+// A task after start-up, so that the requests waiting on `ready` (the call that woke the worker) go
+// first. No receiver (no panel open) rejects; that is the usual case.
+void ready.then(() => setTimeout(() => void chrome.runtime.sendMessage({ type: PANEL_RECONNECT }).catch(() => undefined)));
 // The bench splits a cold wake at this mark: worker start → start-up done (adopted) → first result.
 void ready.then(() => performance.mark('mcp:ready'));
 const approvals = new ApprovalStore(chrome.storage.local);
@@ -301,7 +324,7 @@ const chat = startChatService({
   now: Date.now,
 });
 // Approvals and questions change the badge only; the panels get those from their own pushes.
-use.onWaitingChange(() => applyBadge(manager.views(), use.waiting()));
+use.onWaitingChange(queueBadge);
 const handlePanel = createPanelApi({
   manager,
   configStore,
