@@ -19,6 +19,11 @@ h2 { font-size: var(--text-small); font-weight: 600; color: var(--fg-muted); mar
 /* Block, not grid: a grid lays out every row again when rows are added or removed (measured: 60 rows
    attached to 1,000 cost ~3× more as grid). */
 ul { list-style: none; margin: 0; padding: 0; }
+/* A server's group out of view is neither laid out nor painted (its rows stay in the DOM and in the
+   accessibility tree, findable and focusable: content-visibility "auto", not "hidden"); with 20
+   servers × 500 tools, style, layout and paint of the 9,000 rows out of view were what every frame
+   paid. Its size until first shown is estimated from its rows (update()). */
+ul { content-visibility: auto; }
 button.tool { display: flex; align-items: center; gap: var(--space-2); width: 100%; min-width: 0; border: 0; background: transparent; color: var(--fg);
   text-align: start; padding: 6px var(--space-2); font-weight: 400; }
 .text { flex: 1; min-width: 0; }
@@ -28,6 +33,9 @@ button.tool { display: flex; align-items: center; gap: var(--space-2); width: 10
 .icon { flex: none; color: var(--fg-muted); }
 .empty { padding: var(--space-3) var(--space-2); }
 `);
+
+/** A row's height (a title and a description line, each one line): a group's size before it is first shown. */
+const ROW_ESTIMATE_PX = 50;
 
 /** Rows attached in the task that sets the data or the query: more than a tall panel shows. */
 export const FIRST_CHUNK = 60;
@@ -117,7 +125,10 @@ export class McpToolsViewElement extends ElementBase {
     const want: Wanted[] = [];
     for (const { group, rows } of this.#catalog) {
       const shown = rows.filter((row) => matches(row.text, terms));
-      if (shown.length) want.push({ group, rows: shown });
+      if (!shown.length) continue;
+      // "auto": once shown, the group's last real size is kept instead of the estimate.
+      group.ul.style.containIntrinsicBlockSize = `auto ${shown.length * ROW_ESTIMATE_PX}px`;
+      want.push({ group, rows: shown });
     }
     const focused = this.shadowRoot!.activeElement;
     if (focused instanceof HTMLElement && focused.classList.contains('tool')) this.#refocus = focused;

@@ -149,4 +149,18 @@ describe('mcp-tools-view', () => {
     const view = await make();
     await expect(view).to.be.accessible();
   });
+  it('a group out of view is neither laid out nor painted until shown, its size estimated from its rows; its rows stay focusable', async () => {
+    const servers = ['a', 'b', 'c'].map((id) => serverView({ id, name: `Server ${id}`, tools: many(40) }));
+    const view = await make(servers);
+    await settled(view, 120);
+    const groups = $$(view, 'ul');
+    expect(getComputedStyle(groups[2]!).contentVisibility).to.equal('auto');
+    expect(groups[2]!.style.containIntrinsicBlockSize).to.equal('auto 2000px');
+    search(view, 'tool_3');
+    await settled(view);
+    expect(groups[2]!.style.containIntrinsicBlockSize).to.equal(`auto ${11 * 50}px`, 'tool_3 and tool_30–39');
+    const last = groups[2]!.querySelector<HTMLButtonElement>('li:last-child button')!;
+    last.focus();
+    expect(view.shadowRoot!.activeElement).to.equal(last);
+  });
 });

@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
-import { addServerInPanel, launchExtension, waitFor, type ExtensionBrowser } from '../support/browser.js';
+import { addServerInPanel, launchExtension, until, waitFor, type ExtensionBrowser } from '../support/browser.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 import { DETAIL, DETAIL_TOOLS, SETTINGS, back, openServer, openTool, openView, row } from '../support/panel-views.js';
 
@@ -108,6 +108,30 @@ test('every tool row is in the accessibility tree, scrolled into view or not', a
   };
   walk(snapshot);
   for (const tool of ['Echo', LONG_TOOL, ...EXTRA_TOOLS]) assert.ok(names.has(`${tool} enabled`), `${tool} is missing from the tree`);
+});
+
+test('every row of the Tools view is in the accessibility tree, a group far out of view too (content-visibility: auto)', async () => {
+  await addServerInPanel(panel, { name: 'Second', url: `${server.url}?second=1` });
+  await waitFor(panel, `${row('second')} >>> mcp-status-badge[status="ready"]`, 20_000);
+  await openView(panel, 'tools');
+  const inTree = async () => {
+    const snapshot = await panel.accessibility.snapshot({ interestingOnly: false });
+    const names: string[] = [];
+    const walk = (node: { name?: string; children?: unknown[] } | null) => {
+      if (!node) return;
+      if (node.name) names.push(node.name);
+      for (const c of node.children ?? []) walk(c as typeof node);
+    };
+    walk(snapshot);
+    return names.filter((n) => n.includes('bulk_tool_59')).length;
+  };
+  // Both groups' last rows: the second group starts some 60 rows below the fold.
+  await until('both groups’ last rows in the tree', async () => ((await inTree()) >= 2 ? true : undefined));
+  const skipped = await panel.$eval('mcp-tools-view', (v) => {
+    const groups = [...v.shadowRoot!.querySelectorAll('ul')];
+    return groups.map((g) => getComputedStyle(g).contentVisibility);
+  });
+  assert.deepEqual(skipped, ['auto', 'auto']);
 });
 
 test('Back from the detail returns the focus to the row that opened it', async () => {
