@@ -20,8 +20,10 @@ interface Question {
   connectionId: string;
   /** A URL-mode question (R5). */
   url: boolean;
-  /** What the worker was told, told again to a worker that claims the document while it is open. */
+  /** What the worker is told. */
   event: OffscreenEvent;
+  /** Whether a worker heard it; one asked while none listened is told to the next that claims the document. */
+  told: boolean;
   settle(result: ElicitResult | Error): void;
 }
 
@@ -43,7 +45,8 @@ export class ElicitationRelay {
   readonly #questions = new Map<string, Question>();
   readonly #calls = new Map<string, Set<string>>();
 
-  constructor(private readonly emit: (event: OffscreenEvent) => void) {}
+  /** `emit` says whether a worker was there to hear the question. */
+  constructor(private readonly emit: (event: OffscreenEvent) => boolean) {}
 
   callStarted(connectionId: string, operationId: string) {
     let set = this.#calls.get(connectionId);
@@ -83,6 +86,7 @@ export class ElicitationRelay {
         connectionId,
         url: question.url !== undefined,
         event,
+        told: false,
         settle: (result) => {
           if (!this.#questions.delete(elicitationId)) return;
           signal.removeEventListener('abort', onAbort);
@@ -92,7 +96,7 @@ export class ElicitationRelay {
       };
       this.#questions.set(elicitationId, q);
       signal.addEventListener('abort', onAbort, { once: true });
-      this.emit(event);
+      q.told = this.emit(event);
     });
   }
 
@@ -108,12 +112,15 @@ export class ElicitationRelay {
   }
 
   /**
-   * The questions still open, as they were told. Only a task's can outlive its worker (a plain
-   * call is cancelled with it, and so its question): a task asking while no worker listens has
-   * its question told to the next worker that claims the document (SPEC R6).
+   * The open questions no worker heard, marked heard now. Only a task's question can be asked while
+   * no worker listens (a plain call is cancelled with its worker): the next worker that claims the
+   * document is told it (SPEC R6). A question a worker did hear is not told again: the next worker
+   * shows it as failed with the restart (I3).
    */
-  openQuestions(): OffscreenEvent[] {
-    return [...this.#questions.values()].map((q) => q.event);
+  untold(): OffscreenEvent[] {
+    const untold = [...this.#questions.values()].filter((q) => !q.told);
+    for (const q of untold) q.told = true;
+    return untold.map((q) => q.event);
   }
 
   pendingOn(connectionId: string): number {

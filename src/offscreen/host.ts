@@ -110,7 +110,7 @@ class OffscreenHost {
     return {
       'offscreen:claim': async () => {
         // After the claim's answer: questions a task asked while no worker listened (R6).
-        setTimeout(() => this.#elicitations.openQuestions().forEach((event) => this.#emit(event)), 0);
+        setTimeout(() => this.#elicitations.untold().forEach((event) => this.#emit(event)), 0);
         return { ...table.claim(), tasks: this.#tasks.list() };
       },
       'offscreen:connect': (p) => this.#connect(p),
@@ -299,9 +299,13 @@ class OffscreenHost {
   }
 
   /** A server's question: to the worker listening, else a worker is woken, and its claim brings the question. */
-  #ask(event: OffscreenEvent) {
-    if (this.#port) this.#emit(event);
-    else this.#connectToWorker();
+  #ask(event: OffscreenEvent): boolean {
+    if (this.#port) {
+      this.#emit(event);
+      return true;
+    }
+    this.#connectToWorker();
+    return false;
   }
 
   #emit(event: OffscreenEvent) {
