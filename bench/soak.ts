@@ -32,7 +32,7 @@ const STOP_EVERY_MS = [25_000, 35_000] as const;
 const PANEL_EVERY_MS = [10_000, 20_000] as const;
 const PANEL_OPEN_MS = [2000, 8000] as const;
 
-export const SOAK_PATH =
+const SOAK_PATH =
   'a scripted agent in an extension page (sidepanel.html, outside the worker): one `panel:call-tool` echo per second, ' +
   'round-robin over the servers, on a panel Port of its own reopened when the worker stopped (which wakes it) → worker → offscreen SDK → server';
 
