@@ -488,11 +488,26 @@ export function soakMarkdown(s: SoakResult): string[] {
     `| … ended with an error (the call reported failed, not lost) | ${k.errors}${k.errors ? ` (${k.errorsServerRan} of them run by the server)` : ''} | | |`,
     `| calls lost (no result or error within ${k.timeoutMs / 1000} s, or run twice / never / elsewhere against the servers' own counts) | ${k.lost}${lostKinds.length ? ` (${lostKinds.join(', ')})` : ''} | 0 | ${met(s.goals.lost)} |`,
     `| sessions opened by the servers (${s.sessions.atSetup} at setup, ${s.sessions.duringSoak} during the soak; ${s.sessions.initializeRequests} \`initialize\` requests) | ${s.sessions.opened} | ${s.servers} | ${met(s.goals.sessions)} |`,
-    `| worker stops done (${s.worker.stopFailures.length} failed; ${s.worker.stopsSeen} stops and ${s.worker.startsSeen} starts seen; stop took p50 ${s.worker.stopMs.p50.toFixed(0)} ms) | ${s.worker.stopsDone} | | |`,
+    `| worker stops done (${s.worker.stops.filter((x) => x.inFlight > 0).length} with a call in flight, ${s.worker.stopFailures.length} failed; ${s.worker.stopsSeen} stops and ${s.worker.startsSeen} starts seen; stop took p50 ${s.worker.stopMs.p50.toFixed(0)} ms) | ${s.worker.stopsDone} | | |`,
     `| panel opens (and closes)${s.panel.failures.length ? `, ${s.panel.failures.length} failed` : ''} | ${s.panel.opens} | | |`,
     `| GET event streams opened during the soak | ${s.sessions.eventStreams} | | |`,
     `| offscreen heap after a forced GC: start → end (${s.heap.samples.length} samples${s.heap.sameDocument ? '' : '; **the document was replaced**'}) | ${mib(s.heap.startBytes)} → ${mib(s.heap.endBytes)} MiB (${(s.heap.growth * 100).toFixed(1)} %) | < 10 % | ${met(s.goals.heap)} |`,
     ...(errors.length ? ['', `Errors: ${errors.join('; ')}.`] : []),
+    ...(s.problems.length
+      ? [
+          '',
+          `Calls that did not end ok (first ${Math.min(10, s.problems.length)} of ${s.problems.length}${s.problems.length === 50 ? '+' : ''}, the JSON keeps 50): ` +
+            s.problems
+              .slice(0, 10)
+              .map(
+                (p) =>
+                  `#${p.seq} to ${p.serverId} at ${p.atSec.toFixed(1)} s: ${p.outcome}${p.ms !== undefined ? ` after ${p.ms.toFixed(0)} ms` : ''}` +
+                  `${p.error ? ` (${p.error})` : ''}${p.nearestStopSec !== undefined ? `, nearest worker stop at ${p.nearestStopSec.toFixed(1)} s` : ''}`,
+              )
+              .join('; ') +
+            '.',
+        ]
+      : []),
     ...(s.worker.stopFailures.length ? ['', `Worker stops that failed: ${s.worker.stopFailures.join('; ')}.`] : []),
     ...(s.panel.failures.length ? ['', `Panel opens that failed: ${s.panel.failures.join('; ')}.`] : []),
     ...(s.extensionErrors.length ? ['', `Errors logged by extension pages during the soak: ${s.extensionErrors.join(' | ')}`] : []),
