@@ -58,8 +58,10 @@ globalThis.__soak = globalThis.__soak || {
     return seq;
   },
   pending() { return this.calls.filter((c) => !c.outcome).length; },
+  /** Hands the ended calls to Node and forgets them, so the records do not grow this page's heap (see sampleHeap). */
+  take() { const done = this.calls.filter((c) => c.outcome); this.calls = this.calls.filter((c) => !c.outcome); return done; },
   counts() {
-    const n = { made: this.calls.length, ok: 0, error: 0, wrong: 0, pending: 0 };
+    const n = { ok: 0, error: 0, wrong: 0, pending: 0 };
     for (const c of this.calls) n[c.outcome || 'pending']++;
     return n;
   },
@@ -132,8 +134,8 @@ export interface SoakResult {
     stopsDone: number;
     stopFailures: string[];
     stopMs: Summary;
-    /** When each stop began (seconds into the soak) and how many calls were in flight then. */
-    stops: { atSec: number; inFlight: number }[];
+    /** When each stop began (seconds into the soak), how long it took, and how many calls were out meanwhile (sent, not ended). */
+    stops: { atSec: number; ms: number; inFlight: number }[];
     /** Worker starts and stops seen from target events during the soak (attaching to nothing). */
     startsSeen: number;
     stopsSeen: number;
@@ -239,13 +241,28 @@ async function soakLoop(
   // The side loops wait at most until the end, so the soak ends with its calls.
   const pause = (ms: number) => sleep(Math.max(0, Math.min(ms, end - Date.now())));
   const heap: HeapSample[] = [];
+  // The offscreen document shares its renderer's V8 heap with the extension's other pages (the
+  // agent's page, an open panel): CDP's heap usage counts the whole isolate. So a sample waits
+  // until no extra panel is open (and the last one has had 3 s to go), the agent's page hands its
+  // ended records to Node as it goes, and what remains beside the document is that one page.
+  const panelState = { open: false, closedAt: 0, sampling: false };
+  const ended: PageCall[] = [];
+  const takeEnded = async () => ended.push(...((await agent.evaluate('globalThis.__soak.take()')) as PageCall[]));
   const sampleHeap = async () => {
-    const h = await offscreenHeap(rig);
+    panelState.sampling = true;
+    let h: { usedBytes: number; totalBytes: number };
+    try {
+      while (panelState.open || Date.now() - panelState.closedAt < 3000) await sleep(100);
+      await takeEnded();
+      h = await offscreenHeap(rig);
+    } finally {
+      panelState.sampling = false;
+    }
     const document = (await (await offscreenPage(rig)).evaluate('performance.timeOrigin')) as number;
     heap.push({ atSec: sec(Date.now()), ...h, document });
   };
   await sampleHeap();
-  const worker = { stops: [] as { atSec: number; inFlight: number }[], stopMs: [] as number[], failures: [] as string[] };
+  const worker = { stops: [] as { atSec: number; ms: number }[], stopMs: [] as number[], failures: [] as string[] };
   const panel = { opens: 0, failures: [] as string[] };
 
   // The agent: call n is sent at t0 + n s whatever the previous ones are doing (an agent does not
@@ -256,9 +273,11 @@ async function soakLoop(
       if (wait > 0) await sleep(wait);
       await agent.evaluate(`globalThis.__soak.start(${seq}, ${JSON.stringify(ids[seq % ids.length])})`);
       if (seq > 0 && seq % 60 === 0) {
+        await takeEnded();
         const n = (await agent.evaluate('globalThis.__soak.counts()')) as Record<string, number>;
+        for (const c of ended) n[c.outcome!]!++;
         log(
-          `soak +${(seq / 60).toFixed(0)} min: ${n.made} calls, ${n.ok} ok, ${n.error} errors, ${n.pending} pending; ` +
+          `soak +${(seq / 60).toFixed(0)} min: ${seq + 1} calls, ${n.ok} ok, ${n.error} errors, ${n.pending} pending; ` +
             `${worker.stops.length} worker stops, ${panel.opens} panel opens`,
         );
       }
@@ -272,10 +291,10 @@ async function soakLoop(
       while (Date.now() < end && !(await workerRunning(rig.ext))) await pause(200);
       if (Date.now() >= end) return;
       try {
-        const inFlight = (await agent.evaluate('globalThis.__soak.pending()')) as number;
         const at = Date.now();
-        worker.stopMs.push(await stopWorker(rig).then(() => Date.now() - at));
-        worker.stops.push({ atSec: sec(at), inFlight });
+        const ms = await stopWorker(rig).then(() => Date.now() - at);
+        worker.stopMs.push(ms);
+        worker.stops.push({ atSec: sec(at), ms });
       } catch (e) {
         worker.failures.push(`${sec(Date.now()).toFixed(0)} s: ${e instanceof Error ? e.message : String(e)}`);
       }
@@ -286,6 +305,9 @@ async function soakLoop(
     for (;;) {
       await pause(between(PANEL_EVERY_MS));
       if (Date.now() >= end) return;
+      while (panelState.sampling) await sleep(100);
+      if (Date.now() >= end) return;
+      panelState.open = true;
       try {
         const page = await rig.ext.openPanel();
         panel.opens++;
@@ -293,6 +315,9 @@ async function soakLoop(
         await page.close();
       } catch (e) {
         panel.failures.push(`${sec(Date.now()).toFixed(0)} s: ${e instanceof Error ? e.message : String(e)}`);
+      } finally {
+        panelState.open = false;
+        panelState.closedAt = Date.now();
       }
     }
   };
@@ -312,8 +337,8 @@ async function soakLoop(
   const startsSeen = watch.starts - startsBefore;
   const stopsSeen = watch.stops - stopsBefore;
   await watch.close();
-  const calls = (await agent.evaluate('globalThis.__soak.calls')) as PageCall[];
   await sampleHeap();
+  const calls = [...ended, ...((await agent.evaluate('globalThis.__soak.calls')) as PageCall[])].sort((a, b) => a.seq - b.seq);
   const [after, echoes] = [await servers.stats(), await servers.echoes()];
   const result = judge({
     calls,
@@ -348,7 +373,7 @@ function judge(x: {
   setup: { sessionsOpened: number[]; initializeRequests: number[]; eventStreams: number[] };
   after: { sessionsOpened: number[]; initializeRequests: number[]; eventStreams: number[] };
   heap: HeapSample[];
-  worker: { stops: { atSec: number; inFlight: number }[]; stopMs: number[]; failures: string[] };
+  worker: { stops: { atSec: number; ms: number }[]; stopMs: number[]; failures: string[] };
   panel: { opens: number; failures: string[] };
   minutes: number;
   durationSeconds: number;
@@ -438,7 +463,13 @@ function judge(x: {
       stopsDone: x.worker.stops.length,
       stopFailures: x.worker.failures,
       stopMs: summarize(x.worker.stopMs),
-      stops: x.worker.stops,
+      stops: x.worker.stops.map((st) => ({
+        ...st,
+        inFlight: x.calls.filter((call) => {
+          const from = (call.at - x.t0) / 1000;
+          return from <= st.atSec + st.ms / 1000 && (call.ms === undefined || from + call.ms / 1000 >= st.atSec);
+        }).length,
+      })),
       startsSeen: x.startsSeen,
       stopsSeen: x.stopsSeen,
     },
@@ -491,7 +522,7 @@ export function soakMarkdown(s: SoakResult): string[] {
     `| worker stops done (${s.worker.stops.filter((x) => x.inFlight > 0).length} with a call in flight, ${s.worker.stopFailures.length} failed; ${s.worker.stopsSeen} stops and ${s.worker.startsSeen} starts seen; stop took p50 ${s.worker.stopMs.p50.toFixed(0)} ms) | ${s.worker.stopsDone} | | |`,
     `| panel opens (and closes)${s.panel.failures.length ? `, ${s.panel.failures.length} failed` : ''} | ${s.panel.opens} | | |`,
     `| GET event streams opened during the soak | ${s.sessions.eventStreams} | | |`,
-    `| offscreen heap after a forced GC: start → end (${s.heap.samples.length} samples${s.heap.sameDocument ? '' : '; **the document was replaced**'}) | ${mib(s.heap.startBytes)} → ${mib(s.heap.endBytes)} MiB (${(s.heap.growth * 100).toFixed(1)} %) | < 10 % | ${met(s.goals.heap)} |`,
+    `| offscreen document's JS heap after a forced GC, no panel open (its renderer's isolate: the agent's page too): start → end (${s.heap.samples.length} samples${s.heap.sameDocument ? '' : '; **the document was replaced**'}) | ${mib(s.heap.startBytes)} → ${mib(s.heap.endBytes)} MiB (${(s.heap.growth * 100).toFixed(1)} %) | < 10 % | ${met(s.goals.heap)} |`,
     ...(errors.length ? ['', `Errors: ${errors.join('; ')}.`] : []),
     ...(s.problems.length
       ? [
