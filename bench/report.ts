@@ -1,6 +1,7 @@
 /** The bench's Markdown report: medians with spread, ratios with their per-round range, goals met or not. */
 import type { ChatBench } from './chat.js';
 import type { Summary } from './stats.js';
+import { soakMarkdown, type SoakResult } from './soak.js';
 
 /** Filter keystrokes: `p50` etc. are input → layout done; `toFrame` is input → next frame painted. */
 type PanelFilter = Summary & { toFrame: Summary; rowsChanged: Summary; longTasks: number[]; rowsMin: number; rowsMax: number };
@@ -96,6 +97,8 @@ export interface Results {
     };
   };
   extensionErrors?: string[];
+  /** `--soak`, and the smoke's shortened run (bench/soak.ts). */
+  soak?: SoakResult;
   /** Minified bytes of each built bundle (and gzipped: what a download costs). */
   bundles?: { file: string; bytes: number; gzipBytes: number }[];
   notes: string[];
@@ -343,6 +346,7 @@ export function markdown(r: Results): string {
       ),
     );
   }
+  if (r.soak) out.push('', ...soakMarkdown(r.soak));
   if (r.extensionErrors?.length) out.push('', `Errors logged by extension contexts: ${r.extensionErrors.join(' | ')}`);
   for (const n of r.notes) out.push('', n);
   return out.join('\n') + '\n';

@@ -29,8 +29,11 @@ import { benchChat, REMOTE_FIRST_BYTE_MS } from './chat.js';
 import { markdown, type Results } from './report.js';
 import { throwawayCert } from './tls.js';
 import { profileAround, profiling, withProfiler } from './profile.js';
+import { runSoak, soakAlone, soakMinutes } from './soak.js';
 
 const smoke = process.argv.includes('--smoke');
+/** The soak (bench/soak.ts): `--soak` runs it alone, 60 minutes; the smoke run ends with 2; `--soak-minutes N`. */
+const soak = soakMinutes(process.argv, smoke);
 /**
  * `--only agent,cold` runs just those phases (a focused measurement while working on one cost):
  * `latency` (every echo variant), `agent` (the agent path beside the bare offscreen fetch and the
@@ -88,6 +91,11 @@ const outDir = process.env.OUT_DIR || 'dist';
 if (!existsSync(`${outDir}/manifest.json`)) {
   log(`no build in ${outDir}/, building it`);
   execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { stdio: 'inherit' });
+}
+
+if (process.argv.includes('--soak') && !smoke) {
+  await soakAlone(soak!, log);
+  process.exit(0);
 }
 
 const tls = await throwawayCert();
@@ -664,6 +672,8 @@ try {
   child.kill('SIGTERM');
 }
 
+// The smoke ends with the soak, shortened, in a browser and servers of its own.
+if (smoke && !only) results.soak = await runSoak(soak!, log);
 results.totalSeconds = (Date.now() - started) / 1000;
 results.bundles = await Promise.all(
   ['sw.js', 'offscreen.js', 'panel.js', 'app-sandbox.js'].map(async (file) => {

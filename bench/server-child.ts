@@ -47,14 +47,25 @@ const stop = async () => {
   await Promise.allSettled(all.map((s) => s.close()));
   process.exit(0);
 };
-// A line "stats" on stdin answers with the tool calls the servers ran (to prove none was lost).
+// A line "stats" on stdin answers with the tool calls the servers ran (to prove none was lost) and
+// the sessions they opened (a reconnect is a new session); "echoes" with every server's `echo`
+// texts (the soak tags each call, to find one run twice or never).
 let buffered = '';
 process.stdin.on('data', (chunk) => {
   buffered += String(chunk);
   for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
     const line = buffered.slice(0, nl).trim();
     buffered = buffered.slice(nl + 1);
-    if (line === 'stats') process.stdout.write(JSON.stringify({ toolCalls: all.map((s) => s.stats.toolCalls.length) }) + '\n');
+    if (line === 'stats')
+      process.stdout.write(
+        JSON.stringify({
+          toolCalls: all.map((s) => s.stats.toolCalls.length),
+          sessionsOpened: all.map((s) => s.stats.sessionsOpened),
+          initializeRequests: all.map((s) => s.stats.initializeRequests),
+          eventStreams: all.map((s) => s.stats.eventStreams),
+        }) + '\n',
+      );
+    if (line === 'echoes') process.stdout.write(JSON.stringify({ echoes: all.map((s) => s.stats.echoTexts) }) + '\n');
   }
 });
 process.stdin.on('end', () => void stop());

@@ -78,6 +78,8 @@ interface DemoServerStats {
   initializeRequests: number;
   cancellations: string[];
   toolCalls: string[];
+  /** The text of every `echo` call, in order (the bench's soak tags each call to find it run twice or never). */
+  echoTexts: string[];
   /** What `confirm_booking` got back from each elicitation: the action and the content. */
   elicitations?: Array<{ action: string; content?: Record<string, unknown> }>;
   /** JSON-RPC requests received, by method (`tools/list`: 3 …). */
@@ -123,6 +125,7 @@ function buildServer(name: string, stats: DemoServerStats, extraTools: string[],
     },
     async ({ text }) => {
       stats.toolCalls.push('echo');
+      stats.echoTexts.push(text);
       return { content: [{ type: 'text', text: `echo: ${text}` }] };
     },
   );
@@ -361,6 +364,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     initializeRequests: 0,
     cancellations: [],
     toolCalls: [],
+    echoTexts: [],
     methods: {},
     eventStreams: 0,
     callAuthorizations: [],
