@@ -301,7 +301,7 @@ async function shoot(locale: 'en' | 'zh_CN'): Promise<string[]> {
       d.tasks = ${TASK_FIXTURES};
       d.shadowRoot.querySelector('details[data-section="tasks"]').scrollIntoView();
     })()`);
-    await panel.$eval('mcp-server-detail >>> mcp-task-list >>> details.result', (d) => ((d as HTMLDetailsElement).open = true));
+    await panel.$eval('mcp-server-detail >>> mcp-task-list >>> details.result', (d) => (d.open = true));
     await shootAll(panel, `${locale}-09-state-tasks`, written);
     await panel.evaluate(`document.querySelector('mcp-server-detail').tasks = []`);
     // MCP App views (section Q): a published example's view under its result, the approval its
