@@ -13,7 +13,7 @@
 import * as z from 'zod/mini';
 import type { Client } from '@modelcontextprotocol/client';
 import { ProtocolError } from '@modelcontextprotocol/client';
-import { clampPollInterval, type TaskStatusUpdate } from './task-call.js';
+import { clampPollInterval, waitOrAbort, type TaskStatusUpdate } from './task-call.js';
 
 /** The extension's identifier, declared in every request's client capabilities. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -34,21 +34,6 @@ export interface ModernTaskOptions {
   onStatus(update: TaskStatusUpdate): void;
   /** One server question (an `elicitation/create` of `inputRequests`): the answer to send back. */
   ask(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
-}
-
-function waitOrAbort(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 const taskIdOf = (task: Task): string => {

@@ -43,7 +43,8 @@ export interface TaskCallOptions {
 export const clampPollInterval = (ms: unknown) =>
   typeof ms === 'number' && Number.isFinite(ms) ? Math.min(MAX_TASK_POLL_MS, Math.max(MIN_TASK_POLL_MS, ms)) : 1_000;
 
-function waitOrAbort(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`, or rejects with the signal's reason once it aborts (the poll wait of both task wires). */
+export function waitOrAbort(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason as Error);
     const onAbort = () => {

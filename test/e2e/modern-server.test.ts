@@ -59,21 +59,25 @@ async function detailTools(): Promise<string[]> {
   );
 }
 
-async function answerName(name: string) {
+/** Fills the pending card's one text field and sends it. */
+async function answerField(field: string, value: string) {
   await waitFor(panel, `${CARD} >>> mcp-schema-form`, 20_000);
   await panel.evaluate(
-    (card, name) => {
+    (card, name, text) => {
       const root = document.querySelector(card)!.shadowRoot!;
       const form = root.querySelector('mcp-schema-form')!.shadowRoot!;
-      const input = form.querySelector<HTMLInputElement>(`[name='${JSON.stringify(['name'])}']`)!;
-      input.value = name;
+      const input = form.querySelector<HTMLInputElement>(`[name='${JSON.stringify([name])}']`)!;
+      input.value = text;
       input.dispatchEvent(new Event('input', { bubbles: true }));
       root.querySelector<HTMLButtonElement>('button[data-action="accept"]')!.click();
     },
     CARD,
-    name,
+    field,
+    value,
   );
 }
+
+const answerName = (name: string) => answerField('name', name);
 
 test('R1: a modern-only server is added, connects without initialize or a session, and the detail names its revision', async () => {
   const methods = server.seen.map((r) => r.method);
@@ -135,27 +139,11 @@ const taskRows = () =>
     })),
   );
 
-async function answerAngle(angle: string) {
-  await waitFor(panel, `${CARD} >>> mcp-schema-form`, 20_000);
-  await panel.evaluate(
-    (card, value) => {
-      const root = document.querySelector(card)!.shadowRoot!;
-      const form = root.querySelector('mcp-schema-form')!.shadowRoot!;
-      const input = form.querySelector<HTMLInputElement>(`[name='${JSON.stringify(['angle'])}']`)!;
-      input.value = value;
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-      root.querySelector<HTMLButtonElement>('button[data-action="accept"]')!.click();
-    },
-    CARD,
-    angle,
-  );
-}
-
 test('R6: a call answered with a task runs to its report through tasks/get; its question gets the card and goes back with tasks/update', async () => {
   await run('research', { topic: 'tides' });
   assert.equal(await runnerText(), 'Report on tides');
   await run('research', { topic: 'currents', ask: true });
-  await answerAngle('economic');
+  await answerField('angle', 'economic');
   assert.equal(await runnerText(), 'Report on currents from the economic angle');
   const update = server.seen.find((r) => r.method === 'tasks/update');
   assert.equal(update?.headers['mcp-name'], [...server.tasks.values()].at(-1)!.taskId, 'Mcp-Name names the task');
