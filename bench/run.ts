@@ -568,7 +568,10 @@ try {
           profiling && r === 0 ? await profileAround('h2-concurrency-node', {}, [process.pid, ...benchPids(rig).slice(1)]) : undefined;
         if (h2Clients.length) runs.nodeSdk.push(await sdkConcurrent(h2Clients, P.perServer, args));
         if (stopNode) for (const line of await stopNode()) log(line);
+        // The floor's own CPU by process, to set beside the extension's: what of a call's CPU is ours.
+        const stopFloor = profiling && r === 0 ? await profileAround('h2-concurrency-floor', {}, benchPids(rig)) : undefined;
         runs.offscreenFetch.push(await inPage(offNow, 'fetchConcurrent', h2ConcUrls, P.perServer, args));
+        if (stopFloor) for (const line of await stopFloor()) log(line);
       }
       const h2Sent =
         (runs.extension.length + runs.agent.length + runs.nodeSdk.length + runs.offscreenFetch.length) * h2Ids.length * P.perServer;
