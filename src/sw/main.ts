@@ -28,6 +28,7 @@ import { headersFor } from './chrome/credentials.js';
 import { launchAuthFlow, oauthRedirectUri } from './chrome/identity.js';
 import { KeepAlive } from './chrome/keep-alive.js';
 import { TaskBoard } from './use/task-board.js';
+import { SettledWrites } from './settled-writes.js';
 import { authConfigOf, headersWithOAuth } from './chrome/oauth-runtime.js';
 import { createPanelApi } from './handlers/panel.js';
 import { answerPanelRequests, fromPanelPage } from './handlers/panel-port.js';
@@ -64,15 +65,13 @@ const ATTEMPTS_KEY = 'mcp_connect_attempts';
  */
 const configStore = new ConfigStore(chromeArea(chrome.storage.local));
 const configOf = async (id: string) => (await configStore.read()).servers.find((s) => s.id === id);
-/**
- * Writes to one stored entry what the manager already settled in memory (an imported allow-list,
- * pins): in the background, a failure only logged, since the manager already uses the result.
- */
-function storeSettled(serverId: string, settle: (entry: McpServerConfig) => McpServerConfig, what: string): void {
-  void configStore
-    .update((servers) => servers.map((s) => (s.id === serverId ? settle(s) : s)))
-    .catch((e) => console.warn(`[sw] ${what} could not be saved`, e));
-}
+/** What the manager already settled in memory (an imported allow-list, pins), written in the background, a window at a time. */
+const settledWrites = new SettledWrites({
+  update: (fn) => configStore.update(fn),
+  failed: (what, e) => console.warn(`[sw] ${what} could not be saved`, e),
+});
+const storeSettled = (serverId: string, settle: (entry: McpServerConfig) => McpServerConfig, what: string) =>
+  settledWrites.add(serverId, settle, what);
 /** With the list, so a step-up of one of several accounts on a URL asks for an account choice (S3). */
 const authConfigWithAccounts = async (config: McpServerConfig) => authConfigOf(config, (await configStore.read()).servers);
 

@@ -243,3 +243,22 @@ test('a v1 area with no server list stays empty after the migration', async () =
   assert.deepEqual(await store.read(), { servers: [], invalid: [] });
   assert.deepEqual(area.dump()[SERVERS_KEY], []);
 });
+
+test('an update that returns the very list it was given writes nothing; one that changes it writes', async () => {
+  const { area, store } = await storeWith({ [SERVERS_KEY]: [server('a')], [SCHEMA_VERSION_KEY]: CURRENT_SCHEMA_VERSION });
+  let sets = 0;
+  const set = area.set.bind(area);
+  area.set = async (items) => {
+    sets++;
+    return set(items);
+  };
+  const same = await store.update((servers) => servers);
+  assert.equal(sets, 0);
+  assert.deepEqual(
+    same.servers.map((s) => s.id),
+    ['a'],
+  );
+  await store.update((servers) => servers.map((s) => ({ ...s, enabled: false })));
+  assert.equal(sets, 1);
+  assert.equal((await store.read()).servers[0]!.enabled, false);
+});
