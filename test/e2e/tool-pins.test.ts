@@ -168,7 +168,8 @@ test('S2: with "review new tools" on, a tool the server adds later arrives disab
   const NEW = 'mcp-server-detail >>> mcp-definition-changes >>> article[data-name="export_all"]';
   await waitFor(panel, NEW);
   assert.match(await textOf(panel, NEW), /New tool “export_all” waits for your review/);
-  assert.ok((await stored()).disabledTools.includes('export_all'));
+  // Stored in the background, with the other settles of its moment (settled-writes.ts).
+  await until('the held tool stored as disabled', async () => (await stored()).disabledTools.includes('export_all'));
   const offered = () => evaluateInWorker<string[]>(ext, 'globalThis.remoteMcp.agentTools.list().map((t) => t.name)');
   assert.ok(!(await offered()).includes('mcp__demo__export_all'), 'not offered before review');
   await (await waitFor(panel, `${NEW} >>> button[data-decision="accept"]`)).click();
