@@ -12,7 +12,7 @@ import { auditBundles, auditMarkdown, runtimeAllowlist, type AuditResult, type B
 import { en } from '../src/i18n/en.js';
 import { zh_CN } from '../src/i18n/zh_CN.js';
 
-const SW_BUDGET = 350 * 1024;
+const SW_BUDGET = 300 * 1024;
 const FORBIDDEN = [/\bnew Function\s*\(/, /\beval\s*\(/];
 
 interface Built {
