@@ -111,19 +111,26 @@ export class ConfigStore {
     return storedVersion(stored) === 'unsupported' ? { ...read, newerVersion: String(stored[SCHEMA_VERSION_KEY]) } : read;
   }
 
-  /**
-   * The one way to write: `fn` gets the valid entries and returns the new list. One that returns
-   * the very list it was given has nothing to change, and nothing is written: a write rewrites the
-   * whole configuration (with every server's pinned definitions), which costs the worker's CPU
-   * each time (a listing that changed no pin must not cost one).
-   */
+  /** The one way to write: `fn` gets the valid entries and returns the new list. */
   update(fn: Updater): Promise<ConfigSnapshot> {
+    return this.#write(fn);
+  }
+
+  /**
+   * As {@link update}, but `fn` may answer `undefined`: nothing to change, and nothing is written. A
+   * write rewrites the whole configuration (with every server's pinned definitions), which costs the
+   * worker's CPU each time: a listing that changed no pin must not cost one.
+   */
+  updateIfChanged(fn: (...args: Parameters<Updater>) => McpServerConfig[] | undefined): Promise<ConfigSnapshot> {
+    return this.#write(fn);
+  }
+
+  #write(fn: (...args: Parameters<Updater>) => ReturnType<Updater> | undefined): Promise<ConfigSnapshot> {
     return this.#queue.run(async () => {
       const current = await this.#load();
       const takenIds = new Set([...current.servers.map((s) => s.id), ...current.invalid.flatMap((i) => i.id ?? [])]);
-      const given = structuredClone(current.servers);
-      const next = await fn(given, { invalid: current.invalid, takenIds });
-      if (next === given) return snapshot(current);
+      const next = await fn(structuredClone(current.servers), { invalid: current.invalid, takenIds });
+      if (next === undefined) return snapshot(current);
       const written = mergeInvalid(validateForWrite(next), current.rawInvalid);
       await this.#area.set({ [SERVERS_KEY]: written, [SCHEMA_VERSION_KEY]: CURRENT_SCHEMA_VERSION });
       return snapshot(parseServerList(written));

@@ -67,7 +67,7 @@ const configStore = new ConfigStore(chromeArea(chrome.storage.local));
 const configOf = async (id: string) => (await configStore.read()).servers.find((s) => s.id === id);
 /** What the manager already settled in memory (an imported allow-list, pins), written in the background, a window at a time. */
 const settledWrites = new SettledWrites({
-  update: (fn) => configStore.update(fn),
+  update: (fn) => configStore.updateIfChanged(fn),
   failed: (what, e) => console.warn(`[sw] ${what} could not be saved`, e),
 });
 const storeSettled = (serverId: string, settle: (entry: McpServerConfig) => McpServerConfig, what: string) =>

@@ -13,7 +13,8 @@ export const SETTLED_WRITE_WINDOW_MS = 100;
 type Settle = (entry: McpServerConfig) => McpServerConfig;
 
 export interface SettledWritesDeps {
-  update(fn: (servers: McpServerConfig[]) => McpServerConfig[]): Promise<unknown>;
+  /** ConfigStore.updateIfChanged: `fn` answering undefined writes nothing. */
+  update(fn: (servers: McpServerConfig[]) => McpServerConfig[] | undefined): Promise<unknown>;
   /** A write that failed: the manager already uses the result, so it is only told. */
   failed(what: string, error: unknown): void;
   setTimeout?: (fn: () => void, ms: number) => unknown;
@@ -48,7 +49,7 @@ export class SettledWrites {
           if (settled !== entry) changed = true;
           return settled;
         });
-        return changed ? next : servers;
+        return changed ? next : undefined;
       })
       .catch((e: unknown) => this.deps.failed([...new Set(batch.map((s) => s.what))].join(', '), e));
   }

@@ -244,7 +244,7 @@ test('a v1 area with no server list stays empty after the migration', async () =
   assert.deepEqual(area.dump()[SERVERS_KEY], []);
 });
 
-test('an update that returns the very list it was given writes nothing; one that changes it writes', async () => {
+test('updateIfChanged writes nothing when its updater answers undefined; update writes even the list it was given back (changed in place)', async () => {
   const { area, store } = await storeWith({ [SERVERS_KEY]: [server('a')], [SCHEMA_VERSION_KEY]: CURRENT_SCHEMA_VERSION });
   let sets = 0;
   const set = area.set.bind(area);
@@ -252,13 +252,16 @@ test('an update that returns the very list it was given writes nothing; one that
     sets++;
     return set(items);
   };
-  const same = await store.update((servers) => servers);
+  const same = await store.updateIfChanged(() => undefined);
   assert.equal(sets, 0);
   assert.deepEqual(
     same.servers.map((s) => s.id),
     ['a'],
   );
-  await store.update((servers) => servers.map((s) => ({ ...s, enabled: false })));
+  await store.update((servers) => {
+    servers[0]!.enabled = false;
+    return servers;
+  });
   assert.equal(sets, 1);
   assert.equal((await store.read()).servers[0]!.enabled, false);
 });

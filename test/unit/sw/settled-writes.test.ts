@@ -20,10 +20,9 @@ function rig(stored: McpServerConfig[]) {
   const failures: string[] = [];
   const writer = new SettledWrites({
     update: async (fn) => {
-      const given = structuredClone(stored);
-      const next = fn(given);
-      // As ConfigStore: the very list it was given back means nothing to write.
-      if (next !== given) writes.push((stored = next));
+      const next = fn(structuredClone(stored));
+      // As ConfigStore.updateIfChanged: undefined means nothing to write.
+      if (next !== undefined) writes.push((stored = next));
     },
     failed: (what) => failures.push(what),
     setTimeout: (fn) => timers.push(fn),
