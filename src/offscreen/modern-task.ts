@@ -13,7 +13,8 @@
 import * as z from 'zod/mini';
 import type { Client } from '@modelcontextprotocol/client';
 import { ProtocolError } from '@modelcontextprotocol/client';
-import { clampPollInterval, waitOrAbort, type TaskStatusUpdate } from './task-call.js';
+import { clampPollInterval, statusTeller, waitOrAbort, type TaskStatusUpdate } from './task-call.js';
+import { MAX_TASK_MESSAGE } from '../protocol/tasks.js';
 
 /** The extension's identifier, declared in every request's client capabilities. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -22,7 +23,6 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const MAX_INPUT_KEYS = 64;
 /** Input requests asked per poll at most; the relay declines past its own per-connection bound anyway. */
 const MAX_INPUTS_PER_POLL = 4;
-const MAX_STATUS_MESSAGE = 1_000;
 
 const AnyObject = z.record(z.string(), z.unknown());
 type Task = Record<string, unknown>;
@@ -58,14 +58,11 @@ export async function followModernTask(client: Client, handle: Task, options: Mo
 async function follow(client: Client, taskId: string, first: Task, options: ModernTaskOptions): Promise<Record<string, unknown>> {
   const { signal, timeout } = options;
   const answered = new Set<string>();
+  const tell = statusTeller(taskId, (update) => options.onStatus(update));
   let task = first;
-  let last = '';
   for (;;) {
     const status = typeof task['status'] === 'string' ? task['status'] : 'working';
-    const message = typeof task['statusMessage'] === 'string' ? task['statusMessage'].slice(0, MAX_STATUS_MESSAGE) : undefined;
-    const seen = `${status}\u0000${message ?? ''}`;
-    if (seen !== last) options.onStatus({ taskId, status, ...(message ? { message } : {}) });
-    last = seen;
+    const message = tell(status, task['statusMessage']);
     if (status === 'completed') return resultOf(task);
     if (status === 'failed') throw failureOf(task, message);
     if (status === 'cancelled') throw new ProtocolError(-32603, `The task was cancelled${message ? `: ${message}` : ''}.`);
@@ -86,7 +83,7 @@ function resultOf(task: Task): Record<string, unknown> {
 function failureOf(task: Task, message: string | undefined): ProtocolError {
   const error = task['error'] && typeof task['error'] === 'object' ? (task['error'] as Task) : {};
   const code = typeof error['code'] === 'number' && Number.isInteger(error['code']) ? error['code'] : -32603;
-  const text = typeof error['message'] === 'string' ? error['message'].slice(0, MAX_STATUS_MESSAGE) : message;
+  const text = typeof error['message'] === 'string' ? error['message'].slice(0, MAX_TASK_MESSAGE) : message;
   return new ProtocolError(code, `The task failed${text ? `: ${text}` : ''}.`);
 }
 

@@ -9,6 +9,7 @@
  * interval the server names and never cancels.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { MAX_TASK_MESSAGE } from '../protocol/tasks.js';
 import { CallToolResultSchema, CreateTaskResultSchema, McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 
 /** Bounds of the poll interval the server asks for. */
@@ -16,8 +17,6 @@ export const MIN_TASK_POLL_MS = 250;
 export const MAX_TASK_POLL_MS = 10_000;
 /** How long we ask the server to keep the task and its result (it may choose less). */
 export const TASK_TTL_MS = 10 * 60_000;
-/** A status message longer than this is cut before it reaches the progress line. */
-const MAX_STATUS_MESSAGE = 1_000;
 
 export interface TaskStatusUpdate {
   /** The server's id of the task (the panel's list shows it). */
@@ -42,6 +41,21 @@ export interface TaskCallOptions {
 
 export const clampPollInterval = (ms: unknown) =>
   typeof ms === 'number' && Number.isFinite(ms) ? Math.min(MAX_TASK_POLL_MS, Math.max(MIN_TASK_POLL_MS, ms)) : 1_000;
+
+/**
+ * Tells each new status of a task once (both task wires), its message cut to the task list's
+ * bound before it reaches the progress line; returns the message as cut.
+ */
+export function statusTeller(taskId: string, onStatus: (update: TaskStatusUpdate) => void) {
+  let last = '';
+  return (status: string, statusMessage: unknown): string | undefined => {
+    const message = typeof statusMessage === 'string' ? statusMessage.slice(0, MAX_TASK_MESSAGE) : undefined;
+    const seen = `${status}\u0000${message ?? ''}`;
+    if (seen !== last) onStatus({ taskId, status, ...(message ? { message } : {}) });
+    last = seen;
+    return message;
+  };
+}
 
 /** Waits `ms`, or rejects with the signal's reason once it aborts (the poll wait of both task wires). */
 export function waitOrAbort(ms: number, signal: AbortSignal): Promise<void> {
@@ -79,14 +93,11 @@ export async function callToolAsTask(client: Client, name: string, args: Record<
 async function followTask(client: Client, taskId: string, firstInterval: unknown, options: TaskCallOptions) {
   const { signal, timeout } = options;
   let interval = clampPollInterval(firstInterval);
-  let last = '';
+  const tell = statusTeller(taskId, (update) => options.onStatus(update));
   for (;;) {
     await waitOrAbort(interval, signal);
     const task = await client.experimental.tasks.getTask(taskId, { signal, timeout });
-    const message = typeof task.statusMessage === 'string' ? task.statusMessage.slice(0, MAX_STATUS_MESSAGE) : undefined;
-    const seen = `${task.status}\u0000${message ?? ''}`;
-    if (seen !== last) options.onStatus({ taskId, status: task.status, ...(message ? { message } : {}) });
-    last = seen;
+    const message = tell(task.status, task.statusMessage);
     if (task.status === 'completed' || task.status === 'input_required') {
       return client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { signal, timeout });
     }
