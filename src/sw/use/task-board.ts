@@ -16,6 +16,8 @@ export class TaskBoard {
 
   /** What the document had when this worker claimed it: the list replaces the board's. */
   adopt(tasks: readonly TaskView[]): void {
+    // Nearly every wake claims a document with no task: nothing for the panels then.
+    if (tasks.length === 0 && this.#tasks.size === 0) return;
     this.#tasks = new Map(tasks.map((t) => [t.operationId, t]));
     this.#changed();
   }
