@@ -665,7 +665,7 @@ export class McpManager {
     const rt = await this.#readyToCall(serverId, tool, operationId);
     const connectionId = this.#connectionOf(rt);
     // A tool offered under an alias is called by its own name (N8, catalog-limits.ts).
-    const listed = this.#items<Tool>(rt, 'tools').find((t) => t.name === tool);
+    const listed = this.#listedTool(rt, tool);
     try {
       return await this.ports.request('offscreen:call-tool', {
         connectionId,
@@ -702,7 +702,7 @@ export class McpManager {
     if (rt.config.disabledTools.includes(tool)) {
       throw new RemoteError({ code: 'tool-disabled', ...say('reasonToolDisabled', { tool }) });
     }
-    if (!this.#items<Tool>(rt, 'tools').some((t) => t.name === tool)) {
+    if (!this.#listedTool(rt, tool)) {
       throw new RemoteError({ code: 'unknown-tool', ...say('reasonUnknownTool', { tool }) });
     }
     return rt;
@@ -812,11 +812,27 @@ export class McpManager {
   }
 
   #items<T>(rt: Runtime, category: CatalogCategory): T[] {
-    // Tools are hidden unless the server is ready, recovering a lost session, or disconnected with
-    // a catalog kept from its last session that first use will refresh (C1, C2).
+    return this.#shown(rt) ? [...(rt.catalog.get<T>(category).items ?? [])] : [];
+  }
+
+  /**
+   * Items are hidden unless the server is ready, recovering a lost session, or disconnected with
+   * a catalog kept from its last session that first use will refresh (C1, C2).
+   */
+  #shown(rt: Runtime): boolean {
     const cached = rt.state.status === 'disconnected' && rt.config.enabled && rt.cachedSince !== undefined;
-    if (rt.state.status !== 'ready' && rt.state.status !== 'connecting' && !cached) return [];
-    return [...(rt.catalog.get<T>(category).items ?? [])];
+    return rt.state.status === 'ready' || rt.state.status === 'connecting' || cached;
+  }
+
+  /** One tool as the server's view lists it, found without copying the list or building any view (every call looks one up). */
+  #listedTool(rt: Runtime, name: string): Tool | undefined {
+    return this.#shown(rt) ? rt.catalog.get<Tool>('tools').items?.find((t) => t.name === name) : undefined;
+  }
+
+  /** The tool `name` of a server as its view lists it (the runner's visibility check). */
+  listedTool(serverId: string, name: string): Tool | undefined {
+    const rt = this.#servers.get(serverId);
+    return rt ? this.#listedTool(rt, name) : undefined;
   }
 
   /**

@@ -20,7 +20,10 @@ function runner() {
   const tracked: string[] = [];
   const deps = {
     manager: {
-      views: () => [view('gh', [tool('search'), tool('refresh', { _meta: { ui: { visibility: ['app'] } } })])],
+      listedTool: (serverId: string, name: string) =>
+        [view('gh', [tool('search'), tool('refresh', { _meta: { ui: { visibility: ['app'] } } })])]
+          .find((v) => v.id === serverId)
+          ?.tools.find((t) => t.name === name),
       callTool: async (serverId: string, t: string, args: Record<string, unknown>, operationId: string) => {
         calls.push([serverId, t, args, operationId]);
         return { content: [{ type: 'text', text: 'a'.repeat(TEXT_BUDGET_BYTES + 1) }] };

@@ -254,3 +254,16 @@ test('C2: a lazy server the user disconnected is not woken by an agent listing t
   assert.equal(h.view('lazy').status, 'ready');
   assert.deepEqual(h.opened(), ['c1', 'c2', 'c3']);
 });
+
+test('C1: listedTool finds one tool exactly as the views list it: none before the server connects, then the listed one', async () => {
+  const h = harness();
+  h.manager.reconcile([cfg('a')], { startup: true });
+  await flush();
+  assert.equal(h.manager.listedTool('a', 'echo'), undefined, 'a server never connected shows no tools');
+  await h.manager.connect('a');
+  const fromViews = h.manager.views()[0]!.tools.find((t) => t.name === 'echo');
+  assert.ok(fromViews, 'the routine catalog lists echo');
+  assert.deepEqual(h.manager.listedTool('a', 'echo'), fromViews);
+  assert.equal(h.manager.listedTool('a', 'absent'), undefined);
+  assert.equal(h.manager.listedTool('nope', 'echo'), undefined);
+});
