@@ -44,6 +44,7 @@ import { RequestLogBatch } from './offscreen-link/request-log-batch.js';
 import { McpWorkerClient } from './offscreen-link/worker-client.js';
 import { APPROVALS_KEY, ApprovalStore } from './use/approval-store.js';
 import type { AgentToolRegistry } from './use/tool-registry.js';
+import { RunnerCalls } from './use/runner-calls.js';
 import { setUpUseService } from './use/use-service.js';
 import { startChatService } from './chat/chat-service.js';
 import { languageModelOf } from './chat/providers/builtin.js';
@@ -283,6 +284,7 @@ void ready.then(() => setTimeout(() => void chrome.runtime.sendMessage({ type: P
 void ready.then(() => performance.mark('mcp:ready'));
 const approvals = new ApprovalStore(chrome.storage.local);
 approvals.onChange(() => pushActivity('grants'));
+const runnerCalls = new RunnerCalls();
 const use = setUpUseService({
   manager,
   approvals,
@@ -298,6 +300,7 @@ const use = setUpUseService({
     pinsPanelHandlers({ manager, configStore, approvals })['panel:accept-definition']({ serverId, category: 'tools', name }),
   tasks: taskBoard,
   started: ready,
+  shownProgress: (operationId) => runnerCalls.has(operationId),
 });
 /**
  * The chat engine runs here, beside the registry and the approval broker it uses (docs/architecture.md
@@ -336,6 +339,7 @@ const handlePanel = createPanelApi({
   probeFetch: outgoingFetch,
   state,
   newOperationId: newId,
+  runnerCalls,
   useHandlers: use.handlers,
   chatHandlers: chat.handlers,
   grants: approvals,

@@ -8,6 +8,7 @@ import { RemoteError } from '../../protocol/result.js';
 import { toolUi } from '../../protocol/mcp-apps.js';
 import type { McpServerConfig } from '../../storage/config-schema.js';
 import type { ConfigStore } from '../../storage/config-store.js';
+import type { RunnerCalls } from '../use/runner-calls.js';
 import type { StepUpTracker } from '../auth/step-up.js';
 import type { McpManager } from '../manager/mcp-manager.js';
 import { truncateToolResult } from '../use/truncate.js';
@@ -31,6 +32,8 @@ export interface ServerHandlerDeps extends RemoveServerDeps {
   configStore: Pick<ConfigStore, 'read' | 'update' | 'updateServer' | 'removeServer'>;
   stepUps: Pick<StepUpTracker, 'track'>;
   newOperationId(): string;
+  /** The runner's calls, whose progress is pushed to the panels (runner-calls.ts). */
+  runnerCalls: Pick<RunnerCalls, 'track'>;
 }
 
 export function serverPanelHandlers(deps: ServerHandlerDeps): ServerHandlers {
@@ -81,9 +84,10 @@ async function callFromRunner(deps: ServerHandlerDeps, p: PanelParams<'panel:cal
   const tool = manager.listedTool(p.serverId, p.tool);
   // The runner never lists a tool only its view may call (MCP Apps visibility); refuse it here too.
   if (tool && !toolUi(tool).model) throw new RemoteError({ code: 'unknown-tool', message: `"${p.tool}" is callable only from its view.` });
+  const operationId = p.operationId ?? deps.newOperationId();
   return truncateToolResult(
-    await deps.stepUps.track(p.serverId, p.tool, () =>
-      manager.callTool(p.serverId, p.tool, p.arguments, p.operationId ?? deps.newOperationId()),
+    await deps.runnerCalls.track(operationId, () =>
+      deps.stepUps.track(p.serverId, p.tool, () => manager.callTool(p.serverId, p.tool, p.arguments, operationId)),
     ),
   ).result;
 }

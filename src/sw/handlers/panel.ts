@@ -17,6 +17,7 @@ import type { DiagnosticsHandlers } from './panel-diagnostics.js';
 import type { DirectoryHandlers } from './panel-directory.js';
 import type { ApprovalStore } from '../use/approval-store.js';
 import type { RequestLogBatch } from '../offscreen-link/request-log-batch.js';
+import type { RunnerCalls } from '../use/runner-calls.js';
 import { serverPanelHandlers } from './panel-servers.js';
 import { panelDispatcher } from './panel-dispatch.js';
 import { pinsPanelHandlers } from './panel-pins.js';
@@ -27,6 +28,8 @@ export interface PanelApiDeps extends OAuthHandlerDeps, ManageHandlerDeps, Omit<
   stepUps: Pick<StepUpTracker, 'track' | 'grant'>;
   state(): PanelState;
   newOperationId(): string;
+  /** The runner's calls, whose progress is pushed to the panels (src/sw/use/runner-calls.ts). */
+  runnerCalls: Pick<RunnerCalls, 'track'>;
   /** Approval, cancellation and MCP App view handlers (src/sw/use/use-service.ts). */
   useHandlers: UseHandlers;
   /** The chat's handlers (src/sw/chat/chat-service.ts). */

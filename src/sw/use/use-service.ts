@@ -49,6 +49,8 @@ export interface UseServiceDeps {
   tasks: TaskBoard;
   /** The worker's start-up (sessions adopted); questions wait for it (R6). */
   started?: Promise<unknown>;
+  /** Whether a panel shows this call's progress: the runner's calls only (runner-calls.ts). */
+  shownProgress(operationId: string): boolean;
 }
 
 export function setUpUseService(deps: UseServiceDeps) {
@@ -73,7 +75,7 @@ export function setUpUseService(deps: UseServiceDeps) {
     waits.changed();
     deps.push({ type: 'panel:approvals', approvals });
   });
-  deps.onWorkerEvent(useEventListener(elicitations, (message) => deps.push(message)));
+  deps.onWorkerEvent(useEventListener(elicitations, (message) => deps.push(message), deps.shownProgress));
   deps.onWorkerEvent((event) => deps.tasks.onEvent(event));
   // A URL change or a removed server invalidates its "always" grants (G1).
   manager.onChange(() => void store.pruneServers(manager.views()).catch(() => undefined));

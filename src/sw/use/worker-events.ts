@@ -1,6 +1,6 @@
 /**
  * What the use service does with the offscreen document's events: a server's question goes to
- * the elicitations (I1), a call's progress is pushed to the panels (H1); other events are the
+ * the elicitations (I1), a runner call's progress is pushed to the panels (H1); other events are the
  * manager's.
  */
 import type { OffscreenEvent } from '../../protocol/offscreen.js';
@@ -10,11 +10,16 @@ import type { Elicitations } from './elicitations.js';
 
 type ProgressEvent = Extract<OffscreenEvent, { type: 'offscreen:progress' }>;
 
-export function useEventListener(elicitations: Pick<Elicitations, 'onEvent'>, push: (message: UsePanelPush) => void) {
+/** `shownProgress`: whether a panel shows this operation's progress (the runner's calls only, runner-calls.ts). */
+export function useEventListener(
+  elicitations: Pick<Elicitations, 'onEvent'>,
+  push: (message: UsePanelPush) => void,
+  shownProgress: (operationId: string) => boolean,
+) {
   return (event: OffscreenEvent): void => {
     if (event.type === 'offscreen:elicitation')
       void elicitations.onEvent(event).catch((e) => console.error('[use-service] elicitation failed', e));
-    if (event.type === 'offscreen:progress') push(progressPush(event));
+    if (event.type === 'offscreen:progress' && shownProgress(event.operationId)) push(progressPush(event));
   };
 }
 

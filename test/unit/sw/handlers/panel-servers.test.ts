@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { server } from '../../storage/helpers.js';
 import { serverPanelHandlers, withToolEnabled, type ServerHandlerDeps } from '../../../../src/sw/handlers/panel-servers.js';
 import { server as view, tool } from '../use/fakes.js';
+import { RunnerCalls } from '../../../../src/sw/use/runner-calls.js';
 import { TEXT_BUDGET_BYTES } from '../../../../src/sw/use/truncate.js';
 
 test('a tool is disabled once and enabled again on its own server only', () => {
@@ -16,6 +17,7 @@ test('a tool is disabled once and enabled again on its own server only', () => {
 });
 
 function runner() {
+  const runnerCalls = new RunnerCalls();
   const calls: unknown[] = [];
   const tracked: string[] = [];
   const deps = {
@@ -25,7 +27,7 @@ function runner() {
           .find((v) => v.id === serverId)
           ?.tools.find((t) => t.name === name),
       callTool: async (serverId: string, t: string, args: Record<string, unknown>, operationId: string) => {
-        calls.push([serverId, t, args, operationId]);
+        calls.push([serverId, t, args, operationId, runnerCalls.has(operationId)]);
         return { content: [{ type: 'text', text: 'a'.repeat(TEXT_BUDGET_BYTES + 1) }] };
       },
     },
@@ -33,14 +35,17 @@ function runner() {
       track: <T>(serverId: string, t: string, run: () => Promise<T>) => (tracked.push(`${serverId}/${t}`), run()),
     },
     newOperationId: () => 'op_new',
+    runnerCalls,
   } as unknown as ServerHandlerDeps;
-  return { handlers: serverPanelHandlers(deps), calls, tracked };
+  return { handlers: serverPanelHandlers(deps), calls, tracked, runnerCalls };
 }
 
 test("the runner's call goes through the step-up tracker with a new operationId, cut to the budget and not fenced", async () => {
-  const { handlers, calls, tracked } = runner();
+  const { handlers, calls, tracked, runnerCalls } = runner();
   const result = await handlers['panel:call-tool']({ serverId: 'gh', tool: 'search', arguments: { q: 1 } });
-  assert.deepEqual(calls, [['gh', 'search', { q: 1 }, 'op_new']]);
+  // Known as the runner's while it runs (its progress is pushed to the panels, H1), forgotten after.
+  assert.deepEqual(calls, [['gh', 'search', { q: 1 }, 'op_new', true]]);
+  assert.equal(runnerCalls.has('op_new'), false);
   assert.deepEqual(tracked, ['gh/search']);
   const text = (result.content[0] as unknown as { text: string }).text;
   assert.match(text, /^a+\n\[… truncated/);

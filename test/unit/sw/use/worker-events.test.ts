@@ -17,13 +17,19 @@ test('progress is pushed without its connection, total and message only when giv
   );
 });
 
-test('questions go to the elicitations, progress to the panels, other events to neither', async () => {
+test("questions go to the elicitations, a runner call's progress to the panels, other events to neither", async () => {
   const asked: OffscreenEvent[] = [];
   const pushed: UsePanelPush[] = [];
-  const listen = useEventListener({ onEvent: async (e) => void asked.push(e) }, (m) => pushed.push(m));
+  const listen = useEventListener(
+    { onEvent: async (e) => void asked.push(e) },
+    (m) => pushed.push(m),
+    (operationId) => operationId === 'op_1',
+  );
   const question = { type: 'offscreen:elicitation' } as unknown as OffscreenEvent;
   listen(question);
   listen({ type: 'offscreen:progress', connectionId: 'c1', operationId: 'op_1', progress: 1 });
+  // An agent's call: no panel shows its progress, so none is pushed (H1, N5).
+  for (let i = 0; i < 100; i++) listen({ type: 'offscreen:progress', connectionId: 'c1', operationId: 'op_agent', progress: i });
   listen({ type: 'offscreen:session-lost', connectionId: 'c1', error: { code: 'network', message: 'gone' } });
   await Promise.resolve();
   assert.deepEqual(asked, [question]);
