@@ -50,7 +50,7 @@ export interface UseServiceDeps {
   /** The worker's start-up (sessions adopted); questions wait for it (R6). */
   started?: Promise<unknown>;
   /** Whether a panel shows this call's progress: the runner's calls only (runner-calls.ts). */
-  shownProgress(operationId: string): boolean;
+  shownProgress: (operationId: string) => boolean;
 }
 
 export function setUpUseService(deps: UseServiceDeps) {
