@@ -16,7 +16,7 @@ import { OwnerFence } from './owner-fence.js';
 import { McpSession, type SessionOptions } from './session.js';
 import { ModernSession } from './modern-session.js';
 import { openSession, type EraCache } from './open-session.js';
-import { SessionTable, type Held } from './session-table.js';
+import { SessionTable, keepChecked, recordListing, type Held } from './session-table.js';
 import { TaskTable } from './task-table.js';
 import type { TaskStatusUpdate } from './task-call.js';
 import { isRunningTask, type TaskView } from '../protocol/tasks.js';
@@ -115,6 +115,10 @@ class OffscreenHost {
       },
       'offscreen:connect': (p) => this.#connect(p),
       'offscreen:list-category': (p) => this.#listCategory(p),
+      'offscreen:keep-checked': async (p) => {
+        const h = table.current(p.connectionId);
+        return { kept: !!h && keepChecked(h, p.category, p.checked) };
+      },
       'offscreen:call-tool': (p) => this.#callTool(p),
       'offscreen:cancel': async (p) => {
         const h = table.current(p.connectionId);
@@ -229,9 +233,7 @@ class OffscreenHost {
     h.stale.delete(p.category);
     try {
       const items = await h.session.listCategory(p.category);
-      h.catalog[p.category] = items;
-      h.catalogGeneration++;
-      return { category: p.category, items };
+      return { category: p.category, items, listing: recordListing(h, p.category, items) };
     } catch (e) {
       h.stale.add(p.category);
       throw failureOn(h, e);

@@ -3,7 +3,7 @@
  * the current one of each server (an older one is stale and refused, SPEC C6), and the sessions
  * that ended while no worker listened, kept (bounded) for the next claim (SPEC C7).
  */
-import type { HeldSession } from '../protocol/offscreen.js';
+import type { CheckedListing, HeldSession } from '../protocol/offscreen.js';
 import type { WireError } from '../protocol/result.js';
 import { say } from '../protocol/wording.js';
 import { CancelRecords } from './cancel-records.js';
@@ -28,6 +28,33 @@ export interface Held<S extends ClosableSession> {
   catalog: HeldSession['catalog'];
   stale: Set<HeldSession['stale'][number]>;
   catalogGeneration: number;
+  /** Listings made on this session so far; each listing's number is the count after it. */
+  listed: number;
+  /** The number of the listing each category holds now. */
+  listingOf: Partial<Record<CatalogCategory, number>>;
+  /** What the worker made of the listing a category holds now (told after it committed it). */
+  checked: NonNullable<HeldSession['checked']>;
+}
+
+type CatalogCategory = keyof HeldSession['catalog'];
+
+/** Keeps a new listing of `category` in place of the last; returns its number. What a worker made of the last one goes with it. */
+export function recordListing(h: Held<ClosableSession>, category: CatalogCategory, items: unknown[]): number {
+  h.catalog[category] = items;
+  h.catalogGeneration++;
+  h.listingOf[category] = ++h.listed;
+  delete h.checked[category];
+  return h.listed;
+}
+
+/**
+ * Keeps what a worker made of a listing, only while the category still holds that listing and
+ * only whole (one hash per item); false otherwise, and nothing is kept.
+ */
+export function keepChecked(h: Held<ClosableSession>, category: CatalogCategory, checked: CheckedListing): boolean {
+  if (h.listingOf[category] !== checked.listing || checked.items.length !== checked.hashes.length) return false;
+  h.checked[category] = checked;
+  return true;
 }
 
 export interface LostSession {
@@ -98,6 +125,9 @@ export class SessionTable<S extends ClosableSession> {
       catalog: {},
       stale: new Set(),
       catalogGeneration: 0,
+      listed: 0,
+      listingOf: {},
+      checked: {},
     });
   }
 
@@ -138,6 +168,8 @@ export class SessionTable<S extends ClosableSession> {
         catalogGeneration: h.catalogGeneration,
         catalog: h.catalog,
         stale: [...h.stale],
+        listings: h.listingOf,
+        ...(Object.keys(h.checked).length > 0 ? { checked: h.checked } : {}),
       }));
     return { sessions, lost: this.#lostWhileAway.splice(0) };
   }

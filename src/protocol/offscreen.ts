@@ -9,6 +9,7 @@ import { CallToolResultSchema, MAX_CATALOG_ITEMS, ServerInfoSchema } from './mcp
 import { WireErrorSchema, resultSchema } from './result.js';
 import { ElicitationEventSchema, ElicitationRequestSchemas, ElicitationResponseSchemas } from './offscreen-elicitation.js';
 import { TaskListSchema, TaskViewSchema } from './tasks.js';
+import { WordingSchema } from './wording.js';
 
 /** Fixed Port name; the offscreen document connects to the worker with it. */
 export const OFFSCREEN_PORT = 'mcp-offscreen';
@@ -25,6 +26,24 @@ const jsonObject = lazySchema(() => z.record(z.string(), z.unknown()));
 /** SHA-256 (hex) of what a session depends on: URL, auth binding, static headers, timeout. */
 const fingerprint = lazySchema(() => z.string().check(z.regex(/^[a-f0-9]{64}$/)));
 const catalogCategory = lazySchema(() => z.enum(['tools', 'prompts', 'resources', 'resourceTemplates']));
+/** The number the document gave one listing of a category on a session (1, 2, …). */
+const listing = lazySchema(() => z.number().check(z.int(), z.gte(1)));
+
+/**
+ * What a worker made of one listing: the items as its checks left them (catalog-items.ts, N8),
+ * their warnings, and each item's definition hash (S2, same order). The document keeps it beside
+ * the listing, so that a later worker instance adopts the catalog without checking and hashing it
+ * again on its wake (docs/architecture.md "Lifecycle").
+ */
+const CheckedListingSchema = lazySchema(() =>
+  z.object({
+    listing,
+    items: z.array(z.unknown()).check(z.maxLength(MAX_CATALOG_ITEMS)),
+    warnings: z.array(z.object({ message: z.string().check(z.maxLength(4096)), wording: WordingSchema })).check(z.maxLength(64)),
+    hashes: z.array(z.string().check(z.regex(/^[0-9a-f]{64}$/))).check(z.maxLength(MAX_CATALOG_ITEMS)),
+  }),
+);
+export type CheckedListing = z.infer<typeof CheckedListingSchema>;
 
 export const OffscreenRequestSchemas = {
   'offscreen:connect': lazySchema(() =>
@@ -47,6 +66,14 @@ export const OffscreenRequestSchemas = {
   /** One category at a time, so a category that fails keeps its last valid list (SPEC D2). */
   'offscreen:list-category': lazySchema(() =>
     z.object({ connectionId: id, category: z.enum(['tools', 'prompts', 'resources', 'resourceTemplates']) }),
+  ),
+  /** Keeps what the worker made of a listing beside it (`CheckedListingSchema`); a later listing replaces both. */
+  'offscreen:keep-checked': lazySchema(() =>
+    z.object({
+      connectionId: id,
+      category: catalogCategory,
+      checked: CheckedListingSchema,
+    }),
   ),
   'offscreen:call-tool': lazySchema(() =>
     z.object({
@@ -92,6 +119,24 @@ const HeldSessionSchema = lazySchema(() =>
     }),
     /** Categories a list_changed announced after their last listing: to be listed again. */
     stale: z.array(catalogCategory),
+    /** The number of the listing each category holds now. */
+    listings: z.optional(
+      z.object({
+        tools: z.optional(listing),
+        prompts: z.optional(listing),
+        resources: z.optional(listing),
+        resourceTemplates: z.optional(listing),
+      }),
+    ),
+    /** What a worker made of the listing each category holds now, where one told the document. */
+    checked: z.optional(
+      z.object({
+        tools: z.optional(CheckedListingSchema),
+        prompts: z.optional(CheckedListingSchema),
+        resources: z.optional(CheckedListingSchema),
+        resourceTemplates: z.optional(CheckedListingSchema),
+      }),
+    ),
   }),
 );
 export type HeldSession = z.infer<typeof HeldSessionSchema>;
@@ -121,8 +166,11 @@ const OffscreenResponseSchemas = {
     z.object({
       category: z.enum(['tools', 'prompts', 'resources', 'resourceTemplates']),
       items: z.array(z.unknown()).check(z.maxLength(MAX_CATALOG_ITEMS)),
+      /** This listing's number, which `offscreen:keep-checked` names (absent from an older document). */
+      listing: z.optional(listing),
     }),
   ),
+  'offscreen:keep-checked': lazySchema(() => z.object({ kept: z.boolean() })),
   'offscreen:call-tool': CallToolResultSchema,
   'offscreen:cancel': lazySchema(() => z.object({ cancelled: z.boolean() })),
   'offscreen:close': lazySchema(() => z.object({ closed: z.boolean() })),

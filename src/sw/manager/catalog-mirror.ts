@@ -28,7 +28,24 @@ export const LOST_CODES = new Set<WireErrorCode>(['session-lost', 'offscreen-los
  * A listing's outcome, remembering whether it failed because the session was gone, or because
  * the server wants an authorization only the user can give (a scope it challenged for, E7).
  */
-export type Listed = ListResult<unknown> & { lost?: boolean; needsAuth?: WireError };
+/** Which of the document's listings a list is: its connection and the number the document gave it. */
+export interface DocumentListing {
+  connectionId: string;
+  listing: number;
+}
+
+export type Listed = ListResult<unknown> & { lost?: boolean; needsAuth?: WireError; listing?: DocumentListing };
+
+/**
+ * A list to commit: what the document listed (checked item by item first), or, adopting a
+ * session, what an earlier worker instance checked and the document kept (`checked`: its warnings).
+ */
+export type ToCommit = Listed & { checked?: { warnings: Said[] } };
+
+/** The document's listing a committed list came from, and whether the document already holds our checks of it. */
+interface CommittedListing extends DocumentListing {
+  told: boolean;
+}
 
 const REFRESH_FAILED: Record<CatalogCategory, ReasonCode & `reasonRefresh${string}`> = {
   tools: 'reasonRefreshToolsFailed',
@@ -92,6 +109,8 @@ export class CatalogMirror {
   readonly #refreshers = new Map<CatalogCategory, Coalesced>();
   /** Catalog-limit warnings of the last committed list of each category (SPEC N8). */
   readonly #warnings = new Map<CatalogCategory, Said[]>();
+  /** Which document listing each committed list came from (absent: an older document numbered none). */
+  readonly #listings = new Map<CatalogCategory, CommittedListing>();
 
   constructor(
     private readonly serverId: string,
@@ -116,7 +135,11 @@ export class CatalogMirror {
     try {
       const answer = await this.ports.request('offscreen:list-category', { connectionId, category });
       if (answer.category !== category) return { ok: false, error: `The answer listed ${answer.category}, not ${category}.` };
-      return { ok: true, items: answer.items };
+      return {
+        ok: true,
+        items: answer.items,
+        ...(answer.listing !== undefined ? { listing: { connectionId, listing: answer.listing } } : {}),
+      };
     } catch (e) {
       const w = toWireError(e);
       return {
@@ -128,18 +151,24 @@ export class CatalogMirror {
     }
   }
 
-  /** Commits the results of `generation`, one per category, each checked item by item first. */
-  commit(generation: number, categories: readonly CatalogCategory[], results: readonly ListResult<unknown>[]) {
+  /**
+   * Commits the results of `generation`, one per category, each checked item by item first unless
+   * it is a list this extension already checked (`checked`, adopting a session).
+   */
+  commit(generation: number, categories: readonly CatalogCategory[], results: readonly ToCommit[]) {
     categories.forEach((category, i) => {
-      let result = results[i]!;
+      const given = results[i]!;
+      let result: ListResult<unknown> = given;
       let warnings: Said[] | undefined;
-      if (result.ok) {
-        const checked = checkCatalogItems(category, result.items);
+      if (given.ok) {
+        const checked = given.checked ? { items: given.items, warnings: given.checked.warnings } : checkCatalogItems(category, given.items);
         result = { ok: true, items: checked.items };
         warnings = checked.warnings;
       }
-      if (this.generations.commit(this.serverId, generation, category, result) === 'committed' && warnings)
-        this.#warnings.set(category, warnings);
+      if (this.generations.commit(this.serverId, generation, category, result) !== 'committed') return;
+      if (warnings) this.#warnings.set(category, warnings);
+      if (given.ok && given.listing) this.#listings.set(category, { ...given.listing, told: given.checked !== undefined });
+      else if (given.ok) this.#listings.delete(category);
     });
     if (categories.includes('tools')) this.ports.toolsCommitted();
     this.ports.committed?.(categories);
@@ -163,6 +192,21 @@ export class CatalogMirror {
   forget() {
     this.generations.forget(this.serverId);
     this.#warnings.clear();
+    this.#listings.clear();
+  }
+
+  /**
+   * The committed lists of `categories` whose checks the document does not hold yet, each once:
+   * the items as committed, their warnings, and the listing and connection they came from.
+   */
+  untoldChecks(categories: readonly CatalogCategory[]) {
+    return categories.flatMap((category) => {
+      const from = this.#listings.get(category);
+      const items = this.get<Record<string, unknown>>(category).items;
+      if (!from || from.told || items === null) return [];
+      from.told = true;
+      return [{ category, items, warnings: this.#warnings.get(category) ?? [], connectionId: from.connectionId, listing: from.listing }];
+    });
   }
 
   /** The category's state: its last valid list (null when none yet), error and stale time. */

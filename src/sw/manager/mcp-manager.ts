@@ -32,10 +32,12 @@ import {
 import { KeyedSerialQueue } from './serial-queue.js';
 import { CATALOG_CATEGORIES, CatalogGenerations, type CatalogCategory } from './catalog-generations.js';
 import { CatalogMirror, listingRefusal, LOST_CODES } from './catalog-mirror.js';
+import { adoptedList } from './adopted-catalog.js';
 import { runsOnlyAsTask, wireNameOf } from './catalog-limits.js';
 import { cancelledBeforeSending, UnsentCalls, unlessAborted } from './unsent-calls.js';
 import { settleIncludeTools } from './include-tools.js';
 import { applyListing, definitionChanged, reviewsNewTools } from './pins.js';
+import { definitionOf } from './pin-definitions.js';
 import { changesOf } from './pin-changes.js';
 
 export type Reason = ErrorReason;
@@ -293,7 +295,10 @@ export class McpManager {
         changed: () => this.#changed(),
         authLost: (connectionId, w) => this.#authLost(runtime(), connectionId, reasonOf(w, runtime().config.auth.kind)),
         toolsCommitted: () => this.#settleIncludeTools(runtime()),
-        committed: (categories) => this.#applyPins(runtime(), categories),
+        committed: (categories) => {
+          this.#applyPins(runtime(), categories);
+          this.#tellChecks(runtime(), categories);
+        },
       },
       { refreshIntervalMs: this.#refreshIntervalMs, now: this.#now },
     );
@@ -320,7 +325,7 @@ export class McpManager {
       rt.catalog.commit(
         rt.catalog.begin(),
         listed,
-        listed.map((c) => ({ ok: true, items: held.catalog[c]! })),
+        listed.map((c) => adoptedList(config, held, c)),
       );
       rt.protocolVersion = held.protocolVersion;
       this.#setState(rt, { status: 'ready', connectionId: held.connectionId });
@@ -802,6 +807,19 @@ export class McpManager {
       if (next === rt.config) continue;
       rt.config = next;
       this.ports.savePins?.(rt.config.id, category, items, now);
+    }
+  }
+
+  /**
+   * Hands the document what this worker made of the lists it just committed (their checks and
+   * definition hashes), so that a later worker instance adopting the session takes them as they
+   * are instead of checking and hashing them on its wake. Lost on the way, it costs only that.
+   */
+  #tellChecks(rt: Runtime, categories: readonly CatalogCategory[]) {
+    for (const c of rt.catalog.untoldChecks(categories)) {
+      const hashes = c.items.map((item) => definitionOf(c.category, item).hash);
+      const checked = { listing: c.listing, items: [...c.items], warnings: c.warnings, hashes };
+      void this.ports.request('offscreen:keep-checked', { connectionId: c.connectionId, category: c.category, checked }).catch(noop);
     }
   }
 

@@ -7,7 +7,7 @@
 import { canonicalJson } from '../../common/canonical-json.js';
 import { sha256Hex } from '../../common/sha256.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/mcp-shapes.js';
-import { MAX_PIN_TEXT, type PinCategory, type PinHints, type PinnedDefinition } from '../../storage/pin-schema.js';
+import { MAX_PIN_TEXT, type Pin, type PinCategory, type PinHints, type PinnedDefinition } from '../../storage/pin-schema.js';
 
 /** A catalog category as it is pinned: resource templates are pinned with the resources. */
 export type ListedCategory = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
@@ -90,6 +90,27 @@ export function definitionOf(category: ListedCategory, item: Record<string, unkn
   let def = computed.get(item);
   if (!def) computed.set(item, (def = computeDefinition(category, item)));
   return def;
+}
+
+/**
+ * Takes the hashes an earlier worker instance computed for these items (kept by the document with
+ * the adopted catalog, in the same order) as their definitions, instead of hashing them again on a
+ * wake. Only a hash equal to the item's pin, or to its noted change, is taken: then no listing
+ * step needs the text, and every other item is hashed from its content as always (S2).
+ */
+export function adoptHashes(
+  category: ListedCategory,
+  items: readonly Record<string, unknown>[],
+  hashes: readonly string[],
+  pins: readonly Pin[] | undefined,
+): void {
+  if (!pins?.length || hashes.length !== items.length) return;
+  const byName = new Map(pins.map((p) => [p.name, p]));
+  items.forEach((item, i) => {
+    const pin = byName.get(pinNameOf(category, item));
+    const hash = hashes[i]!;
+    if (pin && (pin.hash === hash || pin.changed?.hash === hash) && !computed.has(item)) computed.set(item, { hash });
+  });
 }
 
 function computeDefinition(category: ListedCategory, item: Record<string, unknown>): PinnedDefinition {

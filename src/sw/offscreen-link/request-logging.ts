@@ -81,6 +81,8 @@ class RequestLogger {
     if (method === 'offscreen:connect' && connectionId && typeof p['serverId'] === 'string')
       this.#serverOf.set(connectionId, p['serverId']);
     if (method === 'offscreen:answer-elicitation') return this.#answered(method, params, p);
+    // The worker's own bookkeeping in the document: no traffic with the server, nothing to log.
+    if (method === 'offscreen:keep-checked') return this.#request(method, params);
     const serverId = connectionId ? this.#serverOf.get(connectionId) : undefined;
     const shown = loggable(method, p);
     let named = jsonRpcName(method, p);

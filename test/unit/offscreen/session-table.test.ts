@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RemoteError } from '../../../src/protocol/result.js';
-import { MAX_LOST_WHILE_AWAY, SessionTable } from '../../../src/offscreen/session-table.js';
+import { MAX_LOST_WHILE_AWAY, SessionTable, keepChecked, recordListing } from '../../../src/offscreen/session-table.js';
 
 class FakeSession {
   closed = 0;
@@ -63,6 +63,30 @@ test('a committed entry starts empty and is found only with its own session', ()
   );
   assert.equal(table.entryOf('c1', sessions.get('c1')!), h);
   assert.equal(table.entryOf('c1', new FakeSession()), undefined);
+});
+
+test('C7: what a worker made of a listing is kept only while the category holds that listing, and handed over with the claim', () => {
+  const { table } = tableWith(['s1', 'c1']);
+  const h = table.current('c1')!;
+  const hash = 'a'.repeat(64);
+  const first = recordListing(h, 'tools', [{ name: 'raw' }]);
+  const prompts = recordListing(h, 'prompts', []);
+  assert.equal(first, 1);
+  assert.equal(prompts, 2, 'each listing of the session gets its own number');
+  const checked = { listing: first, items: [{ name: 'checked' }], warnings: [], hashes: [hash] };
+  assert.equal(keepChecked(h, 'tools', { ...checked, hashes: [] }), false, 'not one hash per item: refused');
+  assert.equal(keepChecked(h, 'tools', { ...checked, listing: prompts }), false, 'another listing’s number: refused');
+  assert.equal(keepChecked(h, 'tools', checked), true);
+  const held = table.claim().sessions[0]!;
+  assert.deepEqual(held.listings, { tools: 1, prompts: 2 });
+  assert.deepEqual(held.checked, { tools: checked });
+  assert.deepEqual(held.catalog.tools, [{ name: 'raw' }], 'the listing itself is kept too');
+
+  // A new listing replaces the old one, and what was made of the old one goes with it.
+  const second = recordListing(h, 'tools', [{ name: 'newer' }]);
+  assert.equal(table.claim().sessions[0]!.checked, undefined);
+  assert.equal(keepChecked(h, 'tools', checked), false, 'a late answer about the old listing is refused');
+  assert.equal(keepChecked(h, 'tools', { ...checked, listing: second }), true);
 });
 
 test('drop forgets the session, tells onDrop, aborts its calls and closes it once', async () => {

@@ -167,6 +167,66 @@ test('C7: a new instance adopts the matching session — ready with its catalog,
   assert.equal(old.manager.state(config.id)?.status, 'ready', 'the old instance never learnt anything: it is gone');
 });
 
+/** The old instance's checks of each listing reach the document after the listing: wait until a claim shows them. */
+async function claimWithChecks(name: string, categories: number) {
+  for (let i = 0; ; i++) {
+    askHostToConnect();
+    const w = worker(`${name}-${i}`);
+    const claimed = await w.client.request('offscreen:claim', {});
+    const held = claimed.sessions.find((s) => s.serverId === config.id);
+    if (Object.keys(held?.checked ?? {}).length >= categories) return { w, claimed, held: held! };
+    if (i > 50) assert.fail('the document never got the checks');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+test('C7: the new instance adopts the lists as the old one checked and hashed them, without checking or hashing again', async () => {
+  await connectedWorker('g-old');
+  dropPort();
+  const { w: neu, claimed, held } = await claimWithChecks('g-new', 3);
+  const tools = held.checked!.tools!;
+  assert.deepEqual(
+    tools.items.map((t) => (t as { name: string }).name),
+    ['echo', 'add', 'slow'],
+  );
+  assert.equal(tools.listing, held.listings?.tools);
+  assert.ok(tools.hashes.every((h) => /^[0-9a-f]{64}$/.test(h)));
+  // Marks that tell which copy was adopted: the checked list is taken as it is (a description the
+  // raw listing does not have), and its hashes are taken where they equal the pins (none is
+  // computed from content: the marked description would change the hash).
+  (tools.items[0] as { description: string }).description = 'as the old instance checked it';
+  const pins = { tools: tools.items.map((t, i) => ({ name: (t as { name: string }).name, hash: tools.hashes[i]! })) };
+  await neu.manager.start([{ ...config, pins }], { ...claimed, attempts: {} });
+  const echo = neu.manager.views()[0]!.tools.find((t) => t.name === 'echo');
+  assert.equal(echo?.description, 'as the old instance checked it');
+  assert.equal(neu.manager.definitionChanged(config.id, 'echo'), false);
+  const result = await neu.manager.callTool(config.id, 'echo', { text: 'adopted' }, 'op-g');
+  assert.match(JSON.stringify(result), /echo: adopted/);
+});
+
+test('C7/N8: checks that do not fit the listing are not taken: the document’s listing is checked and hashed like any', async () => {
+  await connectedWorker('h-old');
+  dropPort();
+  const { w: neu, claimed, held } = await claimWithChecks('h-new', 3);
+  const tools = held.checked!.tools!;
+  const hashes = [...tools.hashes];
+  // One hash short, and a raw listing with an entry the checks refuse.
+  tools.hashes.pop();
+  (tools.items[0] as { description: string }).description = 'not to be taken';
+  held.catalog.tools = [...held.catalog.tools!, { name: 42 }];
+  const pins = { tools: tools.items.map((t, i) => ({ name: (t as { name: string }).name, hash: hashes[i]! })) };
+  await neu.manager.start([{ ...config, pins }], { ...claimed, attempts: {} });
+  const view = neu.manager.views()[0]!;
+  assert.deepEqual(
+    view.tools.map((t) => t.name),
+    ['echo', 'add', 'slow'],
+    'the malformed entry is dropped',
+  );
+  assert.notEqual(view.tools[0]!.description, 'not to be taken');
+  assert.ok(view.warnings?.some((w) => w.wording?.code === 'reasonToolNamesInvalid'));
+  assert.equal(neu.manager.definitionChanged(config.id, 'echo'), false, 'hashed from content, it matches its pin');
+});
+
 test('C6: once a new instance claimed the document, nothing the old one sends is honoured', async () => {
   const old = await connectedWorker('b-old');
   const neu = worker('b-new');

@@ -43,6 +43,18 @@ describe('request logging (SPEC J2)', () => {
     assert.ok(log[1]!.entry.requestBytes > 0);
   });
 
+  it('the worker handing the document its checks of a listing is not logged: it is no traffic with the server', async () => {
+    const { request, log } = harness((m) => (m === 'offscreen:keep-checked' ? { kept: true } : { capabilities: {} }));
+    const connect = { serverId: 'demo', connectionId: 'c1', url: 'http://127.0.0.1/mcp', headers: {}, timeoutMs: 5000 };
+    await request('offscreen:connect', { ...connect, fingerprint: 'f'.repeat(64) });
+    const checked = { listing: 1, items: [{ name: 'echo' }], warnings: [], hashes: ['a'.repeat(64)] };
+    assert.deepEqual(await request('offscreen:keep-checked', { connectionId: 'c1', category: 'tools', checked }), { kept: true });
+    assert.deepEqual(
+      log.map((l) => l.entry.method),
+      ['initialize'],
+    );
+  });
+
   it('R1: a connect to a 2026-07-28 server is logged as server/discover, with the revision in its response', async () => {
     const { request, log } = harness(() => ({ capabilities: {}, protocolVersion: '2026-07-28' }));
     const legacy = harness(() => ({ capabilities: {}, protocolVersion: '2025-11-25' }));
