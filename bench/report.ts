@@ -58,6 +58,15 @@ export interface Results {
     adopt?: ColdSplit;
     /** The same with the offscreen document closed too: new document, `initialize`, catalog. */
     reconnect?: ColdSplit;
+    /**
+     * The browser's floor beside the adopted call (absent in older results): one bare fetch of the
+     * same echo from the offscreen document after the same idle (worker stopped the same way), and
+     * the same fetch again at once.
+     */
+    isolatedFetch?: Summary;
+    backToBackFetch?: Summary;
+    /** Per iteration: adopted first result − (wake → worker script starts) − isolated bare fetch. */
+    ourShare?: Summary;
   };
   /** AgentTool.call in the worker vs the bare offscreen fetch, per-round p50 differences. */
   chat?: ChatBench;
