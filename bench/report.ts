@@ -58,6 +58,15 @@ export interface Results {
     adopt?: ColdSplit;
     /** The same with the offscreen document closed too: new document, `initialize`, catalog. */
     reconnect?: ColdSplit;
+    /**
+     * The browser's floor beside the adopted call (absent in older results): one bare fetch of the
+     * same echo from the offscreen document after the same idle (worker stopped the same way), and
+     * the same fetch again at once.
+     */
+    isolatedFetch?: Summary;
+    backToBackFetch?: Summary;
+    /** Per iteration: adopted first result − (wake → worker script starts) − isolated bare fetch. */
+    ourShare?: Summary;
   };
   /** AgentTool.call in the worker vs the bare offscreen fetch, per-round p50 differences. */
   chat?: ChatBench;
@@ -221,6 +230,10 @@ export function markdown(r: Results): string {
             ...marks(r.cold.adopt),
           ]
         : []),
+      ...(r.cold.isolatedFetch
+        ? [row('browser floor: one isolated bare fetch from the offscreen document after the same idle', r.cold.isolatedFetch)]
+        : []),
+      ...(r.cold.backToBackFetch ? [row('… the same bare fetch again at once (back to back)', r.cold.backToBackFetch)] : []),
       ...(r.cold.reconnect
         ? [
             row(
@@ -238,6 +251,9 @@ export function markdown(r: Results): string {
         ? [`Reconnect ÷ adopt, first tool result p50: ${f(r.cold.reconnect.firstResult.p50 / r.cold.extension.p50)}×.`, '']
         : []),
       `Goal ${r.cold.goal}: ${met ? 'met' : '**not met**'}.`,
+      ...(r.cold.ourShare && r.cold.isolatedFetch && r.cold.adopt
+        ? ['', ourShare(r.cold.extension, r.cold.adopt, r.cold.isolatedFetch, r.cold.ourShare)]
+        : []),
     );
   }
   for (const [c, title] of [
@@ -350,6 +366,21 @@ export function markdown(r: Results): string {
   if (r.extensionErrors?.length) out.push('', `Errors logged by extension contexts: ${r.extensionErrors.join(' | ')}`);
   for (const n of r.notes) out.push('', n);
   return out.join('\n') + '\n';
+}
+
+/**
+ * What of the adopted first result is left once Chromium's own parts are taken out: its wake of the
+ * worker (→ script starts) and the call's fetch, as one isolated bare fetch after the same idle.
+ */
+function ourShare(first: Summary, adopt: ColdSplit, fetch: Summary, share: Summary): string {
+  const fromP50s = first.p50 - adopt.workerStart.p50 - fetch.p50;
+  const load = adopt.scriptStart?.n
+    ? ` It still holds worker start → script runs (loaded and compiled, ${f(adopt.scriptStart.p50, 1)} ms at p50): Chromium's work, on our bundle.`
+    : '';
+  return (
+    `Our share of the adopted first result: first result − (wake → script starts) − (isolated bare fetch) = ${f(share.p50, 1)} ms at p50 ` +
+    `(the median of the ${share.n} per-iteration differences; from the p50s: ${f(first.p50, 1)} − ${f(adopt.workerStart.p50, 1)} − ${f(fetch.p50, 1)} = ${f(fromP50s, 1)} ms).${load}`
+  );
 }
 
 /** Our share at this concurrency: the extension's and the agent's throughput over the browser's own (goal ≥ 0.8 each). */

@@ -378,6 +378,10 @@ try {
     });
     const paths = { adopt: split(), reconnect: split() };
     const coldSdk: number[] = [];
+    // The browser's floor beside the adopted call (floorStep below): one bare fetch from the
+    // offscreen document after the same idle, the same fetch again at once, and per iteration what
+    // is left of the adopted first result without Chromium's wake and that fetch.
+    const floor = { isolated: [] as number[], backToBack: [] as number[], ourShare: [] as number[] };
     const coldRig = await startRig({ workerDevTools: false });
     const coldPanel = coldRig.panel;
     try {
@@ -392,8 +396,35 @@ try {
         rt.benchConnect = rt.connect;
         rt.connect = () => dead;
       });
+      // The document the next adopted call goes through (the set-up's, then the one each reconnect
+      // opened), with a session of the bench's own on the same server (BENCH_CODE `session`, as the
+      // offscreen-fetch rows use), initialized there and then: the floor's fetch must find it ready and idle.
+      const bareSession = async () => {
+        const page = await offscreenPage(coldRig);
+        await inPage(page, 'session', sseUrl);
+        return page;
+      };
+      let coldOff = await bareSession();
+      // The floor, a step of its own between the adopted call and the reconnect rather than just
+      // before the adopted call. It follows what precedes the adopted call (a call, its marks read,
+      // the worker stopped the same way), so its bare fetch (the same tools/call echo, from the same
+      // document, to the same server, after the same idle) is what Chromium alone takes for the
+      // call's own fetch. Stop → bare fetch → cold call would warm the measured call: the worker
+      // being stopped already, a second stop does nothing and the call would follow the fetch at
+      // once. Here the worker is woken again by a panel request that touches no network (refused,
+      // answered once start-up is done), so the reconnect finds a worker to close the document in
+      // and to stop, as always; the adopted call still follows the reconnect, its marks and the Node SDK call.
+      const floorStep = async () => {
+        await stopWorker(coldRig);
+        const [isolated, again] = await inPage<[number, number]>(coldOff, 'fetchBatch', sseUrl, 2);
+        await inPage(coldPanel, 'msgBatch', 1);
+        floor.isolated.push(isolated);
+        floor.backToBack.push(again);
+        floor.ourShare.push(paths.adopt.firstResult.at(-1)! - paths.adopt.workerStart.at(-1)! - isolated);
+      };
       for (let i = 0; i < P.cold; i++) {
         for (const path of ['adopt', 'reconnect'] as const) {
+          if (path === 'reconnect') await floorStep();
           await stopWorker(coldRig, { closeDocument: path === 'reconnect' });
           const call = await coldPanel.evaluate(async () => {
             const wall = Date.now();
@@ -414,6 +445,7 @@ try {
           if (marks.configMs !== undefined) paths[path].config.push(marks.configMs);
           if (marks.claimedMs !== undefined) paths[path].claimed.push(marks.claimedMs);
           paths[path].firstResult.push(call.ms);
+          if (path === 'reconnect') coldOff = await bareSession();
         }
         coldSdk.push(await sdkColdCall(sseUrl));
       }
@@ -438,6 +470,9 @@ try {
       scriptLimitMs: 10,
       adopt: summarizeSplit(paths.adopt),
       reconnect: summarizeSplit(paths.reconnect),
+      isolatedFetch: summarize(floor.isolated),
+      backToBackFetch: summarize(floor.backToBack),
+      ourShare: summarize(floor.ourShare),
     };
   }
   if (want('concurrency')) {
