@@ -52,8 +52,8 @@ globalThis.__bench = globalThis.__bench || {
   request(type, params) {
     // The cold phase (run.ts) swaps runtime.connect for a dead Port so that the panel's own
     // reconnects wake nothing; the measured request keeps the real one (benchConnect).
-    this.panelRequester = this.panelRequester || (${PANEL_REQUESTER})(() =>
-      (chrome.runtime.benchConnect || chrome.runtime.connect).call(chrome.runtime, { name: '${PANEL_PORT}' }));
+    this.panelRequester = this.panelRequester || (${PANEL_REQUESTER})((name) =>
+      (chrome.runtime.benchConnect || chrome.runtime.connect).call(chrome.runtime, { name }));
     return this.panelRequester.request(type, params);
   },
   call(serverId, tool, args) {

@@ -23,7 +23,14 @@ import { isRunningTask, type TaskView } from '../protocol/tasks.js';
 import { ElicitationRelay } from './elicitation-relay.js';
 import { droppedResponseLogger } from './dropped-log.js';
 import { appendRequestLog } from '../storage/request-log.js';
-import { ChannelLink, newChannelNonce, offscreenPortName, OFFSCREEN_CHANNEL, type LinkChannel } from '../protocol/offscreen-channel.js';
+import {
+  ChannelLink,
+  newChannelNonce,
+  offerToServiceWorker,
+  offscreenPortName,
+  OFFSCREEN_CHANNEL,
+  type LinkChannel,
+} from '../protocol/offscreen-channel.js';
 
 /** The part of `chrome.runtime` the host uses; a fake in unit tests. */
 export interface HostRuntime {
@@ -39,15 +46,10 @@ export interface HostRuntime {
  */
 export type OfferChannel = (channel: MessagePort, nonce: string) => Promise<void>;
 
-async function offerToServiceWorker(channel: MessagePort, nonce: string): Promise<void> {
-  const worker = (await navigator.serviceWorker.ready).active;
-  if (!worker) throw new Error('no active service worker');
-  worker.postMessage({ type: OFFSCREEN_CHANNEL, nonce }, [channel]);
-}
+const offerToWorker: OfferChannel = (channel, nonce) => offerToServiceWorker(OFFSCREEN_CHANNEL, channel, nonce);
 
 /** Where there is no service worker to reach (Node tests), everything stays on the Port. */
-const defaultOffer: OfferChannel | undefined =
-  typeof navigator !== 'undefined' && 'serviceWorker' in navigator ? offerToServiceWorker : undefined;
+const defaultOffer: OfferChannel | undefined = typeof navigator !== 'undefined' && 'serviceWorker' in navigator ? offerToWorker : undefined;
 
 /** A session of either era: the 2025 SDK's (stateful or not) or the v2 client's (2026-07-28, stateless). */
 type AnySession = McpSession | ModernSession;

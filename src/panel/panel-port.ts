@@ -1,15 +1,31 @@
 /**
  * The panel's Port to the worker: every request of the panel and its answer travel on it
  * (port-requests.ts, on the shared request peer), and the worker pushes on it (state, approvals,
- * chat, activity). It is lazy: when the worker stops (about 30 s idle) the
+ * chat, activity); once the worker pairs the Port with the panel's data channel
+ * (protocol/panel-channel.ts), all of that goes on the channel and the Port stays for the lifecycle. It is lazy: when the worker stops (about 30 s idle) the
  * Port drops and stays down until the user does something in the panel (a key, a pointer), the
  * panel becomes visible or focused again, or a request is sent. Connecting brings a fresh state
  * (the worker pushes it on connect) and wakes a stopped worker. An idle open panel therefore lets the worker sleep; reconnecting
  * on a timer woke it every ~30 s forever. A worker that starts for another reason (a chat run going
  * on, an agent's call) asks open panels to reconnect (`PANEL_RECONNECT`), which wakes nothing.
  */
-import { PANEL_PORT, PANEL_RECONNECT } from '../protocol/panel.js';
+import { PANEL_RECONNECT } from '../protocol/panel.js';
+import { PANEL_CHANNEL, panelPortName } from '../protocol/panel-channel.js';
+import { ChannelLink, newChannelNonce, offerToServiceWorker, type LinkChannel } from '../protocol/offscreen-channel.js';
 import { PortRequests } from './port-requests.js';
+
+/**
+ * Hands the worker the other end of a new channel for `link` (protocol/panel-channel.ts).
+ * Unanswered or refused, nothing changes: the worker never switches, so neither does the panel.
+ */
+function offerChannel(link: ChannelLink, nonce: string) {
+  if (!('serviceWorker' in navigator)) return;
+  const channel = new MessageChannel();
+  link.attach(channel.port1 as LinkChannel);
+  offerToServiceWorker(PANEL_CHANNEL, channel.port2, nonce).catch((e: unknown) =>
+    console.warn('[panel] the data channel was not offered; staying on the Port', e),
+  );
+}
 
 export interface PanelPortHooks {
   /** The Port dropped (the worker stopped). */
@@ -27,18 +43,21 @@ export interface PanelPort {
 
 export function setUpPanelPort(onPush: (message: unknown) => void, hooks: PanelPortHooks = {}): PanelPort {
   const requests = new PortRequests();
-  let port: chrome.runtime.Port | undefined;
+  let port: ChannelLink | undefined;
   let connectedBefore = false;
-  const lost = (p: chrome.runtime.Port) => {
+  const lost = (p: ChannelLink) => {
     if (port !== p) return;
     port = undefined;
     requests.portDropped(p);
     hooks.dropped?.();
   };
-  const connect = (): chrome.runtime.Port => {
+  const connect = (): ChannelLink => {
     if (port) return port;
-    const p = chrome.runtime.connect({ name: PANEL_PORT });
+    // Requests, answers and pushes move to a data channel once the worker pairs it with this Port.
+    const nonce = newChannelNonce();
+    const p = new ChannelLink(chrome.runtime.connect({ name: panelPortName(nonce) }));
     port = p;
+    offerChannel(p, nonce);
     p.onMessage.addListener((message: unknown) => {
       if (!requests.receive(message)) onPush(message);
     });

@@ -24,18 +24,39 @@ const SWITCH = { kind: 'channel-switch' } as const;
 const nonce = lazySchema(() => z.string().check(z.regex(/^[A-Za-z0-9]{16,64}$/)));
 
 /** The service-worker message offering a channel; nothing else is accepted with a port. */
-export const ChannelOfferSchema = lazySchema(() => z.strictObject({ type: z.literal(OFFSCREEN_CHANNEL), nonce }));
+export const ChannelOfferSchema = channelOfferSchema(OFFSCREEN_CHANNEL);
 
 /** The Port name that carries `nonce`, so the worker knows it the moment the Port connects. */
 export function offscreenPortName(value: string): string {
   return `${OFFSCREEN_PORT}:${value}`;
 }
 
+/** The nonce in a Port name `<prefix>:<nonce>`; undefined for any other name (also the bare prefix). */
+export function nonceAfter(prefix: string, name: string): string | undefined {
+  if (!name.startsWith(`${prefix}:`)) return undefined;
+  const parsed = nonce.safeParse(name.slice(prefix.length + 1));
+  return parsed.success ? parsed.data : undefined;
+}
+
 /** The nonce of an offscreen Port's name; undefined for any other name (also the bare `OFFSCREEN_PORT`). */
 export function nonceOfPortName(name: string): string | undefined {
-  if (!name.startsWith(`${OFFSCREEN_PORT}:`)) return undefined;
-  const parsed = nonce.safeParse(name.slice(OFFSCREEN_PORT.length + 1));
-  return parsed.success ? parsed.data : undefined;
+  return nonceAfter(OFFSCREEN_PORT, name);
+}
+
+/** A channel offer `{type, nonce}` of the given type; nothing else is accepted with a port. */
+export function channelOfferSchema<T extends string>(type: T) {
+  return lazySchema(() => z.strictObject({ type: z.literal(type), nonce }));
+}
+
+/**
+ * In a page (the offscreen document, the side panel): hands `channel` to this extension's service
+ * worker as a `{type, nonce}` offer. The `ready` registration's active worker is ours; `controller`
+ * is null, since extension pages are not controlled by it.
+ */
+export async function offerToServiceWorker(type: string, channel: MessagePort, nonceValue: string): Promise<void> {
+  const worker = (await navigator.serviceWorker.ready).active;
+  if (!worker) throw new Error('no active service worker');
+  worker.postMessage({ type, nonce: nonceValue }, [channel]);
 }
 
 export function newChannelNonce(): string {

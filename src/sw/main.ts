@@ -8,7 +8,8 @@
 // First: modules are evaluated in import order, and this one marks when the script starts running.
 import './script-start.js';
 import { APP_SANDBOX_PAGE } from '../protocol/mcp-apps.js';
-import { PANEL_PORT, PANEL_RECONNECT, type PanelState } from '../protocol/panel.js';
+import { PANEL_RECONNECT, type PanelState } from '../protocol/panel.js';
+import { isPanelPortName } from '../protocol/panel-channel.js';
 import { say } from '../protocol/wording.js';
 import type { ActivityPanelPush } from '../protocol/panel-activity.js';
 import { SERVERS_KEY, type McpServerConfig } from '../storage/config-schema.js';
@@ -32,6 +33,7 @@ import { SettledWrites } from './settled-writes.js';
 import { authConfigOf, headersWithOAuth } from './chrome/oauth-runtime.js';
 import { createPanelApi } from './handlers/panel.js';
 import { answerPanelRequests, fromPanelPage } from './handlers/panel-port.js';
+import { PanelChannels, type PanelChannelStats } from './handlers/panel-channels.js';
 import { settleIncludeTools } from './manager/include-tools.js';
 import { applyListing } from './manager/pins.js';
 import { pinsPanelHandlers } from './handlers/panel-pins.js';
@@ -77,7 +79,9 @@ const storeSettled = (serverId: string, settle: (entry: McpServerConfig) => McpS
 const authConfigWithAccounts = async (config: McpServerConfig) => authConfigOf(config, (await configStore.read()).servers);
 
 /** Access tokens in the session area only; refresh tokens and clients sealed in the config (F1, F2). */
-const panels = new Set<chrome.runtime.Port>();
+const panels = new Set<{ postMessage(message: unknown): void }>();
+/** Each panel Port with its data channel once paired (panel-channels.ts). */
+const panelChannels = new PanelChannels(chrome.runtime.getURL('sidepanel.html'));
 /** The offscreen document's tasks, handed over with each claim (R6; task-board.ts). */
 const taskBoard = new TaskBoard((message) => {
   for (const p of panels) p.postMessage(message);
@@ -367,15 +371,20 @@ const handlePanel = createPanelApi({
 
 declare global {
   /** The worker's integration point for an agent engine (README; set below). */
-  var remoteMcp: { agentTools: AgentToolRegistry; offscreenChannel(): OffscreenChannelStats } | undefined;
+  var remoteMcp:
+    { agentTools: AgentToolRegistry; offscreenChannel(): OffscreenChannelStats; panelChannels(): PanelChannelStats } | undefined;
 }
 /**
  * The one global: an agent engine reaches the AgentTool registry here (README "AgentTool"), and
  * the e2e tests drive it through it (and read whether the offscreen data channel carries the
- * calls, `offscreenChannel()`). A chat engine inside this worker will take the registry from
+ * calls, `offscreenChannel()`, and the panels' requests, `panelChannels()`). A chat engine inside this worker will take the registry from
  * this composition root directly instead.
  */
-globalThis.remoteMcp = { agentTools: use.registry, offscreenChannel: () => offscreen.channelStats() };
+globalThis.remoteMcp = {
+  agentTools: use.registry,
+  offscreenChannel: () => offscreen.channelStats(),
+  panelChannels: () => panelChannels.stats(),
+};
 
 /**
  * Pending work keeps the worker alive (keep-alive.ts): calls and connect attempts (manager), open
@@ -387,31 +396,52 @@ const keepAlive = new KeepAlive({
   touch: () => chrome.runtime.getPlatformInfo(),
 });
 manager.onChange(() => keepAlive.check());
+/**
+ * A panel request on its data channel resets none of Chrome's idle timers (a Port message does),
+ * so Chrome could stop the worker while it answers one: the first request in a while makes an
+ * extension-API call, which does (at most one per 10 s).
+ */
+let panelTouchedAt = -Infinity;
+function touchForPanel() {
+  const now = Date.now();
+  if (now - panelTouchedAt < 10_000) return;
+  panelTouchedAt = now;
+  void chrome.runtime.getPlatformInfo().catch(() => undefined);
+}
 manager.observeCalls({ started: () => queueMicrotask(() => keepAlive.check()), settled: () => undefined });
 use.broker.onChange(() => keepAlive.check());
 
 chrome.runtime.onConnect.addListener((port) => {
   if (offscreen.accept(port)) return;
   if (importChannel.accept(port)) return;
-  if (port.name === PANEL_PORT) {
+  if (isPanelPortName(port.name)) {
     // The Port carries the panel's requests, the only way the worker takes them: only the side
     // panel page may open it (the offscreen document and any other page get it closed).
     if (!fromPanelPage(port.sender)) {
       port.disconnect();
       return;
     }
-    panels.add(port);
-    port.onDisconnect.addListener(() => panels.delete(port));
-    answerPanelRequests(port, (envelope) => ready.then(() => handlePanel(envelope)));
-    void ready.then(() => port.postMessage({ type: 'panel:state', state: state() }));
-    void ready.then(() => port.postMessage({ type: 'panel:approvals', approvals: use.pendingApprovals() }));
-    void ready.then(() => use.panelOpened((m) => port.postMessage(m))).catch(() => undefined);
+    // Requests and pushes go on the panel's data channel once it pairs, on the Port until then.
+    const link = panelChannels.link(port);
+    panels.add(link);
+    port.onDisconnect.addListener(() => panels.delete(link));
+    answerPanelRequests(link, (envelope) => {
+      touchForPanel();
+      return ready.then(() => handlePanel(envelope));
+    });
+    void ready.then(() => link.postMessage({ type: 'panel:state', state: state() }));
+    void ready.then(() => link.postMessage({ type: 'panel:approvals', approvals: use.pendingApprovals() }));
+    void ready.then(() => use.panelOpened((m) => link.postMessage(m))).catch(() => undefined);
   }
 });
 
 // The offscreen document hands over the end of its data channel here (offscreen-channel.ts); the
 // host checks the sender's URL and the nonce. Added at the top level, as every worker event must be.
-self.addEventListener('message', (event) => void offscreen.acceptChannel(event as unknown as ChannelOfferEvent));
+// The side panels hand theirs over the same way (panel-channels.ts).
+self.addEventListener('message', (event) => {
+  const offer = event as unknown as ChannelOfferEvent;
+  if (!offscreen.acceptChannel(offer)) panelChannels.accept(offer);
+});
 
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area === 'local' && SERVERS_KEY in changes) void ready.then(() => loadConfig(false));

@@ -126,6 +126,40 @@ test('(c) requests and answers travel on the data channel, and a stopped and wok
   assert.ok(woken.onChannel && woken.sent >= 1 && woken.received >= 1, `the call after the wake used it: ${JSON.stringify(woken)}`);
 });
 
+interface PanelChannelStats {
+  pairings: number;
+  sent: number;
+  received: number;
+}
+const panelChannelStats = () => evaluateInWorker<PanelChannelStats>(ext, 'globalThis.remoteMcp.panelChannels()');
+
+test('(c2) the panel’s requests, answers and pushes travel on its data channel, also after a wake', async () => {
+  const before = await panelChannelStats();
+  assert.ok(before.pairings >= 1, `the panel's Port was paired with its channel: ${JSON.stringify(before)}`);
+  const first = await runToolInPanel(panel, 'demo', 'echo', { text: 'panel channel' });
+  assert.equal(first.text?.trim(), 'echo: panel channel', first.error);
+  const afterCall = await panelChannelStats();
+  assert.ok(afterCall.received > before.received, `the runner's request came on the channel: ${JSON.stringify([before, afterCall])}`);
+  assert.ok(afterCall.sent > before.sent, `its answer went on the channel: ${JSON.stringify([before, afterCall])}`);
+
+  await evaluateInWorker(ext, 'globalThis.__panelChannelInstance = true');
+  await stopWorker(ext);
+  await nudgePanel(panel);
+  await until('the new worker to report the server ready', async () =>
+    (await workerState('demo'))?.status === 'ready' ? true : undefined,
+  );
+  assert.equal(await evaluateInWorker(ext, 'globalThis.__panelChannelInstance === true'), false, 'a new worker instance');
+  const woken = await panelChannelStats();
+  const again = await runToolInPanel(panel, 'demo', 'add', { a: 2, b: 3 });
+  assert.equal(again.text?.trim(), 'sum=5', again.error);
+  const afterWake = await panelChannelStats();
+  assert.ok(woken.pairings >= 1, `the new instance paired the panel's new Port: ${JSON.stringify(woken)}`);
+  assert.ok(
+    afterWake.received > woken.received && afterWake.sent > woken.sent,
+    `the call after the wake used it: ${JSON.stringify([woken, afterWake])}`,
+  );
+});
+
 test('(d) C7: a server that never answers ends in error within its connect time limit, across a worker restart', async () => {
   const limitMs = 10_000;
   const entries = await stored();

@@ -1,10 +1,12 @@
 /**
  * The worker's end of the panel's requests on its Port (src/panel/port-requests.ts): each
  * `{ kind: 'request', id, type, params }` is answered `{ kind: 'response', id, result }` on the
- * same Port. This is the only way the worker takes a panel request (it answers no
- * `chrome.runtime.sendMessage`), and only this extension's side panel page may open that Port.
+ * same Port (or the data channel paired with it, panel-channels.ts). This is the only way the
+ * worker takes a panel request (it answers no `chrome.runtime.sendMessage`), and only this
+ * extension's side panel page may open that Port.
  */
 import { PanelPortRequestSchema } from '../../protocol/panel.js';
+import type { LinkPort } from '../../protocol/offscreen-channel.js';
 
 /** Whether `sender` is this extension's side panel page (the only page that drives the manager). */
 export function fromPanelPage(sender: chrome.runtime.MessageSender | undefined): boolean {
@@ -12,14 +14,11 @@ export function fromPanelPage(sender: chrome.runtime.MessageSender | undefined):
 }
 
 /**
- * Answers the requests `port` carries with `handle` (which validates the envelope and always
+ * Answers the requests `port` carries (the panel's Port, or the link over it and its data channel) with `handle` (which validates the envelope and always
  * settles with a Result). An answer whose Port dropped meanwhile is not sent: the panel already
  * failed that request.
  */
-export function answerPanelRequests(
-  port: Pick<chrome.runtime.Port, 'postMessage' | 'onMessage' | 'onDisconnect'>,
-  handle: (envelope: { type: unknown; params: unknown }) => Promise<unknown>,
-) {
+export function answerPanelRequests(port: LinkPort, handle: (envelope: { type: unknown; params: unknown }) => Promise<unknown>) {
   let open = true;
   port.onDisconnect.addListener(() => (open = false));
   port.onMessage.addListener((message: unknown) => {

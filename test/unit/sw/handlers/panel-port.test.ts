@@ -40,7 +40,7 @@ const tick = () => new Promise((r) => setTimeout(r, 0));
 test('each request is handled as an envelope and answered on the same Port with its id', async () => {
   const port = fakePort();
   const seen: unknown[] = [];
-  answerPanelRequests(port as never, async (envelope) => {
+  answerPanelRequests(port, async (envelope) => {
     seen.push(envelope);
     return { ok: true, value: envelope.type };
   });
@@ -60,7 +60,7 @@ test('each request is handled as an envelope and answered on the same Port with 
 test('a message that is not a request (no id, a push echoed back) is not handled', async () => {
   const port = fakePort();
   let handled = 0;
-  answerPanelRequests(port as never, async () => (handled++, { ok: true, value: null }));
+  answerPanelRequests(port, async () => (handled++, { ok: true, value: null }));
   const warn = console.warn;
   console.warn = () => undefined;
   try {
@@ -78,7 +78,7 @@ test('a message that is not a request (no id, a push echoed back) is not handled
 test('an answer whose Port dropped while it was worked on is not posted', async () => {
   const port = fakePort();
   let finish: (v: unknown) => void = () => undefined;
-  answerPanelRequests(port as never, () => new Promise((r) => (finish = r)));
+  answerPanelRequests(port, () => new Promise((r) => (finish = r)));
   port.deliver({ kind: 'request', id: 1, type: 'panel:call-tool', params: {} });
   port.drop();
   finish({ ok: true, value: 'late' });
