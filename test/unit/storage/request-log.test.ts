@@ -61,6 +61,25 @@ test('rows appended together keep their order, and each server is cut to its lim
   assert.equal((await readRequestLog('a')).length, LOG_ENTRIES_PER_SERVER);
 });
 
+test('servers whose rows interleave are each cut to their newest 50, and no row of the other goes with them', async () => {
+  // Alternating rows: a's oldest keys are never consecutive, so they go one by one; then a run of
+  // a alone, whose oldest keys (after the alternating ones are gone) are cut as one range.
+  for (let i = 0; i < 60; i++)
+    await appendRequestLogs([
+      { serverId: 'x', entry: entry(i) },
+      { serverId: 'y', entry: entry(1000 + i) },
+    ]);
+  await appendRequestLogs(Array.from({ length: 70 }, (_, i) => ({ serverId: 'x', entry: entry(100 + i) })));
+  assert.deepEqual(
+    (await readRequestLog('x')).map((e) => e.at),
+    Array.from({ length: 50 }, (_, i) => 120 + i),
+  );
+  assert.deepEqual(
+    (await readRequestLog('y')).map((e) => e.at),
+    Array.from({ length: 50 }, (_, i) => 1010 + i),
+  );
+});
+
 test('concurrent appends are serialized: the newest 50 remain, in order', async () => {
   await Promise.all(Array.from({ length: 80 }, (_, i) => appendRequestLog('a', entry(i))));
   const a = await readRequestLog('a');

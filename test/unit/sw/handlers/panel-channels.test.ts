@@ -104,7 +104,7 @@ test('an offer from another page, with another nonce, or of another shape is not
   assert.equal(channels.accept(fromOffscreen.event), true, 'taken, and refused');
   await until(() => fromOffscreen.closed());
   assert.equal(fromOffscreen.closed(), true, 'its port is closed');
-  assert.equal(channels.accept({ ...offer(NONCE).event, source: null as never }), true);
+  assert.equal(channels.accept({ ...offer(NONCE).event, source: null }), true);
   assert.equal(channels.accept(offer(NONCE, PANEL_URL, { type: OFFSCREEN_CHANNEL, nonce: NONCE }).event), false);
   assert.equal(channels.accept(offer(NONCE, PANEL_URL, { type: PANEL_CHANNEL, nonce: NONCE, extra: 1 }).event), false);
   channels.accept(offer(OTHER).event);
