@@ -45,7 +45,11 @@ function renderApprovals(container: HTMLElement, approvals: ApprovalView[]) {
     return card;
   });
   for (const c of cards) c.removeAttribute('slot');
-  container.replaceChildren(...cards);
+  // Re-inserting a card that is already in place would disconnect and reconnect it, rebuilding
+  // what the user may be about to click; a push that changes neither the cards nor their order
+  // leaves the container as it is.
+  const inPlace = cards.length === container.children.length && cards.every((c, i) => container.children[i] === c);
+  if (!inPlace) container.replaceChildren(...cards);
 }
 
 /**
