@@ -126,6 +126,8 @@ test('Deny stops the call before it reaches the server', async () => {
   assert.equal(r.ok, false);
   assert.equal(r.code, 'denied');
   assert.equal(server.stats.toolCalls.length, before);
+  // The denied card goes with the next approvals push; the next test must not find it first.
+  await until('the card to go away', async () => !(await panel.$('mcp-approval-card')));
 });
 
 test('"Always allow" is stored per tool, and later calls of that tool need no card', async () => {
