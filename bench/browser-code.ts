@@ -100,6 +100,63 @@ globalThis.__bench = globalThis.__bench || {
     }
     return out;
   },
+  /**
+   * Offscreen document: serves a MessageChannel the worker hands it (see relayBatch): each message
+   * names a URL, and is answered with the text of the same bare tools/call fetch as fetchBatch's,
+   * or, for \`sdk\`, of the SDK's own Client.callTool (bench/sdk-floor-entry.ts). Bench code only:
+   * the extension's document takes no such port.
+   */
+  serveRelay() {
+    if (this.relaying) return true;
+    this.relaying = true;
+    navigator.serviceWorker.addEventListener('message', (e) => {
+      if (!e.data || e.data.benchRelay !== true || !e.ports[0]) return;
+      const port = e.ports[0];
+      let id = 1e6;
+      port.onmessage = async (m) => {
+        const url = m.data.url;
+        if (m.data.sdk) {
+          port.postMessage({ kind: 'response', id: m.data.id, text: await globalThis.__sdkFloor.once(url) });
+          return;
+        }
+        const sid = await this.session(url);
+        const body = JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } });
+        const r = await fetch(url, { method: 'POST', headers: this.headers(sid), body });
+        port.postMessage({ kind: 'response', id: m.data.id, text: await r.text() });
+      };
+    });
+    return true;
+  },
+  /**
+   * Worker: n sequential calls of the agent path's shape with none of the extension's code: the
+   * worker asks the offscreen document on a MessageChannel of the bench's own, the document makes
+   * the bare fetch (or, with \`sdk\`, the SDK's callTool) and answers. Over the bare fetch alone,
+   * this is the browser's cost of the two hops between the worker and the document under the same
+   * idle gaps; with the SDK, the floor of the whole path before any of the extension's code; ms per call.
+   */
+  async relayBatch(url, n, sdk) {
+    if (!this.relayPort) {
+      const [doc] = (await clients.matchAll({ includeUncontrolled: true })).filter((c) => c.url.endsWith('/offscreen.html'));
+      if (!doc) throw new Error('no offscreen document');
+      const ch = new MessageChannel();
+      doc.postMessage({ benchRelay: true }, [ch.port2]);
+      this.relayPort = ch.port1;
+    }
+    const port = this.relayPort;
+    const once = (id) => new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no answer from the offscreen document within 5 s')), 5000);
+      port.onmessage = (m) => { clearTimeout(timer); resolve(m.data); };
+      port.postMessage({ id, url, sdk: !!sdk });
+    });
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      const answer = await once(i);
+      out.push(performance.now() - t0);
+      if (!answer.text.includes('echo: x')) throw new Error('unexpected relay answer: ' + answer.text.slice(0, 200));
+    }
+    return out;
+  },
   /** n sequential panel → worker round trips of a request the worker refuses before any work. */
   async msgBatch(n) {
     const out = [];
@@ -114,6 +171,8 @@ globalThis.__bench = globalThis.__bench || {
   /**
    * The browser's own floor for panelConcurrent: the same perServer tools/call of \`slow\` in flight at
    * once on every server, as bare fetches over one initialized session per server (no extension code).
+   * Each asks for progress as the extension's calls do (a progress token: the panel shows progress and
+   * it keeps a long call from timing out), so the server sends the same progress event first.
    */
   async fetchConcurrent(urls, perServer, args) {
     const sids = await Promise.all(urls.map((u) => this.session(u)));
@@ -123,7 +182,8 @@ globalThis.__bench = globalThis.__bench || {
     urls.forEach((url, k) => {
       for (let i = 0; i < perServer; i++) {
         const s = performance.now();
-        const body = JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'slow', arguments: args } });
+        const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'slow', arguments: args, _meta: { progressToken: id } } });
+        id++;
         jobs.push(fetch(url, { method: 'POST', headers: this.headers(sids[k]), body })
           .then((r) => r.text())
           .then((text) => ({ ok: text.includes('"result"'), ms: performance.now() - s, error: text.includes('"result"') ? undefined : text.slice(0, 200) }),

@@ -95,7 +95,8 @@ export async function sdkConcurrent(clients: Client[], perServer: number, args: 
   const jobs = clients.flatMap((c) =>
     Array.from({ length: perServer }, () => {
       const s = performance.now();
-      return c.callTool({ name: 'slow', arguments: args }).then(
+      // Asks for progress, as the extension does (see fetchConcurrent in browser-code.ts).
+      return c.callTool({ name: 'slow', arguments: args }, undefined, { onprogress: () => undefined }).then(
         () => ({ ok: true, ms: performance.now() - s }),
         () => ({ ok: false, ms: performance.now() - s }),
       );

@@ -79,6 +79,22 @@ export interface Results {
     maxMs: number;
     panelGoal?: string;
     panelMaxMs?: number;
+    /** The SDK's own Client.callTool alone in the offscreen document (bench/sdk-floor-entry.ts). */
+    sdkP50?: number;
+    /** The SDK's share: its Client alone over the bare fetch, median of per-round differences. */
+    sdkAddedMsP50?: number;
+    /** Our share: the agent path over the SDK's Client alone, median of per-round differences. */
+    agentOverSdkMsP50?: number;
+    /** The agent path's shape with no extension code (worker → document on a bench MessageChannel → bare fetch → back). */
+    relayP50?: number;
+    /** Chromium's cost of the worker ↔ document hops: that relay over the bare fetch, median of per-round differences. */
+    relayAddedMsP50?: number;
+    /** The path's whole floor with no extension code: the relay to the SDK's own Client in the document. */
+    floorP50?: number;
+    /** That floor over the bare fetch, median of per-round differences. */
+    floorAddedMsP50?: number;
+    /** The extension's own code: the agent path over that floor, median of per-round differences. */
+    agentOverFloorMsP50?: number;
   };
   concurrencyH2?: Concurrency & { nodeSdk: { errors: string[] } };
   concurrency?: Concurrency;
@@ -128,6 +144,8 @@ interface Concurrency {
   nodeSdk: ConcurrencySide;
   /** The browser's floor: the same calls as bare fetches from the offscreen document (h2 only). */
   offscreenFetch?: ConcurrencySide & { errors: string[] };
+  /** The SDK's own Client alone in the offscreen document, one per server (h2 only; bench/sdk-floor-entry.ts). */
+  offscreenSdk?: ConcurrencySide & { errors: string[] };
 }
 
 interface ConcurrencySide {
@@ -173,6 +191,19 @@ export function markdown(r: Results): string {
         `The panel path adds ${f(a.panelAddedMsP50)} ms` +
         (a.panelMaxMs !== undefined ? `; goal ${a.panelGoal}: ${a.panelAddedMsP50 <= a.panelMaxMs ? 'met' : '**not met**'}.` : '.'),
     );
+    if (
+      a.sdkAddedMsP50 !== undefined &&
+      a.relayAddedMsP50 !== undefined &&
+      a.floorAddedMsP50 !== undefined &&
+      a.agentOverFloorMsP50 !== undefined
+    )
+      out.push(
+        '',
+        `Where the agent path's ${f(a.addedMsP50)} ms over the bare fetch go (medians of per-round differences; no extension code in the first three): ` +
+          `the SDK's own Client.callTool in the same document adds ${f(a.sdkAddedMsP50)} ms; the worker asking the document for the bare fetch ` +
+          `on a MessageChannel (the path's two hops) adds ${f(a.relayAddedMsP50)} ms; both together, the path's floor, add ${f(a.floorAddedMsP50)} ms. ` +
+          `The extension's own code (approval, request log, dispatcher, bounds, checks, fences) is the rest: ${f(a.agentOverFloorMsP50)} ms over that floor.`,
+      );
   }
   if (r.chat) {
     const c = r.chat;
@@ -274,6 +305,7 @@ export function markdown(r: Results): string {
       ...(c.agent ? [row('agent (worker → offscreen)', c.agent)] : []),
       row('Node SDK, one client per server', c.nodeSdk),
       ...(c.offscreenFetch ? [row('bare fetch from the offscreen document (the browser’s floor)', c.offscreenFetch)] : []),
+      ...(c.offscreenSdk ? [row('the SDK’s own Client alone in the offscreen document', c.offscreenSdk)] : []),
       '',
       ...(c.offscreenFetch ? [floorRatios(c, c.offscreenFetch), ''] : []),
       `Throughput ratio extension ÷ Node SDK: ${f(c.extension.callsPerSecond / c.nodeSdk.callsPerSecond)}×${title ? ` (goal ≥ 0.8, ${c.extension.callsPerSecond / c.nodeSdk.callsPerSecond >= 0.8 && c.noneLost ? 'met' : '**not met**'})` : ''}. ` +
@@ -388,5 +420,9 @@ function floorRatios(c: Concurrency, floor: ConcurrencySide): string {
   const ratio = (x: ConcurrencySide) => x.callsPerSecond / floor.callsPerSecond;
   const verdict = (x: ConcurrencySide) => (ratio(x) >= 0.8 && c.noneLost ? 'met' : '**not met**');
   const agent = c.agent ? ` Agent ÷ bare fetch: ${ratio(c.agent).toFixed(2)}× (goal ≥ 0.8, ${verdict(c.agent)}).` : '';
-  return `Extension ÷ bare offscreen fetch at the same concurrency: ${ratio(c.extension).toFixed(2)}× (goal ≥ 0.8, ${verdict(c.extension)}).${agent}`;
+  const sdk = c.offscreenSdk
+    ? ` The SDK's own Client alone in the document ÷ bare fetch: ${ratio(c.offscreenSdk).toFixed(2)}×; extension ÷ that Client: ` +
+      `${(c.extension.callsPerSecond / c.offscreenSdk.callsPerSecond).toFixed(2)}×${c.agent ? `, agent ÷ that Client: ${(c.agent.callsPerSecond / c.offscreenSdk.callsPerSecond).toFixed(2)}×` : ''}.`
+    : '';
+  return `Extension ÷ bare offscreen fetch at the same concurrency: ${ratio(c.extension).toFixed(2)}× (goal ≥ 0.8, ${verdict(c.extension)}).${agent}${sdk}`;
 }

@@ -29,6 +29,7 @@ import { benchChat, REMOTE_FIRST_BYTE_MS } from './chat.js';
 import { markdown, type Results } from './report.js';
 import { throwawayCert } from './tls.js';
 import { profileAround, profiling, withProfiler } from './profile.js';
+import { sdkFloorBatch, sdkFloorConcurrent, withSdkFloor } from './sdk-floor.js';
 import { runSoak, soakAlone, soakMinutes } from './soak.js';
 
 const smoke = process.argv.includes('--smoke');
@@ -45,7 +46,15 @@ const PHASES = ['latency', 'agent', 'chat', 'cold', 'concurrency', 'panel'];
 for (const p of only ?? []) if (!PHASES.includes(p)) throw new Error(`--only: unknown phase "${p}" (one of ${PHASES.join(', ')})`);
 const want = (phase: string) => !only || only.includes(phase);
 /** The variants the `agent` phase keeps when `latency` is not wanted too. */
-const AGENT_KEYS = new Set(['agent/sse', 'offscreen-fetch/sse', 'extension/sse', 'panel-message']);
+const AGENT_KEYS = new Set([
+  'agent/sse',
+  'offscreen-fetch/sse',
+  'offscreen-sdk/sse',
+  'extension/sse',
+  'worker-relay/sse',
+  'worker-relay-sdk/sse',
+  'panel-message',
+]);
 const P = smoke
   ? {
       warm: 20,
@@ -175,7 +184,7 @@ try {
     ...(h2Url ? [{ id: 'h2', url: h2Url }] : []),
   ]);
   await waitReady(rig, firstIds);
-  const off = await offscreenPage(rig);
+  const off = await withSdkFloor(await offscreenPage(rig));
   const worker = await workerWithBench(rig);
   const sdk = {
     sse: await sdkClient(sseUrl),
@@ -242,6 +251,15 @@ try {
     variants.push(
       { key: `node-fetch/${f}`, what: `Node: bare fetch POST tools/call (${f} server)`, run: (n) => nodeFetchBatch(url[f], n) },
       { key: `node-sdk/${f}`, what: `Node: SDK Client.callTool (${f} server)`, run: (n) => nodeSdkBatch(sdk[f], n) },
+      ...(f === 'sse'
+        ? [
+            {
+              key: 'offscreen-sdk/sse',
+              what: "Offscreen document: the SDK's own Client.callTool alone, no extension code (sse server)",
+              run: async (n: number) => ({ ms: await sdkFloorBatch(off, url[f], n) }),
+            },
+          ]
+        : []),
       {
         key: `offscreen-fetch/${f}`,
         what: `Offscreen document: the same bare fetch (${f} server)`,
@@ -254,6 +272,17 @@ try {
       },
     );
   }
+  await inPage(off, 'serveRelay');
+  variants.push({
+    key: 'worker-relay/sse',
+    what: "The agent path's shape with no extension code: the worker asks the document on a MessageChannel of the bench, the document makes the same bare fetch (sse server)",
+    run: async (n) => ({ ms: (await worker.evaluate(`globalThis.__bench.relayBatch(${JSON.stringify(sseUrl)}, ${n})`)) as number[] }),
+  });
+  variants.push({
+    key: 'worker-relay-sdk/sse',
+    what: "The agent path's floor with no extension code: as worker-relay, the document calling the SDK's own Client.callTool (sse server)",
+    run: async (n) => ({ ms: (await worker.evaluate(`globalThis.__bench.relayBatch(${JSON.stringify(sseUrl)}, ${n}, true)`)) as number[] }),
+  });
   variants.push({
     key: 'panel-message',
     what: 'Extension: panel ↔ worker message only (a request the worker refuses at once; no offscreen, no network)',
@@ -276,6 +305,19 @@ try {
     }
   }
   if (active.length) log('latency rounds done');
+  // BENCH_PROFILE=1: where one sequential agent call's time goes, per context, beside the bare fetch's.
+  if (profiling)
+    for (const key of ['agent/sse', 'offscreen-sdk/sse', 'offscreen-fetch/sse']) {
+      const v = active.find((a) => a.key === key);
+      if (!v) continue;
+      const stop = await profileAround(
+        `sequential-${key.replace('/', '-')}`,
+        withProfiler ? await contextSessions(rig, panel) : {},
+        benchPids(rig),
+      );
+      await v.run(P.batch * 5);
+      for (const line of await stop()) log(line);
+    }
   for (const v of active) {
     const s = samples.get(v.key)!;
     results.latency.push({ key: v.key, what: v.what, ...summarize(s.ms), cpuMsPerCall: s.cpu.length ? median(s.cpu) : undefined });
@@ -306,6 +348,26 @@ try {
       addedMsP50: median(rounds('agent/sse').map((a, i) => a - rounds('offscreen-fetch/sse')[i]!)),
       panelAddedMsP50: median(rounds('extension/sse').map((a, i) => a - rounds('offscreen-fetch/sse')[i]!)),
       agentP50: p50('agent/sse'),
+      ...(has('offscreen-sdk/sse')
+        ? {
+            sdkP50: p50('offscreen-sdk/sse'),
+            sdkAddedMsP50: median(rounds('offscreen-sdk/sse').map((a, i) => a - rounds('offscreen-fetch/sse')[i]!)),
+            agentOverSdkMsP50: median(rounds('agent/sse').map((a, i) => a - rounds('offscreen-sdk/sse')[i]!)),
+            ...(has('worker-relay/sse')
+              ? {
+                  relayP50: p50('worker-relay/sse'),
+                  relayAddedMsP50: median(rounds('worker-relay/sse').map((a, i) => a - rounds('offscreen-fetch/sse')[i]!)),
+                }
+              : {}),
+            ...(has('worker-relay-sdk/sse')
+              ? {
+                  floorP50: p50('worker-relay-sdk/sse'),
+                  floorAddedMsP50: median(rounds('worker-relay-sdk/sse').map((a, i) => a - rounds('offscreen-fetch/sse')[i]!)),
+                  agentOverFloorMsP50: median(rounds('agent/sse').map((a, i) => a - rounds('worker-relay-sdk/sse')[i]!)),
+                }
+              : {}),
+          }
+        : {}),
       fetchP50: p50('offscreen-fetch/sse'),
       goal: '≤ +0.5 ms at p50',
       maxMs: 0.5,
@@ -569,17 +631,18 @@ try {
         ]);
       const before = await serverCalls();
       const runs: Record<
-        'extension' | 'agent' | 'nodeSdk' | 'offscreenFetch',
+        'extension' | 'agent' | 'nodeSdk' | 'offscreenFetch' | 'offscreenSdk',
         { wallMs: number; ok: number; latencies: number[]; errors?: string[] }[]
       > = {
         extension: [],
         agent: [],
         nodeSdk: [],
         offscreenFetch: [],
+        offscreenSdk: [],
       };
       // The browser's floor at this concurrency: the same calls as bare fetches from the offscreen
       // document (the cold phase may have replaced it, so it is found again).
-      const offNow = await offscreenPage(rig);
+      const offNow = await withSdkFloor(await offscreenPage(rig));
       for (let r = 0; r < (smoke ? 1 : 3); r++) {
         // BENCH_PROFILE=1: where the extension's time goes in its first h2 run, per context.
         const stop =
@@ -604,12 +667,24 @@ try {
         if (h2Clients.length) runs.nodeSdk.push(await sdkConcurrent(h2Clients, P.perServer, args));
         if (stopNode) for (const line of await stopNode()) log(line);
         // The floor's own CPU by process, to set beside the extension's: what of a call's CPU is ours.
-        const stopFloor = profiling && r === 0 ? await profileAround('h2-concurrency-floor', {}, benchPids(rig)) : undefined;
+        const stopFloor =
+          profiling && r === 0
+            ? await profileAround('h2-concurrency-floor', withProfiler ? await contextSessions(rig, panel) : {}, benchPids(rig))
+            : undefined;
         runs.offscreenFetch.push(await inPage(offNow, 'fetchConcurrent', h2ConcUrls, P.perServer, args));
         if (stopFloor) for (const line of await stopFloor()) log(line);
+        // The SDK's own Client alone in the same document: what of the gap is the SDK's read path.
+        const stopSdk =
+          profiling && r === 0
+            ? await profileAround('h2-concurrency-sdk', withProfiler ? await contextSessions(rig, panel) : {}, benchPids(rig))
+            : undefined;
+        runs.offscreenSdk.push(await sdkFloorConcurrent(offNow, h2ConcUrls, P.perServer, args));
+        if (stopSdk) for (const line of await stopSdk()) log(line);
       }
       const h2Sent =
-        (runs.extension.length + runs.agent.length + runs.nodeSdk.length + runs.offscreenFetch.length) * h2Ids.length * P.perServer;
+        (runs.extension.length + runs.agent.length + runs.nodeSdk.length + runs.offscreenFetch.length + runs.offscreenSdk.length) *
+        h2Ids.length *
+        P.perServer;
       const h2Ran = (await serverCalls()) - before;
       const side = (x: typeof runs.extension) => ({
         callsPerSecond: x.length ? tput(x) : NaN,
@@ -627,10 +702,12 @@ try {
         agent: side(runs.agent),
         nodeSdk: side(runs.nodeSdk),
         offscreenFetch: side(runs.offscreenFetch),
+        offscreenSdk: side(runs.offscreenSdk),
         sent: h2Sent,
         serverRan: h2Ran,
         noneLost:
-          h2Ran === h2Sent && [...runs.extension, ...runs.agent, ...runs.nodeSdk, ...runs.offscreenFetch].every((x) => x.ok === total),
+          h2Ran === h2Sent &&
+          [...runs.extension, ...runs.agent, ...runs.nodeSdk, ...runs.offscreenFetch, ...runs.offscreenSdk].every((x) => x.ok === total),
         idealCappedMs: P.slowMs,
       };
       for (const c of h2Clients) await c.close();
