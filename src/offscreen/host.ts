@@ -26,10 +26,10 @@ import { appendRequestLog } from '../storage/request-log.js';
 import {
   ChannelLink,
   newChannelNonce,
+  offerNewChannel,
   offerToServiceWorker,
   offscreenPortName,
   OFFSCREEN_CHANNEL,
-  type LinkChannel,
 } from '../protocol/offscreen-channel.js';
 
 /** The part of `chrome.runtime` the host uses; a fake in unit tests. */
@@ -338,13 +338,8 @@ class OffscreenHost {
   }
 
   #offer(link: ChannelLink, nonce: string) {
-    if (!this.#offerChannel) return;
-    const channel = new MessageChannel();
-    link.attach(channel.port1 as LinkChannel);
-    // Unanswered or refused, the offer changes nothing: the worker never switches, so neither does this side.
-    this.#offerChannel(channel.port2, nonce).catch((e: unknown) =>
-      console.warn('[offscreen] the data channel was not offered; staying on the Port', e),
-    );
+    const offer = this.#offerChannel;
+    if (offer) offerNewChannel(link, (channel) => offer(channel, nonce), 'offscreen');
   }
 }
 

@@ -11,7 +11,7 @@
  */
 import { PANEL_RECONNECT } from '../protocol/panel.js';
 import { PANEL_CHANNEL, panelPortName } from '../protocol/panel-channel.js';
-import { ChannelLink, newChannelNonce, offerToServiceWorker, type LinkChannel } from '../protocol/offscreen-channel.js';
+import { ChannelLink, newChannelNonce, offerNewChannel, offerToServiceWorker } from '../protocol/offscreen-channel.js';
 import { PortRequests } from './port-requests.js';
 
 /**
@@ -20,11 +20,7 @@ import { PortRequests } from './port-requests.js';
  */
 function offerChannel(link: ChannelLink, nonce: string) {
   if (!('serviceWorker' in navigator)) return;
-  const channel = new MessageChannel();
-  link.attach(channel.port1 as LinkChannel);
-  offerToServiceWorker(PANEL_CHANNEL, channel.port2, nonce).catch((e: unknown) =>
-    console.warn('[panel] the data channel was not offered; staying on the Port', e),
-  );
+  offerNewChannel(link, (channel) => offerToServiceWorker(PANEL_CHANNEL, channel, nonce), 'panel');
 }
 
 export interface PanelPortHooks {

@@ -63,6 +63,49 @@ export function newChannelNonce(): string {
   return randomId();
 }
 
+/**
+ * In a page: opens a new channel for `link`, attaches this end and hands the other to `offer`.
+ * Unanswered or refused, the offer changes nothing: the worker never switches, so neither does
+ * this side, and everything stays on the Port. `who` names the page in the warning.
+ */
+export function offerNewChannel(link: ChannelLink, offer: (channel: MessagePort) => Promise<void>, who: string): void {
+  const channel = new MessageChannel();
+  link.attach(channel.port1 as LinkChannel);
+  offer(channel.port2).catch((e: unknown) => console.warn(`[${who}] the data channel was not offered; staying on the Port`, e));
+}
+
+/** The service-worker `message` event as the worker reads it (`source` is a `WindowClient`). */
+export interface ChannelOfferEvent {
+  data: unknown;
+  ports: readonly LinkChannel[];
+  source: unknown;
+}
+
+/**
+ * In the worker: the one port of an offer whose client is at the expected page (`fromPage` of its
+ * URL), or undefined after refusing it: every port it carried is closed and `warning` logged.
+ */
+export function offeredChannel(event: ChannelOfferEvent, fromPage: (url: string) => boolean, warning: string): LinkChannel | undefined {
+  const url = (event.source as { url?: unknown } | null)?.url;
+  if (typeof url === 'string' && fromPage(url) && event.ports.length === 1) return event.ports[0];
+  console.warn(warning);
+  for (const p of event.ports) p.close();
+  return undefined;
+}
+
+/**
+ * In the worker: `channel` becomes `link`'s and the worker's messages move to it (the peer follows
+ * at the marker). A link that already has a channel keeps it and the newcomer is closed.
+ */
+export function pairChannel(link: ChannelLink, channel: LinkChannel): boolean {
+  if (!link.attach(channel)) {
+    channel.close();
+    return false;
+  }
+  link.switchOutbound();
+  return true;
+}
+
 function isSwitch(message: unknown): boolean {
   return typeof message === 'object' && message !== null && (message as { kind?: unknown }).kind === SWITCH.kind;
 }

@@ -40,7 +40,8 @@ import { pinsPanelHandlers } from './handlers/panel-pins.js';
 import { McpManager, type StartFindings } from './manager/mcp-manager.js';
 import { ImportChannel } from './offscreen-link/import-channel.js';
 import { withOAuthRetry } from './offscreen-link/oauth-requests.js';
-import { OffscreenHost, type ChannelOfferEvent, type OffscreenChannelStats } from './offscreen-link/offscreen-host.js';
+import { OffscreenHost, type OffscreenChannelStats } from './offscreen-link/offscreen-host.js';
+import type { ChannelOfferEvent } from '../protocol/offscreen-channel.js';
 import { withRequestLogging } from './offscreen-link/request-logging.js';
 import { RequestLogBatch } from './offscreen-link/request-log-batch.js';
 import { McpWorkerClient } from './offscreen-link/worker-client.js';
@@ -396,18 +397,6 @@ const keepAlive = new KeepAlive({
   touch: () => chrome.runtime.getPlatformInfo(),
 });
 manager.onChange(() => keepAlive.check());
-/**
- * A panel request on its data channel resets none of Chrome's idle timers (a Port message does),
- * so Chrome could stop the worker while it answers one: the first request in a while makes an
- * extension-API call, which does (at most one per 10 s).
- */
-let panelTouchedAt = -Infinity;
-function touchForPanel() {
-  const now = Date.now();
-  if (now - panelTouchedAt < 10_000) return;
-  panelTouchedAt = now;
-  void chrome.runtime.getPlatformInfo().catch(() => undefined);
-}
 manager.observeCalls({ started: () => queueMicrotask(() => keepAlive.check()), settled: () => undefined });
 use.broker.onChange(() => keepAlive.check());
 
@@ -426,7 +415,8 @@ chrome.runtime.onConnect.addListener((port) => {
     panels.add(link);
     port.onDisconnect.addListener(() => panels.delete(link));
     answerPanelRequests(link, (envelope) => {
-      touchForPanel();
+      // A request on the panel's data channel resets none of Chrome's idle timers (keep-alive.ts).
+      keepAlive.touchSoon();
       return ready.then(() => handlePanel(envelope));
     });
     void ready.then(() => link.postMessage({ type: 'panel:state', state: state() }));

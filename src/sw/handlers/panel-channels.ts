@@ -6,9 +6,15 @@
  * the nonce of a panel Port this worker holds; an offer that overtakes its Port waits for it (a
  * few at most).
  */
-import { ChannelLink, type LinkChannel, type LinkPort } from '../../protocol/offscreen-channel.js';
+import {
+  ChannelLink,
+  offeredChannel,
+  pairChannel,
+  type ChannelOfferEvent,
+  type LinkChannel,
+  type LinkPort,
+} from '../../protocol/offscreen-channel.js';
 import { nonceOfPanelPort, PanelChannelOfferSchema } from '../../protocol/panel-channel.js';
-import type { ChannelOfferEvent } from '../offscreen-link/offscreen-host.js';
 
 /** Offers held for a Port still on its way; older ones are given up. */
 const MAX_WAITING_OFFERS = 4;
@@ -57,13 +63,12 @@ export class PanelChannels {
   accept(event: ChannelOfferEvent): boolean {
     const offer = PanelChannelOfferSchema.safeParse(event.data);
     if (!offer.success) return false;
-    const url = (event.source as { url?: unknown } | null)?.url;
-    if (typeof url !== 'string' || !url.startsWith(this.#panelUrl) || event.ports.length !== 1) {
-      console.warn('[sw] refused a panel channel offer that did not come from the side panel');
-      for (const p of event.ports) p.close();
-      return true;
-    }
-    const channel = event.ports[0]!;
+    const channel = offeredChannel(
+      event,
+      (url) => url.startsWith(this.#panelUrl),
+      '[sw] refused a panel channel offer that did not come from the side panel',
+    );
+    if (!channel) return true;
     const link = this.#links.get(offer.data.nonce);
     if (link) {
       this.#pair(link, channel);
@@ -89,11 +94,6 @@ export class PanelChannels {
   }
 
   #pair(link: ChannelLink, channel: LinkChannel) {
-    if (!link.attach(channel)) {
-      channel.close();
-      return;
-    }
-    this.#pairings++;
-    link.switchOutbound();
+    if (pairChannel(link, channel)) this.#pairings++;
   }
 }

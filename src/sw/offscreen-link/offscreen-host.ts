@@ -6,19 +6,20 @@
  * document is closed only deliberately ({@link OffscreenHost.close}).
  */
 import { OFFSCREEN_PATH, OFFSCREEN_RECONNECT } from '../../protocol/offscreen.js';
-import { ChannelLink, ChannelOfferSchema, nonceOfPortName, type LinkChannel } from '../../protocol/offscreen-channel.js';
+import {
+  ChannelLink,
+  ChannelOfferSchema,
+  nonceOfPortName,
+  offeredChannel,
+  pairChannel,
+  type ChannelOfferEvent,
+  type LinkChannel,
+} from '../../protocol/offscreen-channel.js';
 import { RemoteError } from '../../protocol/result.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 /** How long a document that outlived the previous worker gets to open its Port to this one. */
 const RECONNECT_TIMEOUT_MS = 3_000;
-
-/** The service-worker `message` event as the worker reads it (`source` is a `WindowClient`). */
-export interface ChannelOfferEvent {
-  data: unknown;
-  ports: readonly LinkChannel[];
-  source: unknown;
-}
 
 export interface OffscreenChannelStats {
   /** Channels this worker instance paired with a Port. */
@@ -87,13 +88,13 @@ export class OffscreenHost {
   acceptChannel(event: ChannelOfferEvent): boolean {
     const offer = ChannelOfferSchema.safeParse(event.data);
     if (!offer.success) return false;
-    const source = event.source as { url?: unknown } | null;
-    if (source?.url !== chrome.runtime.getURL(OFFSCREEN_PATH) || event.ports.length !== 1) {
-      console.warn('[offscreen-host] refused a channel offer that did not come from the offscreen document');
-      for (const p of event.ports) p.close();
-      return true;
-    }
-    const channel = event.ports[0]!;
+    const expectedUrl = chrome.runtime.getURL(OFFSCREEN_PATH);
+    const channel = offeredChannel(
+      event,
+      (url) => url === expectedUrl,
+      '[offscreen-host] refused a channel offer that did not come from the offscreen document',
+    );
+    if (!channel) return true;
     if (this.#current?.nonce === offer.data.nonce) {
       this.#pair(this.#current, channel);
       return true;
@@ -116,12 +117,7 @@ export class OffscreenHost {
   }
 
   #pair(current: Current, channel: LinkChannel) {
-    if (!current.link.attach(channel)) {
-      channel.close();
-      return;
-    }
-    this.#pairings++;
-    current.link.switchOutbound();
+    if (pairChannel(current.link, channel)) this.#pairings++;
   }
 
   onLost(listener: () => void): () => void {
