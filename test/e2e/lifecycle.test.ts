@@ -38,6 +38,21 @@ async function workerState(id: string): Promise<ServerState | undefined> {
   return answer.value?.servers.find((s) => s.id === id);
 }
 
+/**
+ * Stops the worker as Chrome's idle timer would, then wakes a new one the way a user does: the open
+ * panel re-opens its Port on the user's next action, which wakes a new worker, and it claims the
+ * document. Waits until that worker reports the demo server ready, and checks it is a new instance.
+ */
+async function stopAndWakeFromPanel(): Promise<void> {
+  await evaluateInWorker(ext, 'globalThis.__beforeStop = true');
+  await stopWorker(ext);
+  await nudgePanel(panel);
+  await until('the new worker to report the server ready', async () =>
+    (await workerState('demo'))?.status === 'ready' ? true : undefined,
+  );
+  assert.equal(await evaluateInWorker(ext, 'globalThis.__beforeStop === true'), false, 'a new worker instance');
+}
+
 const stored = async () =>
   ((await panel.evaluate(`chrome.storage.local.get('mcp_servers').then((r) => r.mcp_servers)`)) ?? []) as Record<string, unknown>[];
 
@@ -79,14 +94,7 @@ test('(b) C6/C7: a stopped worker is replaced by one that adopts the session —
   const initializes = server.stats.initializeRequests;
   const opened = server.stats.sessionsOpened;
   await until('a running worker', async () => ((await workerState('demo')) ? workerRunning(ext) : undefined));
-  await evaluateInWorker(ext, 'globalThis.__oldInstance = true');
-  await stopWorker(ext);
-  // The open panel re-opens its Port on the user's next action, which wakes a new worker; it claims the document.
-  await nudgePanel(panel);
-  await until('the new worker to report the server ready', async () =>
-    (await workerState('demo'))?.status === 'ready' ? true : undefined,
-  );
-  assert.equal(await evaluateInWorker(ext, 'globalThis.__oldInstance === true'), false, 'a new worker instance');
+  await stopAndWakeFromPanel();
   const result = await runToolInPanel(panel, 'demo', 'add', { a: 2, b: 3 });
   assert.equal(result.text?.trim(), 'sum=5', result.error);
   assert.equal(server.stats.initializeRequests, initializes, 'no new initialize at the server');
@@ -112,13 +120,7 @@ test('(c) requests and answers travel on the data channel, and a stopped and wok
   assert.ok(afterCall.sent > before.sent, `the call went on the channel: ${JSON.stringify([before, afterCall])}`);
   assert.ok(afterCall.received > before.received, `its answer came on the channel: ${JSON.stringify([before, afterCall])}`);
 
-  await evaluateInWorker(ext, 'globalThis.__channelInstance = true');
-  await stopWorker(ext);
-  await nudgePanel(panel);
-  await until('the new worker to report the server ready', async () =>
-    (await workerState('demo'))?.status === 'ready' ? true : undefined,
-  );
-  assert.equal(await evaluateInWorker(ext, 'globalThis.__channelInstance === true'), false, 'a new worker instance');
+  await stopAndWakeFromPanel();
   const again = await runToolInPanel(panel, 'demo', 'add', { a: 4, b: 5 });
   assert.equal(again.text?.trim(), 'sum=9', again.error);
   const woken = await channelStats();
@@ -142,13 +144,7 @@ test('(c2) the panel’s requests, answers and pushes travel on its data channel
   assert.ok(afterCall.received > before.received, `the runner's request came on the channel: ${JSON.stringify([before, afterCall])}`);
   assert.ok(afterCall.sent > before.sent, `its answer went on the channel: ${JSON.stringify([before, afterCall])}`);
 
-  await evaluateInWorker(ext, 'globalThis.__panelChannelInstance = true');
-  await stopWorker(ext);
-  await nudgePanel(panel);
-  await until('the new worker to report the server ready', async () =>
-    (await workerState('demo'))?.status === 'ready' ? true : undefined,
-  );
-  assert.equal(await evaluateInWorker(ext, 'globalThis.__panelChannelInstance === true'), false, 'a new worker instance');
+  await stopAndWakeFromPanel();
   const woken = await panelChannelStats();
   const again = await runToolInPanel(panel, 'demo', 'add', { a: 2, b: 3 });
   assert.equal(again.text?.trim(), 'sum=5', again.error);
