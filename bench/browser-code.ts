@@ -29,12 +29,16 @@ globalThis.__bench = globalThis.__bench || {
     this.sessions.set(url, sid);
     return sid;
   },
+  /** The body of the bare tools/call echo every floor sends (fetchBatch, serveRelay). */
+  echoBody(id) {
+    return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } });
+  },
   /** n sequential tools/call echo over one initialized session; returns ms per call. */
   async fetchBatch(url, n) {
     const sid = await this.session(url);
     const out = [];
     for (let i = 0; i < n; i++) {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } });
+      const body = this.echoBody(i + 1);
       const t0 = performance.now();
       const r = await fetch(url, { method: 'POST', headers: this.headers(sid), body });
       const text = await r.text();
@@ -102,9 +106,9 @@ globalThis.__bench = globalThis.__bench || {
   },
   /**
    * Offscreen document: serves a MessageChannel the worker hands it (see relayBatch): each message
-   * names a URL, and is answered with the text of the same bare tools/call fetch as fetchBatch's,
-   * or, for \`sdk\`, of the SDK's own Client.callTool (bench/sdk-floor-entry.ts). Bench code only:
-   * the extension's document takes no such port.
+   * names a URL, and is answered with the text of the same bare tools/call fetch as fetchBatch's
+   * (echoBody), or, for \`sdk\`, of the SDK's own Client.callTool (bench/sdk-floor-entry.ts).
+   * Bench code only: the extension's document takes no such port.
    */
   serveRelay() {
     if (this.relaying) return true;
@@ -120,8 +124,7 @@ globalThis.__bench = globalThis.__bench || {
           return;
         }
         const sid = await this.session(url);
-        const body = JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } });
-        const r = await fetch(url, { method: 'POST', headers: this.headers(sid), body });
+        const r = await fetch(url, { method: 'POST', headers: this.headers(sid), body: this.echoBody(id++) });
         port.postMessage({ kind: 'response', id: m.data.id, text: await r.text() });
       };
     });

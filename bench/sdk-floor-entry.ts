@@ -28,6 +28,9 @@ async function check(r: Promise<unknown>): Promise<void> {
   if (!text.includes('echo: x')) throw new Error('unexpected SDK answer: ' + text.slice(0, 200));
 }
 
+/** The same tools/call echo as the bench's bare fetch (browser-code.ts `echoBody`). */
+const echo = (client: Client) => client.callTool({ name: 'echo', arguments: { text: 'x' } });
+
 interface Outcome {
   ok: boolean;
   ms: number;
@@ -35,10 +38,9 @@ interface Outcome {
 }
 
 (globalThis as unknown as { __sdkFloor: unknown }).__sdkFloor = {
-  /** One `callTool` echo, checked (the worker relay's document side, browser-code.ts). */
+  /** One `callTool` echo, as JSON text (the worker relay's document side; its worker end checks it, browser-code.ts). */
   async once(url: string): Promise<string> {
-    const r = await (await clientFor(url)).callTool({ name: 'echo', arguments: { text: 'x' } });
-    return JSON.stringify(r);
+    return JSON.stringify(await echo(await clientFor(url)));
   },
   /** n sequential `callTool` echo; ms per call. */
   async batch(url: string, n: number): Promise<number[]> {
@@ -46,7 +48,7 @@ interface Outcome {
     const out: number[] = [];
     for (let i = 0; i < n; i++) {
       const t0 = performance.now();
-      await check(client.callTool({ name: 'echo', arguments: { text: 'x' } }));
+      await check(echo(client));
       out.push(performance.now() - t0);
     }
     return out;
