@@ -12,7 +12,8 @@ import { auditBundles, auditMarkdown, runtimeAllowlist, type AuditResult, type B
 import { en } from '../src/i18n/en.js';
 import { zh_CN } from '../src/i18n/zh_CN.js';
 
-const SW_BUDGET = 300 * 1024;
+/** SPEC A3's hard limit is 350 KiB; this one sits just above today's size so that any growth fails the build and is decided on. */
+const SW_BUDGET = 296 * 1024;
 const FORBIDDEN = [/\bnew Function\s*\(/, /\beval\s*\(/];
 
 interface Built {
